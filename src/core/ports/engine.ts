@@ -1,0 +1,86 @@
+import type { ChatMessage } from "../protocol/messages";
+
+/** What the agent asks of a language model. Implemented by the engine host client and by the scripted engine in tests. */
+export interface Engine {
+  /** Generates one assistant reply. Rejects with an `EngineError` on failure; resolves with stopReason "abort" when aborted. */
+  generate(request: GenerateRequest): Promise<GenerateResult>;
+  /** Embeds each text; vectors have the embedding model's dimension. */
+  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]>;
+  /** Tokens the loaded chat model needs for this text. */
+  countTokens(text: string): Promise<number>;
+  /** Facts about the loaded chat model, including the context size it runs with. */
+  modelInfo(): Promise<ModelInfo>;
+}
+
+export interface GenerateRequest {
+  messages: ChatMessage[];
+  /** GBNF text. Absent means free generation. A grammar llama.cpp cannot parse is an error, never an unconstrained run. */
+  grammar?: string;
+  /** Hard cap on generated tokens. */
+  maxTokens: number;
+  /** Default 0.7. */
+  temperature?: number;
+  /** Default 0.95. */
+  topP?: number;
+  /** Fixed seed for reproducible sampling; default random. */
+  seed?: number;
+  /** Generation ends before any of these strings. */
+  stop?: string[];
+  /** Keeps a context sequence per conversation so the evaluated prefix is reused next turn. */
+  conversationId?: string;
+  signal?: AbortSignal;
+  /** Called with each decoded text chunk as it is generated. */
+  onText?: (chunk: string) => void;
+}
+
+export interface GenerateResult {
+  text: string;
+  tokensIn: number;
+  tokensOut: number;
+  /** Milliseconds spent evaluating the prompt (excluding reused prefix). */
+  promptEvalMs: number;
+  /** Milliseconds from the first generated token to the end. */
+  generateMs: number;
+  stopReason: "eos" | "maxTokens" | "stop" | "abort";
+}
+
+/** Read from the GGUF header (no load needed) plus, when loaded, the runtime context size. */
+export interface ModelInfo {
+  path: string;
+  /** general.name, or the file name. */
+  name: string;
+  /** general.architecture, e.g. "llama". */
+  architecture: string;
+  parameterCount?: number;
+  /** e.g. "F16", "Q4_K_M". */
+  quantization?: string;
+  fileSizeBytes: number;
+  /** The context length the model was trained with. */
+  trainedContextLength?: number;
+  /** The context size the engine runs with (≤ trained). */
+  contextSize?: number;
+  embeddingLength?: number;
+  hasChatTemplate: boolean;
+}
+
+/** A failure a user can act on: `message` is one clear sentence. */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    /** Machine-readable kind. */
+    readonly code:
+      | "model_missing"
+      | "not_gguf"
+      | "truncated"
+      | "too_large"
+      | "unsupported_architecture"
+      | "bad_grammar"
+      | "host_crashed"
+      | "aborted"
+      | "no_model"
+      | "internal",
+  ) {
+    super(message);
+    this.name = "EngineError";
+  }
+}

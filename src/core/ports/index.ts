@@ -1,0 +1,5 @@
+export * from "./engine";
+export * from "./vault";
+export * from "./user";
+export * from "./vector-store";
+export * from "./index-store";

@@ -1,0 +1,24 @@
+/** How the core asks and tells the person. Implemented by the chat pane, by the CLI, and by tests. */
+export interface UserPort {
+  /** Asks to approve a write or destructive tool call. Resolves with the decision. */
+  confirm(request: ConfirmRequest): Promise<ConfirmDecision>;
+  /** A short message (a Notice in Obsidian, stderr headless). */
+  notify(message: string, kind?: "info" | "warning" | "error"): void;
+  /** Progress of a long job; `total` unknown is undefined. */
+  progress?(job: string, done: number, total?: number): void;
+}
+
+export interface ConfirmRequest {
+  tool: string;
+  effect: "write" | "destructive";
+  /** One line: "Append 2 lines to Projects/Alpha.md". */
+  summary: string;
+  /** The text to show: a unified diff for edits, the content for new notes. */
+  preview: string;
+  /** "diff" when `preview` is a unified diff. */
+  previewKind: "diff" | "content" | "text";
+  args: Record<string, unknown>;
+}
+
+/** "always" means: allow this tool for the rest of the conversation. */
+export type ConfirmDecision = "approve" | "deny" | "always";

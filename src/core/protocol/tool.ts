@@ -1,0 +1,95 @@
+import type { z } from "zod";
+import type { UserPort, VaultPort, WorkspacePort } from "../ports";
+
+/** What a tool does to the vault; decides whether the gatekeeper asks before running it. */
+export type ToolEffect = "read" | "write" | "destructive";
+
+/**
+ * One tool: a name `family:verb`, text the router and the prompt use, Zod args that the grammar and
+ * the validator are compiled from, and a handler that works only through ports.
+ */
+export interface ToolDefinition<Args extends z.ZodObject = z.ZodObject> {
+  /** `family:verb`, e.g. `vault:read`. */
+  name: string;
+  /** The part before the colon. */
+  family: string;
+  /** One or two sentences for the model and the router. */
+  description: string;
+  /** Phrases users say when they want this tool ("open my note", "what did I write about"). */
+  routingHints: string[];
+  args: Args;
+  /** Wrong key → right key, repaired before validation (`file` → `path`). */
+  aliases?: Record<string, string>;
+  effect: ToolEffect;
+  /** Arg names holding vault paths; the gatekeeper applies the path policy to each. */
+  pathArgs?: string[];
+  /** For write/destructive tools: what the confirmation shows. */
+  preview?(args: z.infer<Args>, ctx: ToolContext): Promise<ToolPreview>;
+  handler(args: z.infer<Args>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export interface ToolPreview {
+  /** One line: "Append 2 lines to Projects/Alpha.md". */
+  summary: string;
+  preview: string;
+  previewKind: "diff" | "content" | "text";
+}
+
+export interface ToolResult {
+  /** Text for the model (bounded by the handler; the loop truncates again to its budget). */
+  content: string;
+  /** Structured result for UIs and tests. */
+  data?: unknown;
+  /** True when the result is empty (nothing found); the semantic guard treats it as a failure during recovery. */
+  empty?: boolean;
+}
+
+/** Search over the vault's memory; absent pieces mean "not available" and tools say so. */
+export interface MemorySearch {
+  /** Full-text search (minisearch). */
+  textSearch(query: string, limit: number): Promise<{ path: string; score: number; snippet: string }[]>;
+  /** Semantic search; null when no embedding model is configured. */
+  semanticSearch:
+    | ((query: string, limit: number, filter?: { pathPrefix?: string }) => Promise<{ path: string; heading: string; score: number; text: string }[]>)
+    | null;
+}
+
+/** Settings tools read. */
+export interface ToolSettings {
+  /** Daily notes folder ("" = vault root). */
+  dailyFolder: string;
+  /** Moment-style date format for daily note names, default "YYYY-MM-DD". */
+  dailyFormat: string;
+  /** Folder for memory:save notes. */
+  memoryFolder: string;
+  /** Folders the agent must not read or write. */
+  excludedFolders: string[];
+  /** web:fetch is refused unless this is on. */
+  networkTools: boolean;
+  /** Characters a read returns per page. */
+  readPageChars: number;
+}
+
+export const DEFAULT_TOOL_SETTINGS: ToolSettings = {
+  dailyFolder: "Daily",
+  dailyFormat: "YYYY-MM-DD",
+  memoryFolder: "Memory",
+  excludedFolders: [],
+  networkTools: false,
+  readPageChars: 4000,
+};
+
+/** Everything a handler may use. Constructed once per host and passed down. */
+export interface ToolContext {
+  vault: VaultPort;
+  user: UserPort;
+  /** Absent headless. */
+  workspace?: WorkspacePort;
+  memory?: MemorySearch;
+  settings: ToolSettings;
+  /** Current time (injectable for tests). */
+  now(): Date;
+  /** Network fetch when network tools are on (absent otherwise). */
+  fetch?: (url: string, init?: { signal?: AbortSignal }) => Promise<{ status: number; text(): Promise<string>; headers: { get(name: string): string | null } }>;
+  signal?: AbortSignal;
+}

@@ -1,0 +1,60 @@
+/**
+ * Headless entry: `npm run --silent cli -- <command> [options]`.
+ * Each command lives in src/node/commands/<name>.ts so commands stay independent.
+ */
+import { readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
+import { UsageError, type CliCommand } from "./cli-types";
+
+const commandsDir = join(dirname(fileURLToPath(import.meta.url)), "commands");
+
+function commandNames(): string[] {
+  return readdirSync(commandsDir)
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => f.slice(0, -3))
+    .sort();
+}
+
+async function loadCommand(name: string): Promise<CliCommand | null> {
+  if (!/^[a-z][a-z0-9-]*$/.test(name) || !commandNames().includes(name)) return null;
+  return (await import(`./commands/${name}.ts`)) as CliCommand;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "help" || name === "--help") {
+    const lines = ["Usage: npm run --silent cli -- <command> [options]", ""];
+    for (const n of commandNames()) {
+      const cmd = await loadCommand(n);
+      lines.push(`  ${cmd?.usage ?? n}`);
+    }
+    process.stdout.write(lines.join("\n") + "\n");
+    return name ? 0 : 2;
+  }
+  const cmd = await loadCommand(name);
+  if (!cmd) {
+    process.stderr.write(`Unknown command "${name}". Run "npm run --silent cli -- help" for the list.\n`);
+    return 2;
+  }
+  try {
+    return await cmd.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\nUsage: ${cmd.usage}\n`);
+      return 2;
+    }
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`${String(err)}\n`);
+    process.exitCode = 1;
+  },
+);

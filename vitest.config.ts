@@ -1,0 +1,17 @@
+import { defineConfig } from "vitest/config";
+import { fileURLToPath } from "node:url";
+
+export default defineConfig({
+  resolve: {
+    // Obsidian's module only exists inside the app; tests get a small fake over a temp folder.
+    alias: { obsidian: fileURLToPath(new URL("./test/fakes/obsidian.ts", import.meta.url)) },
+  },
+  test: {
+    include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+    // node-llama-cpp's native addon is safest in forked processes, not worker threads.
+    pool: "forks",
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
+  },
+});
