@@ -1,0 +1,111 @@
+// Builds the plugin: first the engine host script (a Node program run as a child process), then main.js with the
+// host's text embedded, so main.js can write the host next to itself in the plugin folder at runtime
+// (Obsidian installs only main.js, manifest.json and styles.css from a release).
+// Usage: `node esbuild.config.mjs production` (minified, one shot) or `node esbuild.config.mjs` (watch).
+import esbuild from "esbuild";
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { builtinModules } from "node:module";
+
+const production = process.argv[2] === "production";
+const HOST_ENTRY = "src/engine/host/main.ts";
+const HOST_OUT = "build/engine-host.mjs";
+
+// Packages that run only in the engine host and load from node_modules in the plugin folder.
+const HOST_EXTERNALS = ["node-llama-cpp", "vectra"];
+
+// The sample plugin's externals, plus every Node built-in with and without the `node:` prefix.
+const MAIN_EXTERNALS = [
+  "obsidian",
+  "electron",
+  "@codemirror/autocomplete",
+  "@codemirror/collab",
+  "@codemirror/commands",
+  "@codemirror/language",
+  "@codemirror/lint",
+  "@codemirror/search",
+  "@codemirror/state",
+  "@codemirror/view",
+  "@lezer/common",
+  "@lezer/highlight",
+  "@lezer/lr",
+  ...builtinModules,
+  ...builtinModules.map((name) => `node:${name}`),
+];
+
+/** Bundles the engine host as one ESM script (node-llama-cpp is ESM-only). Returns its text. */
+async function buildHost() {
+  if (!existsSync(HOST_ENTRY)) {
+    if (production) throw new Error(`${HOST_ENTRY} is missing: the engine host must exist for a release build.`);
+    console.warn(`warning: ${HOST_ENTRY} is missing; main.js embeds an empty engine host.`);
+    return "";
+  }
+  await esbuild.build({
+    entryPoints: [HOST_ENTRY],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node18",
+    external: [...HOST_EXTERNALS, ...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
+    // Bundled CommonJS dependencies call require(); give the ESM bundle a real one.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    minify: production,
+    sourcemap: false,
+    logLevel: "warning",
+    outfile: HOST_OUT,
+  });
+  return readFileSync(HOST_OUT, "utf8");
+}
+
+/** Versions the plugin folder's runtime install uses (the user-initiated `npm install` there). */
+function runtimeDependencies() {
+  const pkg = JSON.parse(readFileSync("package.json", "utf8"));
+  return Object.fromEntries(HOST_EXTERNALS.map((name) => [name, pkg.dependencies[name]]));
+}
+
+/** Refuses a main.js that pulled in a host-only package. */
+const forbidHostPackages = {
+  name: "forbid-host-packages",
+  setup(build) {
+    const filter = new RegExp(`^(${HOST_EXTERNALS.join("|")})(/|$)`);
+    build.onResolve({ filter }, (args) => ({
+      errors: [{ text: `${args.path} is imported from ${args.importer}; it may run only in the engine host, never in main.js.` }],
+    }));
+  },
+};
+
+function mainOptions(hostText) {
+  const hostHash = createHash("sha256").update(hostText).digest("hex").slice(0, 16);
+  return {
+    entryPoints: ["main.ts"],
+    bundle: true,
+    platform: "browser",
+    format: "cjs",
+    target: "es2022",
+    external: MAIN_EXTERNALS,
+    plugins: [forbidHostPackages],
+    define: {
+      __ENGINE_HOST_SOURCE__: JSON.stringify(hostText),
+      __ENGINE_HOST_HASH__: JSON.stringify(hostHash),
+      __RUNTIME_DEPENDENCIES__: JSON.stringify(runtimeDependencies()),
+    },
+    logLevel: "info",
+    sourcemap: production ? false : "inline",
+    treeShaking: true,
+    minify: production,
+    outfile: "main.js",
+  };
+}
+
+if (production) {
+  const hostText = await buildHost();
+  await esbuild.build(mainOptions(hostText));
+  const size = statSync("main.js").size;
+  const hostSize = Buffer.byteLength(hostText);
+  console.log(`main.js: ${(size / 1024).toFixed(1)} KiB (engine host embedded: ${(hostSize / 1024).toFixed(1)} KiB); goal ≤ 1024 KiB`);
+  if (size > 1024 * 1024) console.warn("warning: main.js is over the 1 MB goal.");
+} else {
+  const hostText = await buildHost();
+  const context = await esbuild.context(mainOptions(hostText));
+  await context.watch();
+}

@@ -1,0 +1,55 @@
+// Lint: Obsidian's recommended rules (which include typescript-eslint's type-checked set) over the whole repo.
+// Node-only code (CLI, engine host, tests) keeps the type-checked rules but not the renderer-only ones.
+import { defineConfig, globalIgnores } from "eslint/config";
+import obsidianmd from "eslint-plugin-obsidianmd";
+
+export default defineConfig([
+  globalIgnores(["node_modules/", "main.js", "build/", "dist/", ".cache/", "test-results/", "examples/"]),
+  ...obsidianmd.configs.recommended,
+  {
+    languageOptions: {
+      parserOptions: {
+        projectService: {
+          allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "test/e2e/*.mjs"],
+        },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+  },
+  {
+    // Headless code and the engine host run in plain Node, never in Obsidian's renderer: console output,
+    // Node built-ins and global timers are how they are supposed to work.
+    files: ["src/node/**", "src/engine/**", "test/**", "*.mjs", "vitest.config.ts"],
+    rules: {
+      "obsidianmd/rule-custom-message": "off",
+      "obsidianmd/prefer-window-timers": "off",
+      "obsidianmd/no-global-this": "off",
+      "obsidianmd/prefer-create-el": "off",
+      "obsidianmd/ui/sentence-case": "off",
+      "obsidianmd/hardcoded-config-path": "off",
+      "no-restricted-globals": "off",
+      "import/no-extraneous-dependencies": "off",
+    },
+  },
+  {
+    // Tests build odd values on purpose (fakes, partial objects, assertions on any-typed JSON).
+    files: ["test/**"],
+    rules: {
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/unbound-method": "off",
+      "@typescript-eslint/no-non-null-assertion": "off",
+      "@typescript-eslint/no-floating-promises": "off",
+      "@typescript-eslint/no-empty-function": "off",
+      "obsidianmd/no-tfile-tfolder-cast": "off",
+      "obsidianmd/prefer-instanceof": "off",
+      "obsidianmd/no-static-styles-assignment": "off",
+      "obsidianmd/no-forbidden-elements": "off",
+      "obsidianmd/sample-names": "off",
+    },
+  },
+]);

@@ -1,0 +1,137 @@
+/**
+ * A conversation's history: what the agent replays to the model and what a chat pane shows.
+ * Plain data that serializes to JSON and back, so the plugin can persist and restore it.
+ */
+import type { Envelope } from "../protocol/envelope";
+
+/** One tool call's outcome as stored in history. */
+export interface StoredToolResult {
+  /** `r<round>c<index>` within the turn. */
+  callId: string;
+  name: string;
+  /** False when refused or failed. */
+  ok: boolean;
+  /** The (truncated) text the model saw. */
+  content: string;
+}
+
+export type ConversationEntry =
+  | {
+      kind: "user";
+      turnId: string;
+      /** Milliseconds since the epoch. */
+      at: number;
+      /** The message as the user typed it. */
+      content: string;
+      /** Attached note texts, shown to the model after the message. */
+      attachments?: { path: string; text: string }[];
+    }
+  | {
+      kind: "assistant";
+      turnId: string;
+      at: number;
+      /** The envelope the model produced (parsed). */
+      envelope: Envelope;
+      /**
+       * Set on the closing reply stored when a turn ended without a final envelope (stopped, round cap, failure),
+       * so the history always alternates user/assistant.
+       */
+      placeholder?: "aborted" | "round-cap" | "failed";
+    }
+  | {
+      kind: "tool-results";
+      turnId: string;
+      at: number;
+      results: StoredToolResult[];
+      /** A recovery instruction sent with the results (what to fix and how). */
+      correction?: string;
+    };
+
+/** The serialized form (version 1). */
+export interface ConversationData {
+  version: 1;
+  id: string;
+  /** A short title (the first user message, shortened). */
+  title: string;
+  createdAt: number;
+  entries: ConversationEntry[];
+  /** Tools the user answered "always" for: they run without asking again in this conversation. */
+  alwaysAllowed: string[];
+}
+
+/** Thrown by `Conversation.fromJSON` for data that is not a stored conversation. */
+export class ConversationFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConversationFormatError";
+  }
+}
+
+let counter = 0;
+function newId(): string {
+  counter = (counter + 1) % 1_000_000;
+  return `c${Date.now().toString(36)}${counter.toString(36)}`;
+}
+
+export class Conversation {
+  /** Stable id, used as the engine's conversationId so the evaluated prefix is reused. */
+  readonly id: string;
+  /** When the conversation started. */
+  readonly createdAt: number;
+  /** Short title for lists. */
+  title: string;
+  private readonly items: ConversationEntry[];
+  /** Tools that run without confirmation for the rest of this conversation. */
+  readonly alwaysAllowed: Set<string>;
+
+  constructor(data?: Partial<ConversationData>) {
+    this.id = data?.id ?? newId();
+    this.createdAt = data?.createdAt ?? Date.now();
+    this.title = data?.title ?? "";
+    this.items = [...(data?.entries ?? [])];
+    this.alwaysAllowed = new Set(data?.alwaysAllowed ?? []);
+  }
+
+  /** Entries oldest first (read-only view). */
+  get entries(): readonly ConversationEntry[] {
+    return this.items;
+  }
+
+  append(entry: ConversationEntry): void {
+    if (!this.title && entry.kind === "user") this.title = entry.content.replace(/\s+/g, " ").trim().slice(0, 60);
+    this.items.push(entry);
+  }
+
+  /** Removes every entry (the id and "always" answers stay). */
+  clear(): void {
+    this.items.length = 0;
+  }
+
+  toJSON(): ConversationData {
+    return {
+      version: 1,
+      id: this.id,
+      title: this.title,
+      createdAt: this.createdAt,
+      entries: this.items.map((e) => structuredClone(e)),
+      alwaysAllowed: [...this.alwaysAllowed],
+    };
+  }
+
+  /** Restores a conversation saved with `toJSON` (also accepts the JSON text). */
+  static fromJSON(input: unknown): Conversation {
+    const data = typeof input === "string" ? (JSON.parse(input) as unknown) : input;
+    if (!data || typeof data !== "object") throw new ConversationFormatError("This is not a saved conversation: expected a JSON object.");
+    const d = data as Partial<ConversationData>;
+    if (d.version !== 1) throw new ConversationFormatError(`This saved conversation has version ${String(d.version)}; only version 1 can be opened.`);
+    if (typeof d.id !== "string" || !Array.isArray(d.entries)) {
+      throw new ConversationFormatError("This saved conversation is missing its id or entries; it cannot be opened.");
+    }
+    for (const e of d.entries) {
+      if (!e || typeof e !== "object" || !["user", "assistant", "tool-results"].includes((e as ConversationEntry).kind)) {
+        throw new ConversationFormatError("This saved conversation has an entry of unknown kind; it cannot be opened.");
+      }
+    }
+    return new Conversation(d);
+  }
+}

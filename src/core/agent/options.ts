@@ -1,0 +1,51 @@
+/** Agent options, each with its default. */
+export interface AgentOptions {
+  /** Model rounds per turn before stopping, recovery attempts excluded. Default 5. */
+  maxRounds: number;
+  /** Recovery attempts per turn (targeted retry, static grammar, ...). Default 3. */
+  recoveryAttempts: number;
+  /**
+   * Write and destructive calls: "confirm" asks `UserPort.confirm` with a preview; "refuse" refuses them with a
+   * sentence saying how to allow writes (headless without --allow-writes). Default "confirm".
+   */
+  writes: "confirm" | "refuse";
+  /** The sentence that tells how to turn writes on, used when `writes` is "refuse". */
+  writesOffHint: string;
+  /** Characters of one tool result kept for the model. Default 2000. */
+  resultChars: number;
+  /** Tokens of the system prompt given to prefetched memories. Default 300. */
+  memoryTokens: number;
+  /** Cap on generated tokens per round, on top of the grammar and context bounds. Default 1024. */
+  maxTokensCap: number;
+  /** Context size when the engine does not report one. Default 4096. */
+  fallbackContextSize: number;
+  /** Tokens kept free for chat-template overhead the token count cannot see. Default 64. */
+  templateMarginTokens: number;
+  /** Sampling temperature. Default: the engine's. */
+  temperature?: number;
+  /** Sampling seed. Default: random. */
+  seed?: number;
+  /** Generate under a grammar (false only for the prompt-only evaluation). Default true. */
+  grammar: boolean;
+  /** Run the recovery ladder on schema failures. Default true. */
+  recovery: boolean;
+  /** "routed": the router's choice; "full": always the whole catalog. Default "routed". */
+  toolSelection: "routed" | "full";
+  /** Extra instructions appended to the system prompt. Default none. */
+  instructions?: string;
+}
+
+export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
+  maxRounds: 5,
+  recoveryAttempts: 3,
+  writes: "confirm",
+  writesOffHint: "allow writes for this session and ask again.",
+  resultChars: 2000,
+  memoryTokens: 300,
+  maxTokensCap: 1024,
+  fallbackContextSize: 4096,
+  templateMarginTokens: 64,
+  grammar: true,
+  recovery: true,
+  toolSelection: "routed",
+};

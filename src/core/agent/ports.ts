@@ -1,0 +1,38 @@
+/** The small interfaces the agent needs from its collaborators, so each can be swapped or faked at the edge. */
+import type { AbortOptions } from "./abort";
+
+/** Tools the router offers for one message. */
+export interface RouteDecision {
+  /** Offered tools, best first, with fused scores in 0..1. Empty when `chatOnly`. */
+  tools: { name: string; score: number }[];
+  /** Small talk or a general question: offer no tools. */
+  chatOnly: boolean;
+  /** Nothing scored clearly: offer the full catalog. */
+  unsure: boolean;
+}
+
+/** Picks the tools offered to the model for a message (the hybrid ToolRouter implements it). */
+export interface RouterPort {
+  route(message: string, options?: AbortOptions): Promise<RouteDecision>;
+}
+
+/** A compiled grammar for a tool subset; `SubsetCache` from src/core/grammar implements `GrammarSource`. */
+export interface CompiledGrammar {
+  /** GBNF text. */
+  gbnf: string;
+  /** Upper bound on the bytes any sentence of the grammar can have (Infinity when unbounded). */
+  maxBytes: number;
+}
+
+export interface GrammarSource {
+  /** The envelope grammar offering exactly `names` ([] = no tools). "static" is the looser fallback form. */
+  get(names: string[], mode: "dynamic" | "static"): CompiledGrammar;
+}
+
+/** Memories relevant to a message, already within a token budget, as text for the system prompt. */
+export interface MemoryPrefetch {
+  prefetch(message: string, options: { maxTokens: number; signal?: AbortSignal }): Promise<string>;
+}
+
+/** Receives one JSON line per agent event (the optional JSONL transcript). */
+export type TranscriptSink = (line: string) => void;

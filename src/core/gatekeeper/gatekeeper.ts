@@ -1,0 +1,123 @@
+/**
+ * The gatekeeper: every tool call the model emits passes here before a handler runs.
+ * `check` is synchronous (state allowlist, alias repair, ajv validation, empty required fields, path policy);
+ * `authorize` applies the effect policy (confirmation with a preview, or refusal when writes are off).
+ */
+import type { ConfirmDecision, ConfirmRequest } from "../ports/user";
+import type { EnvelopeToolCall } from "../protocol/envelope";
+import type { ToolContext } from "../protocol/tool";
+import { describeSchemaErrors, type RegisteredTool, type ToolRegistry } from "../../tools/registry";
+import { repairAliases } from "./alias-repair";
+import { checkVaultPath } from "./path-policy";
+import { ToolRefusal } from "./refusal";
+import { allowedInState, stateRule, type AgentState } from "./states";
+
+export { ToolRefusal } from "./refusal";
+export type { AgentState } from "./states";
+
+/** A call that passed `check`: the tool, and args repaired, validated, defaulted and with normalized paths. */
+export interface CheckedCall {
+  tool: RegisteredTool;
+  /** Args as the handler receives them. */
+  args: Record<string, unknown>;
+  /** Alias renames made. */
+  renamed: { from: string; to: string }[];
+}
+
+export interface CheckContext {
+  state: AgentState;
+  /** Tools offered for this generation. */
+  offered: ReadonlySet<string>;
+  /** During Recover: the tools being corrected. */
+  targets?: ReadonlySet<string>;
+}
+
+export interface AuthorizeContext {
+  /** "refuse": write and destructive calls are refused; "confirm": the user is asked. */
+  writes: "confirm" | "refuse";
+  /** The sentence that says how to turn writes on (CLI: "rerun with --allow-writes"). */
+  writesOffHint: string;
+  /** Tools approved with "always" in this conversation. */
+  alwaysAllowed: Set<string>;
+  /** Called before and after asking, so the loop can emit events. */
+  onAsk?(request: ConfirmRequest): void;
+  onAnswer?(decision: ConfirmDecision): void;
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === "string" && value.trim() === "") || (Array.isArray(value) && value.length === 0);
+}
+
+export class Gatekeeper {
+  constructor(
+    private readonly tools: ToolRegistry,
+    private readonly ctx: Pick<ToolContext, "vault" | "settings" | "user">,
+  ) {}
+
+  /** Checks one call; throws a ToolRefusal with an actionable sentence. */
+  check(call: EnvelopeToolCall, context: CheckContext): CheckedCall {
+    const tool = this.tools.get(call.name);
+    const offeredList = [...context.offered].join(", ") || "none";
+    if (!tool) throw new ToolRefusal("unknown_tool", `There is no tool "${call.name}"; call one of: ${offeredList}.`, call.name);
+    if (!context.offered.has(call.name)) {
+      throw new ToolRefusal("not_offered", `Tool "${call.name}" was not offered for this message; call one of: ${offeredList}.`, call.name);
+    }
+    const def = tool.definition;
+    if (!allowedInState(context.state, def.effect, context.targets?.has(call.name) ?? false)) {
+      throw new ToolRefusal("not_allowed_in_state", `Tool "${call.name}" cannot run in state ${context.state}: ${stateRule(context.state)}.`, call.name);
+    }
+    const rawArgs = call.args && typeof call.args === "object" && !Array.isArray(call.args) ? call.args : {};
+    const { args: repaired, renamed } = repairAliases(rawArgs, tool.keys, def.aliases);
+    if (!tool.validate(repaired)) {
+      throw new ToolRefusal("invalid_args", `Tool "${call.name}" got invalid arguments: ${describeSchemaErrors(tool.validate.errors)}; call it again with arguments that match its schema.`, call.name);
+    }
+    for (const key of tool.required) {
+      if (isEmpty(repaired[key])) {
+        throw new ToolRefusal("empty_required", `Tool "${call.name}" needs a non-empty "${key}"; fill it in and call it again.`, call.name);
+      }
+    }
+    const parsed = def.args.safeParse(repaired);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue?.path.length ? `"${issue.path.join(".")}" ` : "";
+      throw new ToolRefusal("invalid_args", `Tool "${call.name}" got invalid arguments: ${where}${issue?.message ?? "invalid"}; call it again with arguments that match its schema.`, call.name);
+    }
+    const args = { ...(parsed.data as Record<string, unknown>) };
+    for (const key of def.pathArgs ?? []) {
+      const value = args[key];
+      if (typeof value !== "string") continue;
+      const result = checkVaultPath(value, { configDir: this.ctx.vault.configDir, excludedFolders: this.ctx.settings.excludedFolders });
+      if (!result.ok) throw new ToolRefusal("path_refused", result.reason, call.name);
+      args[key] = result.path;
+    }
+    return { tool, args, renamed };
+  }
+
+  /** Applies the effect policy; resolves when the call may run, throws a ToolRefusal otherwise. */
+  async authorize(checked: CheckedCall, toolCtx: ToolContext, policy: AuthorizeContext): Promise<void> {
+    const def = checked.tool.definition;
+    if (def.effect === "read") return;
+    if (policy.writes === "refuse") {
+      throw new ToolRefusal("write_not_permitted", `Tool "${def.name}" changes the vault and writes are off: ${policy.writesOffHint}`, def.name);
+    }
+    if (policy.alwaysAllowed.has(def.name)) return;
+    const preview = def.preview
+      ? await def.preview(checked.args as never, toolCtx)
+      : { summary: `${def.name} ${JSON.stringify(checked.args).slice(0, 120)}`, preview: JSON.stringify(checked.args, null, 2), previewKind: "text" as const };
+    const request: ConfirmRequest = {
+      tool: def.name,
+      effect: def.effect,
+      summary: preview.summary,
+      preview: preview.preview,
+      previewKind: preview.previewKind,
+      args: checked.args,
+    };
+    policy.onAsk?.(request);
+    const decision = await this.ctx.user.confirm(request);
+    policy.onAnswer?.(decision);
+    if (decision === "always") policy.alwaysAllowed.add(def.name);
+    if (decision === "deny") {
+      throw new ToolRefusal("denied_by_user", `The user declined ${def.name} (${preview.summary}); nothing was changed, so ask what they want instead.`, def.name);
+    }
+  }
+}

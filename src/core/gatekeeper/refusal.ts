@@ -1,0 +1,21 @@
+/** A gatekeeper refusal: typed, with one sentence the model and the user can act on. */
+import type { AgentErrorCode } from "../agent/events";
+
+export class ToolRefusal extends Error {
+  constructor(
+    /** Machine-readable kind. */
+    readonly code: AgentErrorCode,
+    /** One sentence saying what was wrong and what to do instead. */
+    message: string,
+    /** The tool the call named. */
+    readonly tool: string,
+  ) {
+    super(message);
+    this.name = "ToolRefusal";
+  }
+
+  /** Whether the recovery ladder handles this refusal (the model wrote a malformed call) rather than the model reading it as a result. */
+  get malformed(): boolean {
+    return this.code === "invalid_args" || this.code === "empty_required" || this.code === "unknown_tool" || this.code === "not_offered";
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The envelope grammar: exactly `{"thought","status","message_to_user","tool_calls"}` in that order,
+ * compact (no whitespace), each tool name selecting its own args rule (dynamic mode) or any JSON object
+ * (static mode). Tool names are factored into a prefix tree so the name is matched deterministically.
+ */
+import { EMPTY, alt, lit, opt, seq, type GbnfExpr } from "./gbnf-ast";
+import { boundedRepeat } from "./bounded-repeat";
+import { jsonString } from "./json-text";
+import { literalChoice } from "./literal-choice";
+import { RuleSet } from "./rule-set";
+import { SchemaCompiler, UnsupportedSchema } from "./schema-compiler";
+import { finish } from "./schema-grammar";
+import { resolveGrammarOptions, type CompiledGrammar, type GrammarCap, type GrammarFallback, type GrammarOptions, type GrammarTool } from "./types";
+
+export const ENVELOPE_STATUS_VALUES = ["Task", "Reflect", "Idle", "Process"] as const;
+
+export function compileEnvelopeGrammar(tools: GrammarTool[], options?: GrammarOptions): CompiledGrammar {
+  const opts = resolveGrammarOptions(options);
+  const rules = new RuleSet();
+  const fallbacks: GrammarFallback[] = [];
+  const caps: GrammarCap[] = [
+    { path: "/thought", kind: "string", cap: opts.maxThoughtChars },
+    { path: "/message_to_user", kind: "string", cap: opts.maxMessageChars },
+    { path: "/tool_calls", kind: "array", cap: opts.maxToolCalls },
+  ];
+  const names = new Set<string>();
+  for (const t of tools) {
+    if (names.has(t.name)) throw new Error(`The tool "${t.name}" is offered twice; offer each tool once.`);
+    names.add(t.name);
+  }
+
+  const thought = jsonString(rules, 0, opts.maxThoughtChars);
+  const message = alt(jsonString(rules, 0, opts.maxMessageChars), lit("null"));
+  const status = literalChoice(ENVELOPE_STATUS_VALUES.map((s) => ({ text: `"${s}"`, then: EMPTY })));
+
+  let calls: GbnfExpr = lit("[]");
+  if (tools.length > 0 && opts.maxToolCalls > 0) {
+    const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const branches = sorted.map((tool) => ({ text: JSON.stringify(tool.name) + ',"args":', then: argsRule(tool, rules, opts, fallbacks, caps) }));
+    const call = rules.add("tool-call", seq(lit('{"name":'), literalChoice(branches), lit("}")));
+    calls = seq(lit("["), opt(seq(call, boundedRepeat(seq(lit(","), call), 0, opts.maxToolCalls - 1))), lit("]"));
+  }
+  const root = seq(
+    lit('{"thought":'),
+    thought,
+    lit(',"status":'),
+    rules.add("status", status),
+    lit(',"message_to_user":'),
+    message,
+    lit(',"tool_calls":'),
+    tools.length > 0 && opts.maxToolCalls > 0 ? rules.add("tool-calls", calls) : calls,
+    lit("}"),
+  );
+  return finish(rules, root, { fallbacks, caps });
+}
+
+/** The args rule of one tool; a schema the compiler cannot handle exactly falls back to any object, reported. */
+function argsRule(
+  tool: GrammarTool,
+  rules: RuleSet,
+  opts: ReturnType<typeof resolveGrammarOptions>,
+  fallbacks: GrammarFallback[],
+  caps: GrammarCap[],
+): GbnfExpr {
+  const hint = tool.name;
+  const toolCaps: GrammarCap[] = [];
+  const report = { fallbacks, caps: toolCaps, tool: tool.name };
+  const compiler = new SchemaCompiler(rules, opts, tool.schema, hint, report);
+  if (opts.mode === "static") {
+    const e = compiler.anyObjectRule("");
+    caps.push(...toolCaps);
+    return e;
+  }
+  try {
+    const e = compiler.compile(tool.schema, "");
+    if (e === null) throw new UnsupportedSchema("", "schema", "no arguments satisfy this schema");
+    caps.push(...toolCaps);
+    return e.kind === "ref" ? e : rules.add(`${hint}-args`, e);
+  } catch (err) {
+    if (!(err instanceof UnsupportedSchema)) throw err;
+    fallbacks.push({ tool: tool.name, path: err.path, keyword: err.keyword, reason: `${err.reason}; this tool's args accept any JSON object instead` });
+    const fresh: GrammarCap[] = [];
+    const e = new SchemaCompiler(rules, opts, true, hint, { fallbacks, caps: fresh, tool: tool.name }).anyObjectRule("");
+    caps.push(...fresh);
+    return e;
+  }
+}

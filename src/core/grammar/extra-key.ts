@@ -1,0 +1,77 @@
+/**
+ * A JSON object key that is none of the declared names, so extra keys (additionalProperties) can
+ * never collide with a declared property. Key characters are written raw or with a short escape
+ * (no `\u`), which keeps every encoding of a declared name excluded.
+ */
+import { alt, cls, lit, rep, seq, type GbnfExpr } from "./gbnf-ast";
+import { complement, normalize, type CharRanges } from "./char-set";
+import type { RuleSet } from "./rule-set";
+
+const SHORT: Array<[string, number]> = [
+  ['"', 0x22],
+  ["\\", 0x5c],
+  ["/", 0x2f],
+  ["b", 0x08],
+  ["f", 0x0c],
+  ["n", 0x0a],
+  ["r", 0x0d],
+  ["t", 0x09],
+];
+const NEVER_RAW: CharRanges = [
+  [0x00, 0x1f],
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+  [0xd800, 0xdfff],
+];
+
+/** One key character whose decoded code point is not in `excluded`. */
+function keyCharExcept(excluded: number[]): GbnfExpr {
+  const raw = complement(normalize([...NEVER_RAW, ...excluded.map((c) => [c, c] as [number, number])]));
+  const escapes = SHORT.filter(([, cp]) => !excluded.includes(cp)).map(([c]) => c);
+  const rawClass = cls(complement(raw), true);
+  return escapes.length ? alt(rawClass, seq(lit("\\"), cls(escapes.map((c) => [c.charCodeAt(0), c.charCodeAt(0)] as [number, number])))) : rawClass;
+}
+
+/** The canonical JSON encoding of one character inside a string. */
+function encodeChar(ch: string): string {
+  return JSON.stringify(ch).slice(1, -1);
+}
+
+interface Trie {
+  terminal: boolean;
+  children: Map<string, Trie>;
+}
+
+/** `"..."` for any key of at most maxChars characters that is not one of `names`. */
+export function extraKey(rules: RuleSet, names: string[], maxChars: number): GbnfExpr {
+  const root: Trie = { terminal: false, children: new Map() };
+  for (const name of names) {
+    let node = root;
+    for (const ch of name) {
+      let next = node.children.get(ch);
+      if (!next) {
+        next = { terminal: false, children: new Map() };
+        node.children.set(ch, next);
+      }
+      node = next;
+    }
+    node.terminal = true;
+  }
+  const anyChar = rules.add("key-char", keyCharExcept([]));
+  const walk = (node: Trie, budget: number): GbnfExpr | null => {
+    const options: GbnfExpr[] = [];
+    if (!node.terminal) options.push(seq());
+    if (budget > 0) {
+      const excluded = [...node.children.keys()].map((c) => c.codePointAt(0)!);
+      const other = excluded.length ? rules.add("key-char", keyCharExcept(excluded)) : anyChar;
+      options.push(seq(other, rep(anyChar, 0, budget - 1)));
+      for (const [ch, child] of node.children) {
+        const rest = walk(child, budget - 1);
+        if (rest) options.push(seq(lit(encodeChar(ch)), rest));
+      }
+    }
+    return options.length ? alt(...options) : null;
+  };
+  const body = walk(root, maxChars) ?? seq();
+  return rules.add("extra-key", seq(lit('"'), body, lit('"')));
+}

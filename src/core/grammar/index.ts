@@ -1,0 +1,19 @@
+/**
+ * The grammar layer: JSON Schema → GBNF compiler, envelope assembly, per-turn subset cache, and a GBNF
+ * parser + recognizer that decides whether text belongs to a grammar's language.
+ */
+export type {
+  JsonSchema,
+  GrammarTool,
+  GrammarOptions,
+  GrammarFallback,
+  GrammarCap,
+  CompiledGrammar,
+} from "./types";
+export { DEFAULT_GRAMMAR_OPTIONS } from "./types";
+export { compileSchemaGrammar } from "./schema-grammar";
+export { compileEnvelopeGrammar } from "./envelope";
+export { SubsetCache } from "./subset-cache";
+export { parseGbnf, GbnfParseError } from "./gbnf-parser";
+export type { GbnfGrammar, GbnfExpr } from "./gbnf-ast";
+export { GbnfRecognizer } from "./recognizer";

@@ -1,0 +1,140 @@
+/** Translates a parsed regex into GBNF over JSON string content (what sits between the quotes). */
+import { alt, cls, lit, seq, type GbnfExpr } from "./gbnf-ast";
+import { boundedRepeat } from "./bounded-repeat";
+import { complement, contains, intersect, normalize, type CharRanges } from "./char-set";
+import { boundLength, parseRegex, UntranslatableRegex, type RegexNode } from "./regex";
+import type { RuleSet } from "./rule-set";
+
+/** Code points a JSON string may hold raw. */
+const RAW_ALLOWED: CharRanges = complement([
+  [0x00, 0x1f],
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+  [0xd800, 0xdfff],
+]);
+/** Every code point a string can hold (surrogate halves excluded). */
+export const ANY_CHAR: CharRanges = complement([[0xd800, 0xdfff]]);
+
+const SHORT_ESCAPES = new Map<number, string>([
+  [0x08, "b"],
+  [0x0c, "f"],
+  [0x0a, "n"],
+  [0x0d, "r"],
+  [0x09, "t"],
+]);
+
+function hexDigitClass(d: number): GbnfExpr {
+  const ch = d.toString(16);
+  return /[a-f]/.test(ch) ? cls([[ch.charCodeAt(0), ch.charCodeAt(0)], [ch.toUpperCase().charCodeAt(0), ch.toUpperCase().charCodeAt(0)]]) : lit(ch);
+}
+
+/** A class printed in whichever form (plain or negated) needs fewer ranges. */
+export function compactClass(ranges: CharRanges): GbnfExpr {
+  const inverse = complement(ranges);
+  return inverse.length < ranges.length ? cls(inverse, true) : cls(ranges);
+}
+
+/**
+ * The JSON encodings of one character from the set: raw where JSON allows it, `\"` `\\` `\/`, the
+ * short escapes, and `\u00XX` (either hex case) for other control characters.
+ */
+export function encodeCharSet(set: CharRanges): GbnfExpr | null {
+  const key = set.map(([a, b]) => `${a}-${b}`).join(",");
+  if (encodings.has(key)) return encodings.get(key)!;
+  const e = encodeUncached(set);
+  remember(encodings, key, e);
+  return e;
+}
+
+/** Pure results reused across compilations (the same patterns recur in every catalog compile). */
+const encodings = new Map<string, GbnfExpr | null>();
+const boundedPatterns = new Map<string, RegexNode | string | null>();
+const CACHE_LIMIT = 1000;
+
+function remember<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+}
+
+function encodeUncached(set: CharRanges): GbnfExpr | null {
+  const options: GbnfExpr[] = [];
+  const raw = intersect(set, RAW_ALLOWED);
+  if (raw.length === 1 && raw[0][0] === raw[0][1]) options.push(lit(String.fromCodePoint(raw[0][0])));
+  else if (raw.length) options.push(compactClass(raw));
+  if (contains(set, 0x22)) options.push(lit('\\"'));
+  if (contains(set, 0x5c)) options.push(lit("\\\\"));
+  if (contains(set, 0x2f)) options.push(lit("\\/"));
+  for (const [a, b] of intersect(set, [[0x00, 0x1f]])) {
+    for (let cp = a; cp <= b; cp++) {
+      const short = SHORT_ESCAPES.get(cp);
+      if (short) options.push(lit(`\\${short}`));
+      else options.push(seq(lit("\\u00"), lit(String(cp >> 4)), hexDigitClass(cp & 15)));
+    }
+  }
+  return options.length ? alt(...options) : null;
+}
+
+function toGbnf(node: RegexNode, rules: RuleSet): GbnfExpr | null {
+  switch (node.kind) {
+    case "set": {
+      const e = encodeCharSet(node.ranges);
+      return e && e.kind === "alt" ? rules.add("pattern-char", e) : e;
+    }
+    case "seq": {
+      const items: GbnfExpr[] = [];
+      for (const item of node.items) {
+        const e = toGbnf(item, rules);
+        if (!e) return null;
+        items.push(e);
+      }
+      return seq(...items);
+    }
+    case "alt": {
+      const options = node.options.map((o) => toGbnf(o, rules)).filter((o): o is GbnfExpr => o !== null);
+      return options.length ? alt(...options) : null;
+    }
+    case "repeat": {
+      const item = toGbnf(node.item, rules);
+      if (!item) return node.min === 0 ? seq() : null;
+      const atom = item.kind === "seq" || item.kind === "alt" ? rules.add("pattern-group", item) : item;
+      return boundedRepeat(atom, node.min, node.max);
+    }
+  }
+}
+
+/** The outcome of translating a pattern: the string content rule, or why it could not be done. */
+export type PatternTranslation = { ok: true; content: GbnfExpr | null } | { ok: false; reason: string };
+
+/**
+ * JSON string content matching the pattern (ECMAScript semantics: unanchored ends match anything)
+ * whose decoded length is within [minLength, maxLength]. `content: null` means no string qualifies.
+ */
+export function translatePattern(pattern: string, minLength: number, maxLength: number, rules: RuleSet): PatternTranslation {
+  const key = `${minLength},${maxLength},${pattern}`;
+  let bounded = boundedPatterns.get(key);
+  if (bounded === undefined) {
+    bounded = boundPattern(pattern, minLength, maxLength);
+    remember(boundedPatterns, key, bounded);
+  }
+  if (bounded === null) return { ok: false, reason: `its quantifiers cannot be narrowed to lengths ${minLength}..${maxLength}` };
+  if (typeof bounded === "string") return { ok: false, reason: bounded };
+  return { ok: true, content: toGbnf(bounded, rules) };
+}
+
+/** The regex narrowed to the lengths; a string says why it is untranslatable; null when it cannot be narrowed. */
+function boundPattern(pattern: string, minLength: number, maxLength: number): RegexNode | string | null {
+  let branches;
+  try {
+    branches = parseRegex(pattern);
+  } catch (err) {
+    if (err instanceof UntranslatableRegex) return `the pattern uses ${err.message}`;
+    throw err;
+  }
+  const anything: RegexNode = { kind: "repeat", item: { kind: "set", ranges: normalize(ANY_CHAR) }, min: 0, max: Infinity };
+  const options: RegexNode[] = branches.map((b) => ({
+    kind: "seq",
+    items: [...(b.start ? [] : [anything]), b.node, ...(b.end ? [] : [anything])],
+  }));
+  const whole: RegexNode = options.length === 1 ? options[0] : { kind: "alt", options };
+  return boundLength(whole, minLength, maxLength);
+}

@@ -1,0 +1,91 @@
+/** Shared rules for JSON text: string characters, generic numbers, and bounded strings. */
+import { alt, chars, cls, lit, opt, ref, rep, seq, type GbnfExpr } from "./gbnf-ast";
+import { boundedRepeat } from "./bounded-repeat";
+import type { RuleSet } from "./rule-set";
+
+/** Digits allowed in an integer part: 16 covers every safe integer (Zod's `int()` bounds). */
+export const MAX_INT_DIGITS = 16;
+/** Digits allowed after the decimal point. */
+export const MAX_FRACTION_DIGITS = 16;
+/** Digits allowed in an exponent of an unbounded number (keeps every value finite). */
+export const MAX_EXPONENT_DIGITS = 2;
+
+const HEX: Array<[number, number]> = [
+  [0x30, 0x39],
+  [0x41, 0x46],
+  [0x61, 0x66],
+];
+
+export const digit = (): GbnfExpr => cls([[0x30, 0x39]]);
+export const nonZeroDigit = (): GbnfExpr => cls([[0x31, 0x39]]);
+
+/**
+ * One JSON string character: any code point except `"`, `\`, controls and lone surrogates, or an
+ * escape. `\u` escapes exclude surrogate halves, so every character counts as one code point for
+ * minLength/maxLength (non-BMP characters are written raw).
+ */
+export function jsonChar(rules: RuleSet): GbnfExpr {
+  return rules.shared("json-char", () =>
+    alt(
+      cls(
+        [
+          [0x22, 0x22],
+          [0x5c, 0x5c],
+          [0x00, 0x1f],
+          [0xd800, 0xdfff],
+        ],
+        true,
+      ),
+      seq(lit("\\"), jsonEscape(rules)),
+    ),
+  );
+}
+
+function jsonEscape(rules: RuleSet): GbnfExpr {
+  return rules.shared("json-escape", () =>
+    alt(
+      chars('"\\/bfnrt'),
+      seq(
+        lit("u"),
+        alt(
+          seq(cls([[0x30, 0x39], [0x41, 0x43], [0x61, 0x63]]), rep(cls(HEX), 3, 3)),
+          seq(chars("Dd"), cls([[0x30, 0x37]]), rep(cls(HEX), 2, 2)),
+          seq(chars("EFef"), rep(cls(HEX), 3, 3)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** A JSON string of minLength..maxLength code points. */
+export function jsonString(rules: RuleSet, minLength: number, maxLength: number): GbnfExpr {
+  const body = boundedRepeat(jsonChar(rules), minLength, maxLength);
+  return rules.add(`json-string-${minLength}-${maxLength}`.replace("json-", "str-"), seq(lit('"'), body, lit('"')));
+}
+
+/** Any integer of up to MAX_INT_DIGITS digits. */
+export function jsonInteger(rules: RuleSet): GbnfExpr {
+  return rules.shared("json-integer", () =>
+    seq(opt(lit("-")), alt(lit("0"), seq(nonZeroDigit(), rep(digit(), 0, MAX_INT_DIGITS - 1)))),
+  );
+}
+
+/** Any finite JSON number with bounded digits (fraction and exponent allowed). */
+export function jsonNumber(rules: RuleSet): GbnfExpr {
+  return rules.shared("json-number", () =>
+    seq(
+      jsonInteger(rules),
+      opt(seq(lit("."), rep(digit(), 1, MAX_FRACTION_DIGITS))),
+      opt(seq(chars("eE"), opt(chars("-+")), rep(digit(), 1, MAX_EXPONENT_DIGITS))),
+    ),
+  );
+}
+
+export function jsonBoolean(rules: RuleSet): GbnfExpr {
+  return rules.shared("json-boolean", () => alt(lit("true"), lit("false")));
+}
+
+export const jsonNull = (): GbnfExpr => lit("null");
+
+/** Exposed for callers that need a plain reference to an already-shared rule. */
+export const sharedRef = ref;

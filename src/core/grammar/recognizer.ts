@@ -1,0 +1,227 @@
+/**
+ * Decides membership in a GBNF grammar's language, the way llama.cpp does: a set of parse stacks
+ * advanced one code point at a time. Repetitions keep a counter instead of being expanded, so
+ * `x{0,1999}` costs nothing extra; identical stacks are shared (interned) so the set stays small.
+ */
+import type { GbnfExpr, GbnfGrammar } from "./gbnf-ast";
+import { parseGbnf } from "./gbnf-parser";
+
+/** A terminal: matches one code point. */
+interface CharElem {
+  t: 0;
+  ranges: Array<[number, number]>;
+  negated: boolean;
+}
+/** A rule (named or anonymous) used once. */
+interface RefElem {
+  t: 1;
+  rule: Rule;
+}
+/** A rule repeated min..max times. */
+interface RepElem {
+  t: 2;
+  rule: Rule;
+  min: number;
+  max: number;
+}
+type Elem = CharElem | RefElem | RepElem;
+interface Rule {
+  alts: Seq[];
+}
+interface Seq {
+  id: number;
+  elems: Elem[];
+}
+
+/** A parse stack: position in a sequence, repetitions done there, and the frame to return to. */
+interface Frame {
+  id: number;
+  seq: Seq;
+  i: number;
+  n: number;
+  parent: Frame | null;
+}
+
+class Program {
+  private seqCount = 0;
+  private named = new Map<string, Rule>();
+  readonly root: Rule;
+
+  constructor(private readonly grammar: GbnfGrammar) {
+    this.root = this.rule(grammar.root);
+  }
+
+  private rule(name: string): Rule {
+    let r = this.named.get(name);
+    if (r) return r;
+    r = { alts: [] };
+    this.named.set(name, r);
+    const body = this.grammar.rules.get(name);
+    if (!body) throw new Error(`The grammar has no rule "${name}".`);
+    r.alts = this.alternatives(body);
+    return r;
+  }
+
+  private alternatives(e: GbnfExpr): Seq[] {
+    const options = e.kind === "alt" ? e.options : [e];
+    return options.map((o) => ({ id: this.seqCount++, elems: this.elems(o) }));
+  }
+
+  private anon(e: GbnfExpr): Rule {
+    return { alts: this.alternatives(e) };
+  }
+
+  private elems(e: GbnfExpr): Elem[] {
+    switch (e.kind) {
+      case "literal":
+        return [...e.text].map((ch) => {
+          const cp = ch.codePointAt(0)!;
+          return { t: 0, ranges: [[cp, cp]], negated: false } as CharElem;
+        });
+      case "class":
+        return [{ t: 0, ranges: e.ranges, negated: e.negated }];
+      case "any":
+        return [{ t: 0, ranges: [], negated: true }];
+      case "ref":
+        return [{ t: 1, rule: this.rule(e.name) }];
+      case "seq":
+        return e.items.flatMap((i) => this.elems(i));
+      case "alt":
+        return [{ t: 1, rule: this.anon(e) }];
+      case "repeat":
+        return [{ t: 2, rule: e.item.kind === "ref" ? this.rule(e.item.name) : this.anon(e.item), min: e.min, max: e.max }];
+    }
+  }
+}
+
+function matches(el: CharElem, cp: number): boolean {
+  let inside = false;
+  for (const [a, b] of el.ranges) {
+    if (cp >= a && cp <= b) {
+      inside = true;
+      break;
+    }
+  }
+  return inside !== el.negated;
+}
+
+/** One run over a text: frames are interned per run. */
+class Run {
+  private frames = new Map<string, Frame>();
+  private nextId = 0;
+  /** True when the last closure reached the end of the root rule. */
+  accepted = false;
+  private visited = new Set<number>();
+  private out: Frame[] = [];
+
+  constructor(private readonly program: Program) {}
+
+  private frame(seq: Seq, i: number, n: number, parent: Frame | null): Frame {
+    const key = `${seq.id},${i},${n},${parent ? parent.id : -1}`;
+    let f = this.frames.get(key);
+    if (!f) {
+      f = { id: this.nextId++, seq, i, n, parent };
+      this.frames.set(key, f);
+    }
+    return f;
+  }
+
+  start(): Frame[] {
+    this.begin();
+    for (const s of this.program.root.alts) this.expand(this.frame(s, 0, 0, null));
+    return this.out;
+  }
+
+  step(threads: Frame[], cp: number): Frame[] {
+    this.begin();
+    for (const f of threads) {
+      if (matches(f.seq.elems[f.i] as CharElem, cp)) this.expand(this.frame(f.seq, f.i + 1, 0, f.parent));
+    }
+    return this.out;
+  }
+
+  private begin(): void {
+    this.accepted = false;
+    this.visited = new Set();
+    this.out = [];
+  }
+
+  /** Follows rule entries and exits until every stack waits on a terminal. */
+  private expand(f: Frame): void {
+    if (this.visited.has(f.id)) return;
+    this.visited.add(f.id);
+    if (f.i === f.seq.elems.length) {
+      const p = f.parent;
+      if (!p) {
+        this.accepted = true;
+        return;
+      }
+      const el = p.seq.elems[p.i];
+      if (el.t === 2) {
+        // Counts above the minimum only matter for a bounded maximum; saturate the rest so loops end.
+        const n = el.max === Infinity ? Math.min(p.n + 1, el.min) : p.n + 1;
+        this.expand(this.frame(p.seq, p.i, n, p.parent));
+      } else this.expand(this.frame(p.seq, p.i + 1, 0, p.parent));
+      return;
+    }
+    const el = f.seq.elems[f.i];
+    if (el.t === 0) {
+      this.out.push(f);
+    } else if (el.t === 1) {
+      for (const s of el.rule.alts) this.expand(this.frame(s, 0, 0, f));
+    } else {
+      if (f.n < el.max) for (const s of el.rule.alts) this.expand(this.frame(s, 0, 0, f));
+      if (f.n >= el.min) this.expand(this.frame(f.seq, f.i + 1, 0, f.parent));
+    }
+  }
+}
+
+/** Decides whether text belongs to a grammar's language, or can still be completed. */
+export class GbnfRecognizer {
+  /** The parsed grammar. */
+  readonly grammar: GbnfGrammar;
+  /** The grammar flattened for matching. */
+  private readonly program: Program;
+
+  constructor(grammar: GbnfGrammar | string) {
+    this.grammar = typeof grammar === "string" ? parseGbnf(grammar) : grammar;
+    this.program = new Program(this.grammar);
+  }
+
+  /** True when the whole text is in the language. */
+  accepts(text: string): boolean {
+    const r = this.run(text);
+    return r !== null && r.accepted;
+  }
+
+  /** True when the text can still be completed to a text in the language (the empty text included). */
+  acceptsPrefix(text: string): boolean {
+    const r = this.run(text);
+    return r !== null && (r.accepted || r.live);
+  }
+
+  /** Length in code points of the longest prefix of the text the grammar can still complete. */
+  longestViablePrefix(text: string): number {
+    const run = new Run(this.program);
+    let threads = run.start();
+    let n = 0;
+    for (const ch of text) {
+      threads = run.step(threads, ch.codePointAt(0)!);
+      if (threads.length === 0 && !run.accepted) return n;
+      n++;
+    }
+    return n;
+  }
+
+  private run(text: string): { accepted: boolean; live: boolean } | null {
+    const run = new Run(this.program);
+    let threads = run.start();
+    for (let i = 0; i < text.length; ) {
+      const cp = text.codePointAt(i)!;
+      i += cp > 0xffff ? 2 : 1;
+      if (threads.length === 0) return null;
+      threads = run.step(threads, cp);
+    }
+    return { accepted: run.accepted, live: threads.length > 0 };
+  }
+}

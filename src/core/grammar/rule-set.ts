@@ -1,0 +1,64 @@
+/** Named rules under construction: llama.cpp-safe unique names, identical bodies shared. */
+import type { GbnfExpr, GbnfGrammar } from "./gbnf-ast";
+import { ref } from "./gbnf-ast";
+import { printExpr } from "./gbnf-printer";
+
+/** Maps any text to a llama.cpp rule name: letters, digits and single dashes only. */
+export function ruleNameFor(text: string): string {
+  const cleaned = text
+    .replace(/[^A-Za-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .toLowerCase();
+  return cleaned === "" ? "r" : /^[0-9]/.test(cleaned) ? `r-${cleaned}` : cleaned;
+}
+
+export class RuleSet {
+  /** Rule name → body, in definition order. */
+  readonly rules = new Map<string, GbnfExpr>();
+  /** Printed body → name, so identical rules are emitted once. */
+  private byBody = new Map<string, string>();
+
+  /** A name not used yet, derived deterministically from the hint. */
+  reserve(hint: string): string {
+    // Names starting with "json-" belong to shared rules; derived names never take them.
+    const derived = ruleNameFor(hint);
+    const base = derived.startsWith("json-") ? `x-${derived}` : derived;
+    let name = base;
+    for (let i = 2; this.rules.has(name) || name === "root"; i++) name = `${base}-${i}`;
+    this.rules.set(name, { kind: "seq", items: [] });
+    return name;
+  }
+
+  /** Fills a reserved name (used for rules that are referenced before they are built). */
+  define(name: string, body: GbnfExpr): void {
+    this.rules.set(name, body);
+  }
+
+  /** A reference to a rule with this body; an identical existing rule is reused. */
+  add(hint: string, body: GbnfExpr): GbnfExpr {
+    const key = printExpr(body);
+    const existing = this.byBody.get(key);
+    if (existing) return ref(existing);
+    const name = this.reserve(hint);
+    this.rules.set(name, body);
+    this.byBody.set(key, name);
+    return ref(name);
+  }
+
+  /** True when a rule of this exact name exists. */
+  has(name: string): boolean {
+    return this.rules.has(name);
+  }
+
+  /** Defines a fixed-name shared rule once (names start with `json-`, e.g. `json-char`) and returns a reference. */
+  shared(name: string, build: () => GbnfExpr): GbnfExpr {
+    if (!this.rules.has(name)) this.rules.set(name, build());
+    return ref(name);
+  }
+
+  grammar(root: GbnfExpr): GbnfGrammar {
+    const rules = new Map<string, GbnfExpr>([["root", root]]);
+    for (const [n, b] of this.rules) rules.set(n, b);
+    return { rules, root: "root" };
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Splits a note into chunks for embedding: one chunk per heading section, long sections split on
+ * paragraph, then line, then word boundaries, each part overlapping the previous one. A chunk's id
+ * depends only on the note path, its heading path and its position under that heading, so editing
+ * one section leaves every other chunk's id and hash unchanged (nothing else is re-embedded).
+ */
+import { splitFrontmatter } from "./frontmatter";
+import { contentHash } from "./content-hash";
+
+export interface ChunkOptions {
+  /** Longest chunk in characters (default 1500, about 375 tokens). */
+  maxChars?: number;
+  /** Characters repeated from the end of one part at the start of the next (default 150). */
+  overlapChars?: number;
+}
+
+/** One piece of a note, ready to embed. */
+export interface Chunk {
+  /** Stable id: a hash of path, heading path and part number. */
+  id: string;
+  path: string;
+  /** Heading path, e.g. "Project Alpha > Tasks"; "" before the first heading. */
+  heading: string;
+  /** The chunk's own text (what search results show). */
+  text: string;
+  /** What is embedded: note name and heading path, then the text, so the vector knows its context. */
+  embedText: string;
+  /** Hash of `embedText`: a changed hash means the vector must be recomputed. */
+  hash: string;
+  /** 0-based line where the chunk starts. */
+  line: number;
+}
+
+const HEADING = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
+
+export function chunkNote(path: string, text: string, options: ChunkOptions = {}): Chunk[] {
+  const maxChars = Math.max(200, options.maxChars ?? 1500);
+  const overlap = Math.min(Math.max(0, options.overlapChars ?? 150), Math.floor(maxChars / 3));
+  const { body, bodyLine } = splitFrontmatter(text);
+  const name = (path.split("/").pop() ?? path).replace(/\.md$/, "");
+  const sections = splitSections(body, bodyLine);
+  const chunks: Chunk[] = [];
+  const seen = new Map<string, number>();
+  for (const section of sections) {
+    const parts = splitLong(section.text, maxChars, overlap);
+    const occurrence = seen.get(section.heading) ?? 0;
+    seen.set(section.heading, occurrence + 1);
+    parts.forEach((part, i) => {
+      const embedText = `${name}${section.heading ? ` > ${section.heading}` : ""}\n${part}`;
+      chunks.push({
+        id: contentHash(`${path}\u0000${section.heading}\u0000${occurrence}\u0000${i}`),
+        path,
+        heading: section.heading,
+        text: part,
+        embedText,
+        hash: contentHash(embedText, 7),
+        line: section.line,
+      });
+    });
+  }
+  return chunks;
+}
+
+interface Section {
+  heading: string;
+  text: string;
+  line: number;
+}
+
+/** Sections by heading; a heading with no text under it joins the next section, so no chunk is empty. */
+function splitSections(body: string, firstLine: number): Section[] {
+  const lines = body.split("\n");
+  const sections: Section[] = [];
+  const stack: { level: number; text: string }[] = [];
+  let current: Section = { heading: "", text: "", line: firstLine };
+  let buffer: string[] = [];
+  let fence = false;
+  const flush = () => {
+    const textOnly = buffer.filter((l) => !HEADING.test(l)).join("\n").trim();
+    if (textOnly !== "") sections.push({ ...current, text: buffer.join("\n").trim() });
+    return textOnly !== "";
+  };
+  lines.forEach((line, i) => {
+    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    const m = fence ? null : HEADING.exec(line);
+    if (m) {
+      const hadText = flush();
+      const level = m[1].length;
+      while (stack.length && stack[stack.length - 1].level >= level) stack.pop();
+      stack.push({ level, text: m[2].trim() });
+      const heading = stack.map((s) => s.text).join(" > ");
+      if (hadText || buffer.length === 0) {
+        buffer = [line];
+        current = { heading, text: "", line: firstLine + i };
+      } else {
+        // The previous heading had no text: keep it as context of this section.
+        buffer.push(line);
+        current = { ...current, heading };
+      }
+      return;
+    }
+    buffer.push(line);
+  });
+  flush();
+  return sections;
+}
+
+/** Splits text longer than `max` at the best boundary, repeating `overlap` characters between parts. */
+function splitLong(text: string, max: number, overlap: number): string[] {
+  if (text.length <= max) return [text];
+  const parts: string[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + max);
+    if (end < text.length) {
+      const window = text.slice(start, end);
+      const cut = [window.lastIndexOf("\n\n"), window.lastIndexOf("\n"), window.lastIndexOf(". "), window.lastIndexOf(" ")].find((c) => c > max / 2);
+      if (cut !== undefined) end = start + cut + 1;
+    }
+    parts.push(text.slice(start, end).trim());
+    if (end >= text.length) break;
+    let next = end - overlap;
+    // Start the overlap on a word boundary.
+    const space = text.indexOf(" ", next);
+    if (space >= 0 && space < end) next = space + 1;
+    start = Math.max(next, start + 1);
+  }
+  return parts.filter((p) => p !== "");
+}

@@ -1,0 +1,455 @@
+/**
+ * Keeps the vault's memory in step with its notes: the full-text index (always) and the vector index
+ * (when an embedding model is configured). A build compares every note with what is stored and embeds
+ * only chunks whose content hash changed; afterwards vault changes are applied incrementally
+ * (debounced). Work is batched, cancellable, reports progress with an ETA, and yields to the event
+ * loop so the UI stays responsive.
+ */
+import type { VaultPort, VaultChange } from "../ports/vault";
+import type { VectorItem, VectorStore } from "../ports/vector-store";
+import type { IndexStore } from "../ports/index-store";
+import { chunkNote, type Chunk, type ChunkOptions } from "./chunker";
+import { contentHash } from "./content-hash";
+import { TextIndex } from "./text-index";
+import { yieldToLoop } from "./yield";
+
+/** Embeds texts; the engine's `embed`. */
+export type EmbedTexts = (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
+
+export interface IndexerOptions {
+  vault: VaultPort;
+  /** Where the manifest and the text index persist. */
+  indexStore: IndexStore;
+  /** The vector index; null for text-only memory (no embedding model). */
+  vectors: VectorStore | null;
+  /** The embedder; null for text-only memory. */
+  embed: EmbedTexts | null;
+  /** Identifies the embedding model; when it changes every vector is recomputed. */
+  modelKey?: string;
+  /** Folders never indexed (the config dir and dot-folders never are). */
+  excludedFolders?: string[];
+  chunk?: ChunkOptions;
+  /** Chunks per embedding call (default 32). */
+  batchSize?: number;
+  /** Files larger than this are skipped (default 10 MB). */
+  maxFileBytes?: number;
+  /** Quiet time before vault changes are applied (default 1000 ms). */
+  debounceMs?: number;
+  onProgress?: (progress: IndexProgress) => void;
+  /** Messages for the user (a rebuilt index, skipped files). */
+  onNotice?: (message: string) => void;
+  /** Clock for ETA (injectable in tests). */
+  now?: () => number;
+}
+
+export interface IndexProgress {
+  phase: "scan" | "embed" | "save";
+  done: number;
+  total: number;
+  /** Estimated milliseconds left; null until there is enough to estimate. */
+  etaMs: number | null;
+}
+
+/** Files left out, by reason. */
+export interface SkipCounts {
+  binary: number;
+  huge: number;
+  nonUtf8: number;
+  excluded: number;
+}
+
+export interface IndexReport {
+  notes: number;
+  chunks: number;
+  /** Chunks embedded in this run. */
+  embedded: number;
+  /** Chunk vectors deleted in this run. */
+  deleted: number;
+  /** Notes whose text was read in this run (unchanged notes are not). */
+  read: number;
+  skipped: SkipCounts;
+  /** Milliseconds spent waiting for embeddings. */
+  embedMs: number;
+  totalMs: number;
+  cancelled: boolean;
+}
+
+/** Per-note record of what was indexed. */
+interface NoteEntry {
+  mtime: number;
+  size: number;
+  /** Hash of the whole text. */
+  hash: string;
+  chunks: { id: string; hash: string }[];
+}
+
+interface Manifest {
+  version: number;
+  modelKey: string | null;
+  notes: Record<string, NoteEntry>;
+  skipped: Record<string, keyof SkipCounts>;
+}
+
+const MANIFEST_KEY = "memory-manifest.json";
+const TEXT_KEY = "text-index.json";
+const MANIFEST_VERSION = 1;
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export class Indexer {
+  /** The full-text index, searchable while indexing runs. */
+  readonly text = new TextIndex();
+  private manifest: Manifest = emptyManifest(null);
+  private loaded = false;
+  /** Serialises builds and incremental updates. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly pending = new Map<string, VaultChange>();
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private saveTimer: ReturnType<typeof setTimeout> | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly options: IndexerOptions) {
+    this.now = options.now ?? (() => Date.now());
+  }
+
+  /** Whether semantic search is possible. */
+  get semantic(): boolean {
+    return this.options.vectors !== null && this.options.embed !== null;
+  }
+
+  /** Loads the manifest and text index saved by an earlier run; safe to call more than once. */
+  async load(): Promise<void> {
+    if (this.loaded) return;
+    this.loaded = true;
+    const raw = await this.options.indexStore.load(MANIFEST_KEY);
+    let manifest: Manifest | null = null;
+    if (raw !== null) {
+      try {
+        const parsed = JSON.parse(raw) as Manifest;
+        if (parsed.version === MANIFEST_VERSION && parsed.notes) manifest = parsed;
+      } catch {
+        this.options.onNotice?.("The memory index manifest was unreadable, so it is being rebuilt.");
+      }
+    }
+    const textLoaded = await this.text.load(this.options.indexStore, TEXT_KEY);
+    this.manifest = manifest ?? emptyManifest(this.options.modelKey ?? null);
+    // Both halves must agree; otherwise re-read the notes the text index lacks.
+    if (!textLoaded) for (const entry of Object.values(this.manifest.notes)) entry.mtime = -1;
+  }
+
+  /** Full sync with the vault: embeds what changed since the last run and drops what is gone. */
+  build(signal?: AbortSignal): Promise<IndexReport> {
+    return this.enqueue(() => this.runBuild(signal));
+  }
+
+  /** Applies vault changes as they happen (debounced). Returns the unsubscribe function. */
+  watch(): () => void {
+    this.unsubscribe?.();
+    const off = this.options.vault.onChange((change) => this.onChange(change));
+    this.unsubscribe = () => {
+      off();
+      this.unsubscribe = null;
+    };
+    return this.unsubscribe;
+  }
+
+  /** Applies pending changes now instead of after the debounce; resolves when done. */
+  flushChanges(signal?: AbortSignal): Promise<IndexReport> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const changes = [...this.pending.values()];
+    this.pending.clear();
+    return this.enqueue(() => this.applyChanges(changes, signal));
+  }
+
+  /** Updates one note now (after an edit the caller knows about). */
+  updateNote(path: string, signal?: AbortSignal): Promise<IndexReport> {
+    return this.enqueue(() => this.applyChanges([{ kind: "modify", path }], signal));
+  }
+
+  /** Stops watching and writes the manifest and text index. */
+  async close(): Promise<void> {
+    this.unsubscribe?.();
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.enqueue(() => this.saveNow());
+  }
+
+  /** Counts of files skipped by the last build or update. */
+  skipCounts(): SkipCounts {
+    const counts: SkipCounts = { binary: 0, huge: 0, nonUtf8: 0, excluded: 0 };
+    for (const reason of Object.values(this.manifest.skipped)) counts[reason]++;
+    return counts;
+  }
+
+  /** Every indexed note path. */
+  paths(): string[] {
+    return Object.keys(this.manifest.notes);
+  }
+
+  /** Notes and chunks currently indexed. */
+  stats(): { notes: number; chunks: number } {
+    const notes = Object.values(this.manifest.notes);
+    return { notes: notes.length, chunks: notes.reduce((n, e) => n + e.chunks.length, 0) };
+  }
+
+  // --- internals ---
+
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job, job);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private onChange(change: VaultChange): void {
+    const key = change.path;
+    if (change.kind === "rename") this.pending.set(change.oldPath, { kind: "delete", path: change.oldPath });
+    this.pending.set(key, change);
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flushChanges().catch((err: unknown) => this.options.onNotice?.(`Updating the memory index failed: ${String(err)}`));
+    }, this.options.debounceMs ?? 1000);
+  }
+
+  private isCandidate(path: string): boolean {
+    return path.endsWith(".md") && !path.split("/").some((s) => s.startsWith("."));
+  }
+
+  private isExcluded(path: string): boolean {
+    return (this.options.excludedFolders ?? []).some((f) => {
+      const folder = f.replace(/^\/+|\/+$/g, "");
+      return folder !== "" && (path === folder || path.startsWith(`${folder}/`));
+    });
+  }
+
+  private async runBuild(signal?: AbortSignal): Promise<IndexReport> {
+    const started = this.now();
+    await this.load();
+    const report = emptyReport();
+    const opts = this.options;
+    if (this.semantic && (this.manifest.modelKey ?? null) !== (opts.modelKey ?? null)) {
+      // Another embedding model: its vectors are not comparable, so all of them are recomputed.
+      const ids = (await opts.vectors!.listIds()).map((x) => x.id);
+      if (ids.length) await opts.vectors!.delete(ids);
+      report.deleted += ids.length;
+      this.manifest.modelKey = opts.modelKey ?? null;
+    }
+    const files = (await opts.vault.list()).filter((f) => this.isCandidate(f.path));
+    const live = new Set<string>();
+    this.manifest.skipped = {};
+    const toChunk: Chunk[] = [];
+    const rereadIfMissing: string[] = [];
+    let done = 0;
+    let sliceStart = Date.now();
+    for (const f of files) {
+      if (signal?.aborted) return this.finish(report, started, true);
+      done++;
+      if (this.isExcluded(f.path)) {
+        this.manifest.skipped[f.path] = "excluded";
+        continue;
+      }
+      if (f.size > (opts.maxFileBytes ?? MAX_FILE_BYTES)) {
+        this.manifest.skipped[f.path] = "huge";
+        continue;
+      }
+      const entry = this.manifest.notes[f.path];
+      if (entry && entry.mtime === f.mtime && entry.size === f.size && this.text.hashOf(f.path) === entry.hash) {
+        live.add(f.path);
+        rereadIfMissing.push(f.path);
+      } else {
+        const chunks = await this.readAndIndex(f.path, f.mtime, f.size, report);
+        if (chunks) {
+          live.add(f.path);
+          toChunk.push(...chunks);
+        }
+      }
+      if (Date.now() - sliceStart > 8) {
+        opts.onProgress?.({ phase: "scan", done, total: files.length, etaMs: null });
+        await yieldToLoop();
+        sliceStart = Date.now();
+      }
+    }
+    // Notes that vanished since the last run.
+    const gone = Object.keys(this.manifest.notes).filter((p) => !live.has(p));
+    for (const p of gone) this.forget(p);
+    for (const p of this.text.paths()) if (!live.has(p)) this.text.remove(p);
+
+    if (this.semantic) {
+      const stored = new Map((await opts.vectors!.listIds()).map((x) => [x.id, x.hash]));
+      // An unchanged note whose vectors are missing (a rebuilt or fresh vector index) is read again.
+      for (const p of rereadIfMissing) {
+        const entry = this.manifest.notes[p];
+        if (entry.chunks.some((c) => stored.get(c.id) !== c.hash)) {
+          const chunks = await this.readAndIndex(p, entry.mtime, entry.size, report);
+          if (chunks) toChunk.push(...chunks);
+        }
+      }
+      const wanted = new Set<string>();
+      for (const e of Object.values(this.manifest.notes)) for (const c of e.chunks) wanted.add(c.id);
+      const stale = [...stored.keys()].filter((id) => !wanted.has(id));
+      if (stale.length) {
+        await opts.vectors!.delete(stale);
+        report.deleted += stale.length;
+      }
+      const changed = toChunk.filter((c) => stored.get(c.id) !== c.hash);
+      const cancelled = await this.embedAndStore(changed, report, signal);
+      if (cancelled) return this.finish(report, started, true);
+    }
+    await this.saveNow();
+    return this.finish(report, started, false);
+  }
+
+  /** Reads a note, updates the text index and the manifest entry; null when skipped. */
+  private async readAndIndex(path: string, mtime: number, size: number, report: IndexReport): Promise<Chunk[] | null> {
+    let text: string;
+    try {
+      text = await this.options.vault.read(path);
+    } catch {
+      return null;
+    }
+    report.read++;
+    if (text.includes("\u0000")) {
+      this.skip(path, "binary");
+      return null;
+    }
+    if (text.includes("\uFFFD")) {
+      // The file was not valid UTF-8: decoding replaced bytes, so the text is not what the user wrote.
+      this.skip(path, "nonUtf8");
+      return null;
+    }
+    const hash = contentHash(text);
+    const chunks = chunkNote(path, text, this.options.chunk);
+    this.text.set(path, text, hash);
+    this.manifest.notes[path] = { mtime, size, hash, chunks: chunks.map((c) => ({ id: c.id, hash: c.hash })) };
+    delete this.manifest.skipped[path];
+    return chunks;
+  }
+
+  private skip(path: string, reason: keyof SkipCounts): void {
+    this.manifest.skipped[path] = reason;
+    this.forget(path);
+  }
+
+  private forget(path: string): void {
+    delete this.manifest.notes[path];
+    this.text.remove(path);
+  }
+
+  /** Embeds chunks in batches and stores them; true when cancelled part-way. */
+  private async embedAndStore(chunks: Chunk[], report: IndexReport, signal?: AbortSignal): Promise<boolean> {
+    const opts = this.options;
+    const batchSize = Math.max(1, opts.batchSize ?? 32);
+    const started = this.now();
+    for (let i = 0; i < chunks.length; i += batchSize) {
+      if (signal?.aborted) return true;
+      const batch = chunks.slice(i, i + batchSize);
+      const t0 = this.now();
+      const vectors = await opts.embed!(batch.map((c) => c.embedText), signal);
+      report.embedMs += this.now() - t0;
+      const items: VectorItem[] = batch.map((c, k) => ({
+        id: c.id,
+        vector: vectors[k],
+        metadata: { path: c.path, folder: folderOf(c.path), heading: c.heading, hash: c.hash, text: c.text, line: c.line },
+      }));
+      await opts.vectors!.upsert(items);
+      report.embedded += batch.length;
+      const done = Math.min(chunks.length, i + batchSize);
+      const elapsed = this.now() - started;
+      opts.onProgress?.({ phase: "embed", done, total: chunks.length, etaMs: done > 0 ? Math.round((elapsed / done) * (chunks.length - done)) : null });
+    }
+    return false;
+  }
+
+  private async applyChanges(changes: VaultChange[], signal?: AbortSignal): Promise<IndexReport> {
+    const started = this.now();
+    await this.load();
+    const report = emptyReport();
+    const toEmbed: Chunk[] = [];
+    const toDelete: string[] = [];
+    const expanded = changes.flatMap((c): VaultChange[] => (c.kind === "rename" ? [{ kind: "delete", path: c.oldPath }, { kind: "create", path: c.path }] : [c]));
+    for (const change of expanded) {
+      const path = change.path;
+      if (!this.isCandidate(path)) continue;
+      const before = this.manifest.notes[path]?.chunks ?? [];
+      if (change.kind === "delete") {
+        toDelete.push(...before.map((c) => c.id));
+        this.forget(path);
+        delete this.manifest.skipped[path];
+        continue;
+      }
+      if (this.isExcluded(path)) {
+        toDelete.push(...before.map((c) => c.id));
+        this.forget(path);
+        this.manifest.skipped[path] = "excluded";
+        continue;
+      }
+      const stat = await this.options.vault.stat(path);
+      if (!stat) {
+        toDelete.push(...before.map((c) => c.id));
+        this.forget(path);
+        continue;
+      }
+      if (stat.size > (this.options.maxFileBytes ?? MAX_FILE_BYTES)) {
+        toDelete.push(...before.map((c) => c.id));
+        this.skip(path, "huge");
+        continue;
+      }
+      const chunks = await this.readAndIndex(path, stat.mtime, stat.size, report);
+      if (!chunks) {
+        toDelete.push(...before.map((c) => c.id));
+        continue;
+      }
+      const old = new Map(before.map((c) => [c.id, c.hash]));
+      const ids = new Set(chunks.map((c) => c.id));
+      toDelete.push(...before.filter((c) => !ids.has(c.id)).map((c) => c.id));
+      toEmbed.push(...chunks.filter((c) => old.get(c.id) !== c.hash));
+    }
+    if (this.semantic) {
+      if (toDelete.length) {
+        await this.options.vectors!.delete(toDelete);
+        report.deleted += toDelete.length;
+      }
+      const cancelled = await this.embedAndStore(toEmbed, report, signal);
+      if (cancelled) return this.finish(report, started, true);
+    }
+    this.scheduleSave();
+    return this.finish(report, started, false);
+  }
+
+  private scheduleSave(): void {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => {
+      this.saveTimer = null;
+      void this.enqueue(() => this.saveNow()).catch(() => undefined);
+    }, 5000);
+  }
+
+  private async saveNow(): Promise<void> {
+    if (this.saveTimer) clearTimeout(this.saveTimer);
+    this.saveTimer = null;
+    this.options.onProgress?.({ phase: "save", done: 0, total: 1, etaMs: null });
+    await this.options.indexStore.save(MANIFEST_KEY, JSON.stringify(this.manifest));
+    await this.text.save(this.options.indexStore, TEXT_KEY);
+    this.options.onProgress?.({ phase: "save", done: 1, total: 1, etaMs: 0 });
+  }
+
+  private finish(report: IndexReport, started: number, cancelled: boolean): IndexReport {
+    const stats = this.stats();
+    return { ...report, notes: stats.notes, chunks: stats.chunks, skipped: this.skipCounts(), totalMs: this.now() - started, cancelled };
+  }
+}
+
+function emptyManifest(modelKey: string | null): Manifest {
+  return { version: MANIFEST_VERSION, modelKey, notes: {}, skipped: {} };
+}
+
+function emptyReport(): IndexReport {
+  return { notes: 0, chunks: 0, embedded: 0, deleted: 0, read: 0, skipped: { binary: 0, huge: 0, nonUtf8: 0, excluded: 0 }, embedMs: 0, totalMs: 0, cancelled: false };
+}
+
+/** The folder part of a vault path ("" at the root). */
+export function folderOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i >= 0 ? path.slice(0, i) : "";
+}

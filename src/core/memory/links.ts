@@ -1,0 +1,129 @@
+/**
+ * Link resolution and link rewriting with Obsidian's semantics: a link resolves to an exact vault
+ * path first, then relative to the linking note's folder, then by file name anywhere (same folder
+ * first, then the shortest path). Moving a note rewrites links to it in the "shortest path when
+ * possible" format, keeping each link's `#heading` and `|alias`.
+ */
+
+/** Resolves a link target against the set of vault paths; null when nothing matches. */
+export function resolveLinkpath(target: string, sourcePath: string, paths: readonly string[]): string | null {
+  const clean = target.trim().replace(/^\/+/, "");
+  if (clean === "") return null;
+  const lowerPaths = new Map<string, string>();
+  for (const p of paths) if (!lowerPaths.has(p.toLowerCase())) lowerPaths.set(p.toLowerCase(), p);
+  const candidates = hasExtension(clean) ? [clean] : [`${clean}.md`, clean];
+  const sourceFolder = folderOf(sourcePath);
+  for (const c of candidates) {
+    const exact = lowerPaths.get(c.toLowerCase());
+    if (exact) return exact;
+  }
+  for (const c of candidates) {
+    const relative = normalizeRelative(sourceFolder, c);
+    if (relative !== null) {
+      const hit = lowerPaths.get(relative.toLowerCase());
+      if (hit) return hit;
+    }
+  }
+  const matches: string[] = [];
+  for (const c of candidates) {
+    const suffix = `/${c.toLowerCase()}`;
+    for (const p of paths) if (`/${p.toLowerCase()}`.endsWith(suffix)) matches.push(p);
+    if (matches.length > 0) break;
+  }
+  if (matches.length === 0) return null;
+  matches.sort((a, b) => {
+    const sameA = folderOf(a) === sourceFolder ? 0 : 1;
+    const sameB = folderOf(b) === sourceFolder ? 0 : 1;
+    return sameA - sameB || a.split("/").length - b.split("/").length || a.length - b.length || a.localeCompare(b);
+  });
+  return matches[0];
+}
+
+/** The link text Obsidian writes for `path` ("shortest path when possible"): the bare name when unique. */
+export function shortestLinktext(path: string, paths: readonly string[]): string {
+  const withoutMd = path.toLowerCase().endsWith(".md") ? path.slice(0, -3) : path;
+  const name = withoutMd.split("/").pop() ?? withoutMd;
+  const fileName = path.split("/").pop() ?? path;
+  const sameName = paths.filter((p) => (p.split("/").pop() ?? p).toLowerCase() === fileName.toLowerCase());
+  return sameName.length <= 1 ? name : withoutMd;
+}
+
+/** Rewrites every link in `text` that resolves to `from`, so it points at `to`. Returns the new text and how many links changed. */
+export function rewriteLinks(
+  text: string,
+  sourcePath: string,
+  from: string,
+  to: string,
+  pathsBefore: readonly string[],
+  pathsAfter: readonly string[],
+): { text: string; changed: number } {
+  let changed = 0;
+  const newWikiTarget = shortestLinktext(to, pathsAfter);
+  const lines = text.split("\n");
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const fenceMatch = /^\s*(```+|~~~+)/.exec(line);
+    if (fence) {
+      if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) fence = null;
+      continue;
+    }
+    if (fenceMatch) {
+      fence = fenceMatch[1];
+      continue;
+    }
+    let updated = line.replace(/(!?)\[\[([^\]\n]+?)\]\]/g, (whole, bang: string, inner: string) => {
+      const pipe = inner.indexOf("|");
+      const ref = pipe >= 0 ? inner.slice(0, pipe) : inner;
+      const rest = pipe >= 0 ? inner.slice(pipe) : "";
+      const hash = ref.indexOf("#");
+      const target = hash >= 0 ? ref.slice(0, hash) : ref;
+      const sub = hash >= 0 ? ref.slice(hash) : "";
+      if (target.trim() === "" || resolveLinkpath(target, sourcePath, pathsBefore) !== from) return whole;
+      changed++;
+      const written = hasExtension(target.trim()) && !target.trim().toLowerCase().endsWith(".md") ? to : newWikiTarget;
+      return `${bang}[[${written}${sub}${rest}]]`;
+    });
+    updated = updated.replace(/(!?)\[([^\]\n]*)\]\(\s*(<[^>\n]+>|[^)\s]+)\s*\)/g, (whole, bang: string, label: string, rawUrl: string) => {
+      const angle = rawUrl.startsWith("<");
+      let url = angle ? rawUrl.slice(1, -1) : rawUrl;
+      if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith("#")) return whole;
+      try {
+        url = decodeURI(url);
+      } catch {
+        return whole;
+      }
+      const hash = url.indexOf("#");
+      const target = hash >= 0 ? url.slice(0, hash) : url;
+      const sub = hash >= 0 ? url.slice(hash) : "";
+      if (resolveLinkpath(target, sourcePath, pathsBefore) !== from) return whole;
+      changed++;
+      const newUrl = angle ? `<${to}${sub}>` : encodeURI(to) + sub;
+      return `${bang}[${label}](${newUrl})`;
+    });
+    lines[i] = updated;
+  }
+  return { text: lines.join("\n"), changed };
+}
+
+function hasExtension(p: string): boolean {
+  return /\.[A-Za-z0-9]{1,5}$/.test(p.split("/").pop() ?? p);
+}
+
+function folderOf(path: string): string {
+  const idx = path.lastIndexOf("/");
+  return idx >= 0 ? path.slice(0, idx) : "";
+}
+
+/** Joins a relative path to a folder, resolving `.` and `..`; null when it climbs out of the vault. */
+function normalizeRelative(folder: string, rel: string): string | null {
+  const parts = folder === "" ? [] : folder.split("/");
+  for (const seg of rel.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.join("/");
+}

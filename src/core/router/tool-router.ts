@@ -1,0 +1,101 @@
+/**
+ * The hybrid tool router: BM25 over tool cards fused with embedding cosine (when an embedder is set),
+ * then a threshold, top-K, family completion for persist/change intents, tools named in the message,
+ * and the two special decisions: chat only (offer nothing) and unsure (offer everything).
+ */
+import type { RouteDecision, RouterPort } from "../agent/ports";
+import type { ToolDefinition } from "../protocol/tool";
+import type { EmbeddingScorer } from "./embedding-scorer";
+import { asksToChange, looksLikeChat, namedTools } from "./intents";
+import { TextScorer } from "./text-scorer";
+import { toolCard, type ToolCard } from "./tool-card";
+
+export interface RouterOptions {
+  /** Tools offered at most from scores (named tools and family completion may add). Default 3. */
+  topK: number;
+  /** A tool is offered when its fused score reaches this (0..1). Default 0.3. */
+  threshold: number;
+  /** Below this best score the message gets no tools when it reads like chat, else the full catalog. Default 0.12. */
+  chatFloor: number;
+  /** Weight of the text score when embeddings are fused in (the embedding gets the rest). Default 0.5. */
+  textWeight: number;
+  /** Write siblings added per family by family completion, at most. Default 2. */
+  maxFamilyAdds: number;
+}
+
+export const DEFAULT_ROUTER_OPTIONS: RouterOptions = { topK: 3, threshold: 0.3, chatFloor: 0.12, textWeight: 0.5, maxFamilyAdds: 2 };
+
+type RoutableTool = Pick<ToolDefinition, "name" | "family" | "effect" | "description" | "routingHints">;
+
+const round = (n: number): number => Math.round(n * 1000) / 1000;
+
+export class ToolRouter implements RouterPort {
+  readonly options: RouterOptions;
+  private readonly cards: ToolCard[];
+  private readonly byName: Map<string, ToolCard>;
+  private readonly text: TextScorer;
+
+  constructor(
+    tools: readonly RoutableTool[],
+    options: Partial<RouterOptions> = {},
+    /** Set when an embedding model is configured. */
+    private readonly embedding?: EmbeddingScorer,
+  ) {
+    this.options = { ...DEFAULT_ROUTER_OPTIONS, ...options };
+    this.cards = tools.map(toolCard);
+    this.byName = new Map(this.cards.map((c) => [c.name, c]));
+    this.text = new TextScorer(this.cards);
+  }
+
+  /** Routes with text scores only (synchronous; what `bench router` measures). */
+  routeText(message: string, topK = this.options.topK): RouteDecision {
+    return this.decide(message, this.text.score(message), topK);
+  }
+
+  async route(message: string, options: { signal?: AbortSignal; topK?: number } = {}): Promise<RouteDecision> {
+    const topK = options.topK ?? this.options.topK;
+    const textScores = this.text.score(message);
+    if (!this.embedding) return this.decide(message, textScores, topK);
+    const embedScores = await this.embedding.score(message, options.signal);
+    const w = this.options.textWeight;
+    const fused = new Map<string, number>();
+    for (const card of this.cards) {
+      const s = w * (textScores.get(card.name) ?? 0) + (1 - w) * (embedScores.get(card.name) ?? 0);
+      if (s > 0) fused.set(card.name, s);
+    }
+    return this.decide(message, fused, topK);
+  }
+
+  private decide(message: string, scores: Map<string, number>, topK: number): RouteDecision {
+    const { threshold, chatFloor } = this.options;
+    const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const best = ranked[0]?.[1] ?? 0;
+    const named = namedTools(message, [...this.byName.keys()]);
+    const top = ranked.slice(0, topK).map(([name, score]) => ({ name, score: round(score) }));
+    if (named.length === 0) {
+      if (best < chatFloor || (looksLikeChat(message) && best < threshold * 1.5)) {
+        return best < chatFloor && !looksLikeChat(message) ? { tools: top, chatOnly: false, unsure: true } : { tools: [], chatOnly: true, unsure: false };
+      }
+      if (best < threshold) return { tools: top, chatOnly: false, unsure: true };
+    }
+    const picked = new Map<string, number>();
+    for (const name of named) picked.set(name, 1);
+    for (const [name, score] of ranked.slice(0, topK)) if (score >= threshold && !picked.has(name)) picked.set(name, round(score));
+    if (asksToChange(message)) this.completeFamilies(picked, scores, named);
+    return { tools: [...picked.entries()].map(([name, score]) => ({ name, score })), chatOnly: false, unsure: false };
+  }
+
+  /** Family completion: a family that made the cut also offers its write siblings when the message asks for a change. */
+  private completeFamilies(picked: Map<string, number>, scores: Map<string, number>, named: string[]): void {
+    // Only families that clearly made the cut (or were named) grow; a weak neighbour does not bring its writers.
+    const strong = [...picked.entries()].filter(([n, s]) => s >= 0.5 || named.includes(n)).map(([n]) => n);
+    const families = new Set(strong.map((n) => this.byName.get(n)?.family));
+    for (const family of families) {
+      const siblings = this.cards
+        .filter((c) => c.family === family && c.effect === "write" && !picked.has(c.name))
+        .sort((a, b) => (scores.get(b.name) ?? 0) - (scores.get(a.name) ?? 0))
+        .slice(0, this.options.maxFamilyAdds);
+      for (const s of siblings) picked.set(s.name, round(scores.get(s.name) ?? 0));
+    }
+  }
+}

@@ -1,0 +1,44 @@
+/** The host's stderr, kept as the last N lines in memory and, optionally, appended to a log file. */
+import { appendFile } from "node:fs";
+
+export class HostLog {
+  private readonly kept: string[] = [];
+  private partial = "";
+
+  constructor(
+    /** Lines kept in memory. */
+    private readonly maxLines = 500,
+    /** Also append everything to this file, when set. */
+    private readonly file?: string,
+  ) {}
+
+  /** Appends a chunk of stderr output. */
+  write(chunk: string): void {
+    if (this.file) appendFile(this.file, chunk, () => undefined);
+    const parts = (this.partial + chunk).split("\n");
+    this.partial = parts.pop() ?? "";
+    for (const line of parts) this.push(line);
+  }
+
+  /** Records a line from the client itself (starts, exits), marked so it stands out from host output. */
+  note(line: string): void {
+    this.write(`[engine-client] ${line}\n`);
+  }
+
+  private push(line: string): void {
+    this.kept.push(line);
+    if (this.kept.length > this.maxLines) this.kept.splice(0, this.kept.length - this.maxLines);
+  }
+
+  /** The kept lines, oldest first (including an unfinished last line). */
+  lines(): string[] {
+    return this.partial ? [...this.kept, this.partial] : [...this.kept];
+  }
+
+  /** The last non-empty line written by the host, for error messages. */
+  lastHostLine(): string | undefined {
+    return this.lines()
+      .filter((l) => l.trim() !== "" && !l.startsWith("[engine-client]"))
+      .pop();
+  }
+}

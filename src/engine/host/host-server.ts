@@ -1,0 +1,215 @@
+/**
+ * The engine host's request handling, independent of stdio: takes client messages, runs ops (many in
+ * flight, each abortable by id), and emits events and exactly one result or error per request. Every
+ * failure becomes an error reply; nothing a request does can take the host down.
+ */
+import { availableParallelism } from "node:os";
+import { getLlama, type Llama } from "node-llama-cpp";
+import { EngineError } from "../../core/ports/engine";
+import { readGgufInfo } from "../gguf/read-gguf-info";
+import { GrammarCache } from "./grammar-cache";
+import { LlamaLogTail } from "./llama-log";
+import { LoadedModel } from "./loaded-model";
+import { checkModelFile, loadCheckedModel } from "./model-loader";
+import type { ClientMessage, EngineEvent, HostMessage, HostStatus, ModelOptions, OpParams, OpResults } from "./protocol";
+import { chooseThreads } from "./threads";
+
+/** An extra op (e.g. the memory layer's "vector.query"). */
+export type ExtraOp = (params: unknown) => Promise<unknown>;
+
+/** Context size used when the caller gives none: enough for agent turns, far below most trained sizes. */
+const DEFAULT_CONTEXT_SIZE = 8192;
+/** Sequences kept per context: conversations whose evaluated prefix survives between turns. */
+const CONVERSATION_SEQUENCES = 2;
+
+interface OpContext {
+  signal: AbortSignal;
+  emit: (event: EngineEvent) => void;
+}
+
+/** How the host finds llama.cpp: GPU auto-detection in production, CPU only on request. */
+export interface HostServerOptions {
+  /** `"auto"` (default) lets node-llama-cpp pick a GPU backend when present; `false` runs on the CPU. */
+  gpu?: "auto" | false;
+  /** Extra ops served besides the built-in ones. */
+  extraOps?: Record<string, ExtraOp>;
+  /** Called when a shutdown request has been answered. */
+  onShutdown?: () => void;
+}
+
+export class HostServer {
+  private llama: Promise<Llama> | null = null;
+  private grammars: GrammarCache | null = null;
+  private readonly llamaLog = new LlamaLogTail();
+  private loaded: LoadedModel | null = null;
+  private loading: { key: string; promise: Promise<LoadedModel> } | null = null;
+  private readonly inFlight = new Map<number, AbortController>();
+
+  constructor(
+    /** Sends one message to the client. */
+    private readonly send: (msg: HostMessage) => void,
+    private readonly options: HostServerOptions = {},
+  ) {}
+
+  /** Handles one parsed client message. */
+  handle(msg: ClientMessage): void {
+    if (msg.type === "abort") {
+      this.inFlight.get(msg.id)?.abort();
+      return;
+    }
+    const controller = new AbortController();
+    this.inFlight.set(msg.id, controller);
+    const ctx: OpContext = {
+      signal: controller.signal,
+      emit: (event) => this.send({ type: "event", id: msg.id, event }),
+    };
+    this.run(msg.op, msg.params ?? {}, ctx).then(
+      (result) => {
+        this.inFlight.delete(msg.id);
+        this.send({ type: "result", id: msg.id, result });
+        if (msg.op === "shutdown") this.options.onShutdown?.();
+      },
+      (err: unknown) => {
+        this.inFlight.delete(msg.id);
+        const e =
+          err instanceof EngineError
+            ? err
+            : new EngineError(`The engine failed on "${msg.op}": ${err instanceof Error ? err.message : String(err)}`, "internal");
+        this.send({ type: "error", id: msg.id, error: { message: e.message, code: e.code } });
+      },
+    );
+  }
+
+  private async run(op: string, params: unknown, ctx: OpContext): Promise<unknown> {
+    switch (op) {
+      case "load":
+        return this.load(params as OpParams["load"], ctx);
+      case "info": {
+        const path = (params as OpParams["info"]).path;
+        if (typeof path === "string") return readGgufInfo(path);
+        return this.requireModel().info();
+      }
+      case "generate":
+        return this.requireModel().generate(params as OpParams["generate"], ctx.signal, (text) => ctx.emit({ kind: "text", text }));
+      case "embed":
+        return { vectors: await this.requireModel().embed((params as OpParams["embed"]).texts, ctx.signal) } satisfies OpResults["embed"];
+      case "countTokens": {
+        const text = (params as OpParams["countTokens"]).text;
+        if (typeof text !== "string") throw new EngineError("countTokens needs a text.", "internal");
+        return { count: this.requireModel().countTokens(text) } satisfies OpResults["countTokens"];
+      }
+      case "unload":
+        return { unloaded: await this.unload() } satisfies OpResults["unload"];
+      case "status":
+        return this.status();
+      case "shutdown":
+        for (const c of this.inFlight.values()) c.abort();
+        await this.unload();
+        return { stopping: true } satisfies OpResults["shutdown"];
+      default: {
+        const extra = this.options.extraOps?.[op];
+        if (!extra) throw new EngineError(`The engine has no operation "${op}"; the plugin and its engine host may be out of date with each other.`, "internal");
+        return extra(params);
+      }
+    }
+  }
+
+  private requireModel(): LoadedModel {
+    if (!this.loaded) throw new EngineError("No model is loaded yet; load a model before generating.", "no_model");
+    return this.loaded;
+  }
+
+  private getLlama(): Promise<Llama> {
+    if (!this.llama) {
+      const attempt = getLlama({
+        gpu: this.options.gpu ?? "auto",
+        build: "never",
+        logger: this.llamaLog.logger,
+        progressLogs: false,
+      });
+      this.llama = attempt;
+      attempt.catch(() => {
+        if (this.llama === attempt) this.llama = null;
+      });
+    }
+    return this.llama;
+  }
+
+  private async load(params: OpParams["load"], ctx: OpContext): Promise<unknown> {
+    const model = params?.model;
+    if (!model || typeof model.path !== "string" || model.path === "") {
+      throw new EngineError("No model is configured; choose a .gguf model file in the settings.", "no_model");
+    }
+    const key = JSON.stringify([model, params.embeddingModel?.path ?? null]);
+    if (this.loading?.key === key) return (await this.loading.promise).info();
+    const promise = this.loadFresh(model, params.embeddingModel, ctx);
+    this.loading = { key, promise };
+    try {
+      return (await promise).info();
+    } catch (err) {
+      if (this.loading?.promise === promise) this.loading = null;
+      throw err;
+    }
+  }
+
+  private async loadFresh(options: ModelOptions, embedding: { path: string } | undefined, ctx: OpContext): Promise<LoadedModel> {
+    const llama = await this.getLlama();
+    // Check before unloading, so a bad new file leaves the current model usable.
+    const info = await checkModelFile(llama, options.path, options.gpuLayers);
+    if (embedding) await checkModelFile(llama, embedding.path, undefined);
+    await this.disposeLoaded();
+    this.grammars ??= new GrammarCache(llama, this.llamaLog);
+    const cores = availableParallelism();
+    const threads = Math.max(1, Math.min(cores, Math.floor(options.threads ?? chooseThreads(info.fileSizeBytes, cores))));
+    const weight = embedding ? 0.8 : 1;
+    const model = await loadCheckedModel(llama, options.path, options.gpuLayers, this.llamaLog, (p) =>
+      ctx.emit({ kind: "progress", progress: p * weight, stage: "model" }),
+    );
+    try {
+      const trained = model.trainContextSize;
+      const context = await model.createContext({
+        contextSize: options.contextSize ?? { min: Math.min(2048, trained), max: Math.min(trained, DEFAULT_CONTEXT_SIZE) },
+        sequences: CONVERSATION_SEQUENCES,
+        threads,
+      });
+      const embeddingModel = embedding
+        ? await loadCheckedModel(llama, embedding.path, undefined, this.llamaLog, (p) =>
+            ctx.emit({ kind: "progress", progress: weight + p * (1 - weight), stage: "embeddingModel" }),
+          )
+        : undefined;
+      this.loaded = new LoadedModel({ llama, model, context, info, threads, grammars: this.grammars, embeddingModel });
+      return this.loaded;
+    } catch (err) {
+      await model.dispose();
+      if (err instanceof EngineError) throw err;
+      throw new EngineError(
+        `The model file ${options.path} loaded, but its context could not be created (${err instanceof Error ? err.message : String(err)}); try a smaller context size.`,
+        "too_large",
+      );
+    }
+  }
+
+  private async unload(): Promise<boolean> {
+    this.loading = null;
+    return this.disposeLoaded();
+  }
+
+  private async disposeLoaded(): Promise<boolean> {
+    const current = this.loaded;
+    this.loaded = null;
+    if (!current) return false;
+    await current.dispose();
+    return true;
+  }
+
+  private async status(): Promise<HostStatus> {
+    const llama = this.llama ? await this.llama.catch(() => null) : null;
+    return {
+      loaded: this.loaded !== null,
+      threads: this.loaded?.threads,
+      availableParallelism: availableParallelism(),
+      gpu: llama ? llama.gpu : false,
+      conversations: this.loaded?.conversations ?? 0,
+    };
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Loads a GGUF with node-llama-cpp after checking, in order, everything that can be wrong with it —
+ * missing, not a GGUF, truncated, an architecture llama.cpp does not know, too large for free
+ * memory — so each failure is one sentence naming the file and what to do, and the host lives on.
+ */
+import { freemem } from "node:os";
+import * as nodeLlamaCpp from "node-llama-cpp";
+import {
+  GgufInsights,
+  InsufficientMemoryError,
+  readGgufFileInfo,
+  type Llama,
+  type LlamaModel,
+} from "node-llama-cpp";
+import { EngineError, type ModelInfo } from "../../core/ports/engine";
+import { readGgufInfo } from "../gguf/read-gguf-info";
+import type { LlamaLogTail } from "./llama-log";
+
+/** Architectures this node-llama-cpp's llama.cpp knows (its `GgufArchitectureType`, a runtime object despite its const-enum typing). */
+const KNOWN_ARCHITECTURES = new Set<string>(
+  Object.values((nodeLlamaCpp as unknown as { GgufArchitectureType: Record<string, string> }).GgufArchitectureType),
+);
+
+const gb = (bytes: number): string => (bytes / 1024 ** 3).toFixed(1);
+
+/** Checks the file without loading it; resolves with its header facts. */
+export async function checkModelFile(llama: Llama, path: string, gpuLayers: number | undefined): Promise<ModelInfo> {
+  const info = await readGgufInfo(path);
+  if (!KNOWN_ARCHITECTURES.has(info.architecture)) {
+    throw new EngineError(
+      `The model file ${path} uses the "${info.architecture}" architecture, which this llama.cpp cannot run; choose a model with a supported architecture (such as llama, qwen2, gemma or phi3).`,
+      "unsupported_architecture",
+    );
+  }
+  const insights = await GgufInsights.from(await readGgufFileInfo(path), llama);
+  const offloaded = llama.gpu === false ? 0 : (gpuLayers ?? insights.totalLayers);
+  const needed = await insights.estimateModelResourceRequirementsV2({ gpuLayers: offloaded });
+  const freeVram = llama.gpu === false ? 0 : (await llama.getVramState()).free;
+  const freeRam = freemem();
+  if (needed.cpuRam > freeRam || needed.gpuVram > freeVram + Math.max(0, freeRam - needed.cpuRam)) {
+    throw new EngineError(
+      `The model file ${path} needs about ${gb(needed.cpuRam + needed.gpuVram)} GB of memory but only ${gb(freeRam + freeVram)} GB is free; close other programs or choose a smaller (more quantized) model.`,
+      "too_large",
+    );
+  }
+  return info;
+}
+
+/** Loads the model, translating llama.cpp's failures into EngineErrors. */
+export async function loadCheckedModel(
+  llama: Llama,
+  path: string,
+  gpuLayers: number | undefined,
+  log: LlamaLogTail,
+  onProgress: (progress: number) => void,
+): Promise<LlamaModel> {
+  const mark = log.mark();
+  try {
+    return await llama.loadModel({ modelPath: path, gpuLayers: gpuLayers ?? "auto", onLoadProgress: onProgress });
+  } catch (err) {
+    if (err instanceof InsufficientMemoryError) {
+      throw new EngineError(`The model file ${path} does not fit in free memory (${err.message}); close other programs or choose a smaller model.`, "too_large");
+    }
+    const detail = log.errorsSince(mark).pop() ?? (err instanceof Error ? err.message : String(err));
+    throw new EngineError(`llama.cpp could not load the model file ${path} (${detail}); the file may be damaged — download it again or choose another model.`, "internal");
+  }
+}

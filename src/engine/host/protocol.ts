@@ -1,0 +1,115 @@
+/**
+ * The wire protocol between the engine client and the host: one JSON object per line.
+ * Client → host: requests (with an id) and aborts (by id). Host → client: events, then exactly one
+ * result or error per request id. Pure types and constants: the plugin bundle imports this file.
+ */
+import type { EngineError, GenerateRequest, ModelInfo } from "../../core/ports/engine";
+
+/** A request the client sends. */
+export interface WireRequest {
+  type: "request";
+  /** Unique per client; echoed on every reply. */
+  id: number;
+  /** Operation name: one of the built-in ops below, or a key of the host's extra ops (e.g. "vector.query"). */
+  op: string;
+  /** Op-specific parameters. */
+  params: unknown;
+}
+
+/** Asks the host to stop work on a request; the request still settles (generate resolves with stopReason "abort"). */
+export interface WireAbort {
+  type: "abort";
+  /** The request to abort. */
+  id: number;
+}
+
+/** Something a request reports before it settles (progress, a text chunk). */
+export interface WireEvent {
+  type: "event";
+  id: number;
+  event: EngineEvent;
+}
+
+/** A request's successful end. */
+export interface WireResult {
+  type: "result";
+  id: number;
+  result: unknown;
+}
+
+/** A request's failed end: the sentence a user can act on, and the machine-readable kind. */
+export interface WireError {
+  type: "error";
+  id: number;
+  error: { message: string; code: EngineError["code"] };
+}
+
+/** Sent once when the host is ready to take requests. */
+export interface WireReady {
+  type: "ready";
+  /** Host process id. */
+  pid: number;
+}
+
+export type ClientMessage = WireRequest | WireAbort;
+export type HostMessage = WireEvent | WireResult | WireError | WireReady;
+
+/** Events a request can emit. */
+export type EngineEvent =
+  | { kind: "progress"; /** 0..1 */ progress: number; /** What is loading: "model" or "embeddingModel". */ stage: string }
+  | { kind: "text"; /** A decoded chunk of generated text. */ text: string };
+
+/** Where the model lives and how to run it. */
+export interface ModelOptions {
+  /** Absolute path of the .gguf file. */
+  path: string;
+  /** Context size to run with; default min(trained, 8192) shrunk to what memory allows. */
+  contextSize?: number;
+  /** CPU threads; default chosen from the machine's cores and the model's size. */
+  threads?: number;
+  /** Layers to offload to a GPU; default node-llama-cpp's automatic choice ("auto"); 0 forces CPU. */
+  gpuLayers?: number;
+}
+
+/** Parameters of the built-in ops. */
+export interface OpParams {
+  load: { model: ModelOptions; embeddingModel?: { path: string } };
+  /** With `path`: header facts of that file without loading. Without: the loaded model's facts. */
+  info: { path?: string };
+  generate: Omit<GenerateRequest, "signal" | "onText">;
+  embed: { texts: string[] };
+  countTokens: { text: string };
+  unload: Record<string, never>;
+  shutdown: Record<string, never>;
+  /** Facts about how the host runs the model (thread choice, GPU), for benchmarks and diagnostics. */
+  status: Record<string, never>;
+}
+
+/** What the `status` op returns. */
+export interface HostStatus {
+  /** Whether a chat model is loaded. */
+  loaded: boolean;
+  /** Threads the loaded model's contexts use. */
+  threads?: number;
+  /** `os.availableParallelism()` in the host. */
+  availableParallelism: number;
+  /** The GPU backend in use, or false for CPU only. */
+  gpu: string | false;
+  /** Conversations whose context sequence is kept. */
+  conversations: number;
+}
+
+/** Results of the built-in ops. */
+export interface OpResults {
+  load: ModelInfo;
+  info: ModelInfo;
+  generate: import("../../core/ports/engine").GenerateResult & {
+    /** Prompt tokens evaluated this turn (tokensIn minus the reused prefix). */
+    tokensEvaluated: number;
+  };
+  embed: { vectors: number[][] };
+  countTokens: { count: number };
+  unload: { unloaded: boolean };
+  shutdown: { stopping: true };
+  status: HostStatus;
+}

@@ -1,0 +1,107 @@
+/** `ask --vault DIR [--model F] [--allow-writes] [--transcript F] MESSAGE`: one agent turn over a folder vault, printed as a transcript. */
+import { resolve } from "node:path";
+import type { AgentEvent } from "../../core/agent/events";
+import { parseArgs, UsageError } from "../cli-types";
+import { composeHeadless } from "../compose";
+
+export const usage =
+  "ask --vault DIR [--model F] [--embed-model F] [--allow-writes] [--transcript F.jsonl] [--seed N] MESSAGE   one agent turn over a folder vault";
+
+/** Turns the event stream into readable lines; deltas are written as they come. */
+export function transcriptPrinter(write: (text: string) => void): (event: AgentEvent) => void {
+  let open: "thought" | "message" | null = null;
+  const close = (): void => {
+    if (open) write("\n");
+    open = null;
+  };
+  return (event) => {
+    switch (event.type) {
+      case "turn-start":
+        write(`> ${event.message}\n`);
+        break;
+      case "routed":
+        close();
+        write(
+          event.chatOnly
+            ? "[routed] chat only: no tools offered\n"
+            : `[routed] ${event.branch}: ${event.tools.map((t) => `${t.name} (${t.score})`).join(", ") || "(none)"}\n`,
+        );
+        break;
+      case "thought-delta":
+        if (open !== "thought") {
+          close();
+          write(`[thought r${event.round}] `);
+          open = "thought";
+        }
+        write(event.text);
+        break;
+      case "message-delta":
+        if (open !== "message") {
+          close();
+          write(`[assistant r${event.round}] `);
+          open = "message";
+        }
+        write(event.text);
+        break;
+      case "tool-call":
+        close();
+        write(`[call ${event.callId}] ${event.name} ${JSON.stringify(event.args)}\n`);
+        break;
+      case "confirm-asked":
+        close();
+        write(`[confirm ${event.callId}] ${event.request.summary}\n`);
+        break;
+      case "confirm-answered":
+        write(`[confirm ${event.callId}] ${event.decision}\n`);
+        break;
+      case "tool-result": {
+        close();
+        const body = event.content.length > 400 ? `${event.content.slice(0, 400)}…` : event.content;
+        write(`[result ${event.callId}] ${event.ok ? "ok" : `refused (${event.error?.code})`}: ${body.replace(/\n/g, "\n    ")}\n`);
+        break;
+      }
+      case "error":
+        close();
+        write(`[${event.recoverable ? "retry" : "error"}] ${event.message}\n`);
+        break;
+      case "turn-end":
+        close();
+        write(`[end] ${event.outcome} after ${event.rounds} round(s), ${event.tokensIn} tokens in, ${event.tokensOut} out, ${event.ms} ms\n`);
+        break;
+    }
+  };
+}
+
+export async function run(argv: string[]): Promise<number> {
+  const { options, positionals } = parseArgs(argv, { strings: ["vault", "model", "embed-model", "transcript", "seed"], booleans: ["allow-writes"] });
+  if (typeof options.vault !== "string") throw new UsageError("Give the vault folder with --vault DIR.");
+  const message = positionals.join(" ").trim();
+  if (!message) throw new UsageError("Give the message to send, e.g. ask --vault ./vault \"what is in my inbox?\".");
+  const seed = options.seed === undefined ? undefined : Number(options.seed);
+  if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, got "${String(options.seed)}".`);
+  const headless = await composeHeadless({
+    vault: options.vault,
+    model: typeof options.model === "string" ? options.model : undefined,
+    embedModel: typeof options["embed-model"] === "string" ? options["embed-model"] : undefined,
+    allowWrites: options["allow-writes"] === true,
+    transcriptFile: typeof options.transcript === "string" ? resolve(options.transcript) : undefined,
+    agentOptions: seed !== undefined ? { seed } : {},
+  });
+  const out = (t: string): void => void process.stdout.write(t);
+  if (headless.testModel) {
+    out(
+      "[note] No --model given: using the generated random-weight test model. Its words are noise; what this run shows is the protocol " +
+        "(every reply a valid envelope under the grammar, every tool call checked by the gatekeeper). Pass --model F for real answers.\n",
+    );
+  }
+  const controller = new AbortController();
+  const onSigint = (): void => controller.abort();
+  process.once("SIGINT", onSigint);
+  try {
+    const result = await headless.agent.runTurn(message, { signal: controller.signal, onEvent: transcriptPrinter(out) });
+    return result.outcome === "failed" ? 1 : 0;
+  } finally {
+    process.off("SIGINT", onSigint);
+    await headless.close();
+  }
+}

@@ -1,0 +1,34 @@
+/** `route [--top K] [--json] (QUERY | --file F)`: the router's choice per query, as JSON lines. */
+import { readFileSync } from "node:fs";
+import { ToolRouter } from "../../core/router/tool-router";
+import { createToolCatalog } from "../../tools/index";
+import { parseArgs, UsageError } from "../cli-types";
+
+export const usage = "route [--top K] [--json] (QUERY | --file F)   the router's tools per query (one query per line in F), as JSON lines";
+
+export async function run(argv: string[]): Promise<number> {
+  const { options, positionals } = parseArgs(argv, { strings: ["top", "file"], booleans: ["json"] });
+  const top = options.top === undefined ? 3 : Number(options.top);
+  if (!Number.isInteger(top) || top < 1 || top > 50) throw new UsageError(`--top must be a whole number from 1 to 50, got "${String(options.top)}".`);
+  let queries: string[];
+  if (typeof options.file === "string") {
+    if (positionals.length) throw new UsageError("Give either a QUERY or --file F, not both.");
+    let text: string;
+    try {
+      text = readFileSync(options.file, "utf8");
+    } catch {
+      throw new UsageError(`Cannot read the query file ${options.file}; check the path.`);
+    }
+    queries = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  } else {
+    const q = positionals.join(" ").trim();
+    if (!q) throw new UsageError("Give a QUERY or --file F with one query per line.");
+    queries = [q];
+  }
+  const router = new ToolRouter(createToolCatalog({ semantic: false }), { topK: top });
+  for (const query of queries) {
+    const d = router.routeText(query, top);
+    process.stdout.write(JSON.stringify({ query, tools: d.tools, chatOnly: d.chatOnly, unsure: d.unsure }) + "\n");
+  }
+  return 0;
+}

@@ -1,0 +1,151 @@
+/**
+ * Builds the headless agent in one place: FolderVault over a folder, the tool catalog and registry, the
+ * router, the grammar subset cache, and an engine (the real host over a GGUF, or a given one such as the
+ * scripted engine in tests). Everything else is passed down from here.
+ */
+import { createHash } from "node:crypto";
+import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Agent } from "../core/agent/agent";
+import type { AgentOptions } from "../core/agent/options";
+import { SubsetCache, type GrammarOptions } from "../core/grammar";
+import type { Engine } from "../core/ports/engine";
+import type { ConfirmDecision, ConfirmRequest, UserPort } from "../core/ports/user";
+import { DEFAULT_TOOL_SETTINGS, type ToolContext, type ToolSettings } from "../core/protocol/tool";
+import { EmbeddingScorer } from "../core/router/embedding-scorer";
+import { toolCard } from "../core/router/tool-card";
+import { ToolRouter, type RouterOptions } from "../core/router/tool-router";
+import { createNodeEngine } from "../engine/client/node-launcher";
+import { createToolCatalog, dailySettingsFromObsidian } from "../tools/index";
+import { ToolRegistry } from "../tools/registry";
+import { FolderVault } from "./folder-vault/folder-vault";
+import { writeTestModel } from "./test-model/test-model";
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/**
+ * Grammar caps for the tiny random-weight test model: short strings keep every envelope's byte bound
+ * inside the generation cap, so even noise always completes a valid envelope, and fast.
+ */
+export const TEST_MODEL_GRAMMAR: GrammarOptions = { maxThoughtChars: 48, maxMessageChars: 96, maxStringChars: 40, maxToolCalls: 2, maxItems: 3, maxKeys: 3, recursionDepth: 1 };
+
+/** The generated test model, written once under .cache/test-models (named by a hash of its generator). */
+export function defaultTestModelPath(): string {
+  const generatorDir = join(repoRoot, "src", "node", "test-model");
+  const hash = createHash("sha256");
+  for (const f of readdirSync(generatorDir).filter((n) => n.endsWith(".ts")).sort()) hash.update(f).update(readFileSync(join(generatorDir, f)));
+  const path = join(repoRoot, ".cache", "test-models", `cli-test-model-${hash.digest("hex").slice(0, 10)}.gguf`);
+  if (!existsSync(path)) writeTestModel(path);
+  return path;
+}
+
+/** The CLI's person: writes need --allow-writes (then they are approved); notices go to stderr. */
+export function cliUser(allowWrites: boolean, log: (line: string) => void = (l) => process.stderr.write(l + "\n")): UserPort {
+  return {
+    async confirm(request: ConfirmRequest): Promise<ConfirmDecision> {
+      log(allowWrites ? `(approved by --allow-writes) ${request.summary}` : `(declined: no --allow-writes) ${request.summary}`);
+      return allowWrites ? "approve" : "deny";
+    },
+    notify(message, kind = "info") {
+      log(`[${kind}] ${message}`);
+    },
+  };
+}
+
+export interface HeadlessOptions {
+  /** The vault folder. */
+  vault: string;
+  /** A ready engine (tests pass the scripted engine); otherwise the host is started on `model`. */
+  engine?: Engine;
+  /** Chat model GGUF; default the generated test model. */
+  model?: string;
+  /** Embedding model GGUF for the router (and memory); default none. */
+  embedModel?: string;
+  /** Let the agent change notes (headless writes are refused otherwise). */
+  allowWrites?: boolean;
+  /** Default: the CLI person (approves only with allowWrites). */
+  user?: UserPort;
+  agentOptions?: Partial<AgentOptions>;
+  routerOptions?: Partial<RouterOptions>;
+  /** Grammar caps; default the compiler's, or TEST_MODEL_GRAMMAR on the test model. */
+  grammarOptions?: GrammarOptions;
+  /** Append every agent event as a JSON line to this file. */
+  transcriptFile?: string;
+  /** Context size for the host; default 4096. */
+  contextSize?: number;
+  /** Threads for the host; default 1 on the test model, the host's choice otherwise. */
+  threads?: number;
+  /** Fixed clock for tests. */
+  now?: () => Date;
+  settings?: Partial<ToolSettings>;
+}
+
+export interface HeadlessAgent {
+  agent: Agent;
+  engine: Engine;
+  vault: FolderVault;
+  registry: ToolRegistry;
+  router: ToolRouter;
+  grammars: SubsetCache;
+  /** True when running on the generated random-weight model. */
+  testModel: boolean;
+  /** The chat model path ("" for an injected engine). */
+  modelPath: string;
+  /** Stops the engine host (when this composition started it). */
+  close(): Promise<void>;
+}
+
+function vaultSettings(root: string, configDir: string): Partial<ToolSettings> {
+  const file = join(root, configDir, "daily-notes.json");
+  return existsSync(file) ? dailySettingsFromObsidian(readFileSync(file, "utf8")) : {};
+}
+
+export async function composeHeadless(options: HeadlessOptions): Promise<HeadlessAgent> {
+  const root = resolve(options.vault);
+  if (!existsSync(root)) throw new Error(`The vault folder ${root} does not exist; pass an existing folder with --vault.`);
+  const vault = new FolderVault(root, { watch: false });
+  const settings: ToolSettings = { ...DEFAULT_TOOL_SETTINGS, ...vaultSettings(root, vault.configDir), ...options.settings };
+  const catalog = createToolCatalog({ semantic: !!options.embedModel, network: false });
+  const registry = new ToolRegistry(catalog);
+
+  let engine = options.engine;
+  let modelPath = "";
+  let testModel = false;
+  let stop: () => Promise<void> = async () => {};
+  if (!engine) {
+    testModel = !options.model;
+    modelPath = options.model ? resolve(options.model) : defaultTestModelPath();
+    if (!existsSync(modelPath)) throw new Error(`The model file ${modelPath} does not exist; pass a GGUF file with --model.`);
+    const client = createNodeEngine({
+      model: { path: modelPath, contextSize: options.contextSize ?? 4096, threads: options.threads ?? (testModel ? 1 : undefined) },
+      ...(options.embedModel ? { embeddingModel: { path: resolve(options.embedModel) } } : {}),
+    });
+    engine = client;
+    stop = () => client.shutdown();
+  }
+
+  const grammarOptions = options.grammarOptions ?? (testModel ? TEST_MODEL_GRAMMAR : undefined);
+  const grammars = new SubsetCache(registry.grammarTools(), grammarOptions);
+  const embedding = options.embedModel ? new EmbeddingScorer(catalog.map(toolCard), engine, options.embedModel.split(/[\\/]/).pop() ?? "embed") : undefined;
+  const router = new ToolRouter(catalog, options.routerOptions, embedding);
+  const user = options.user ?? cliUser(!!options.allowWrites);
+  const toolContext: ToolContext = { vault, user, settings, now: options.now ?? (() => new Date()) };
+  const transcriptFile = options.transcriptFile;
+  const agent = new Agent({
+    engine,
+    tools: registry,
+    toolContext,
+    router,
+    user,
+    grammars,
+    transcript: transcriptFile ? (line) => appendFileSync(transcriptFile, line + "\n") : undefined,
+    options: {
+      writes: options.allowWrites ? "confirm" : "refuse",
+      writesOffHint: "rerun with --allow-writes to let the agent change notes.",
+      ...(testModel ? { maxTokensCap: 4096 } : {}),
+      ...options.agentOptions,
+    },
+  });
+  return { agent, engine, vault, registry, router, grammars, testModel, modelPath, close: stop };
+}

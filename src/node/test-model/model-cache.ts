@@ -1,0 +1,34 @@
+/**
+ * The generated test model, cached under `<repo>/.cache/test-models/`. The file name carries a hash of
+ * the generator's own source, so a changed generator never serves a stale model; writing goes through
+ * a temp file and a rename, so parallel processes are safe.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_TEST_SEED, DEFAULT_TEST_VOCAB, writeTestModel } from "./test-model";
+
+const generatorDir = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(generatorDir, "..", "..", "..");
+
+/** Where cached test models live. */
+export const testModelCacheDir = join(repoRoot, ".cache", "test-models");
+
+function generatorHash(): string {
+  const hash = createHash("sha256");
+  for (const f of readdirSync(generatorDir).filter((n) => n.endsWith(".ts")).sort()) {
+    hash.update(f).update(readFileSync(join(generatorDir, f)));
+  }
+  hash.update(readFileSync(join(repoRoot, "src", "engine", "gguf", "format.ts")));
+  return hash.digest("hex").slice(0, 10);
+}
+
+/** Path of the cached test model for these options, generating it on first use. */
+export function cachedTestModel(opts: { vocab?: number; seed?: number } = {}): string {
+  const vocab = opts.vocab ?? DEFAULT_TEST_VOCAB;
+  const seed = opts.seed ?? DEFAULT_TEST_SEED;
+  const path = join(testModelCacheDir, `test-model-v${vocab}-s${seed}-${generatorHash()}.gguf`);
+  if (!existsSync(path)) writeTestModel(path, { vocab, seed });
+  return path;
+}

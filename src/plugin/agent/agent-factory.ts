@@ -1,0 +1,82 @@
+/**
+ * Builds the agent the chat pane runs: the tool catalog (families the user enabled), the hybrid router, the grammar
+ * subset cache and the tool context over ObsidianVault. Rebuilt only when a setting it depends on changed.
+ */
+import { Agent } from "../../core/agent/agent";
+import type { Conversation } from "../../core/agent/conversation";
+import { SubsetCache } from "../../core/grammar";
+import type { Engine } from "../../core/ports/engine";
+import type { UserPort } from "../../core/ports/user";
+import type { VaultPort, WorkspacePort } from "../../core/ports/vault";
+import { DEFAULT_TOOL_SETTINGS, type ToolSettings } from "../../core/protocol/tool";
+import { ToolRouter } from "../../core/router";
+import { createToolCatalog } from "../../tools";
+import { ToolRegistry } from "../../tools/registry";
+import type { VaultAgentSettings } from "../settings/settings";
+
+export interface AgentFactoryDeps {
+  engine: Engine;
+  vault: VaultPort;
+  workspace: WorkspacePort;
+  settings: () => VaultAgentSettings;
+}
+
+export class AgentFactory {
+  private cached: { key: string; agent: Agent } | null = null;
+
+  constructor(private readonly deps: AgentFactoryDeps) {}
+
+  /** The agent for this conversation, with the current settings. */
+  agentFor(conversation: Conversation, user: UserPort): Agent {
+    const settings = this.deps.settings();
+    const key = JSON.stringify([
+      settings.routerTopK,
+      settings.routerThreshold,
+      settings.maxToolRounds,
+      settings.disabledToolFamilies,
+      settings.writePolicy,
+      settings.networkTools,
+      settings.temperature,
+      settings.excludedFolders,
+      settings.memoryFolder,
+    ]);
+    if (!this.cached || this.cached.key !== key) this.cached = { key, agent: this.build(settings, user) };
+    this.cached.agent.conversation = conversation;
+    return this.cached.agent;
+  }
+
+  private build(settings: VaultAgentSettings, user: UserPort): Agent {
+    const disabled = new Set(settings.disabledToolFamilies);
+    const catalog = createToolCatalog({ semantic: false, network: settings.networkTools }).filter((t) => !disabled.has(t.family));
+    const tools = new ToolRegistry(catalog);
+    const router = new ToolRouter(catalog, { topK: settings.routerTopK, threshold: settings.routerThreshold });
+    const grammars = new SubsetCache(tools.grammarTools());
+    const toolSettings: ToolSettings = {
+      ...DEFAULT_TOOL_SETTINGS,
+      memoryFolder: settings.memoryFolder,
+      excludedFolders: settings.excludedFolders,
+      networkTools: settings.networkTools,
+    };
+    return new Agent({
+      engine: this.deps.engine,
+      tools,
+      router,
+      grammars,
+      user,
+      toolContext: { vault: this.deps.vault, user, workspace: this.deps.workspace, settings: toolSettings, now: () => new Date() },
+      options: {
+        maxRounds: settings.maxToolRounds,
+        writes: settings.writePolicy,
+        writesOffHint: "turn on write confirmations in the Vault Agent settings to let the agent edit notes.",
+        temperature: settings.temperature,
+      },
+    });
+  }
+}
+
+/** Tool families, for the settings tab's toggles. */
+export function toolFamilies(): { family: string; tools: string[] }[] {
+  const byFamily = new Map<string, string[]>();
+  for (const tool of createToolCatalog()) byFamily.set(tool.family, [...(byFamily.get(tool.family) ?? []), tool.name]);
+  return [...byFamily].map(([family, tools]) => ({ family, tools }));
+}

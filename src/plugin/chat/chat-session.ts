@@ -1,0 +1,228 @@
+/**
+ * The chat's state and behaviour without any DOM: the current conversation and its transcript, attachments waiting
+ * to be sent, the running turn (and its Stop), the pending confirmation, and the problem banner. The chat pane
+ * renders it; commands act on it; it is the UserPort the agent asks for confirmations.
+ */
+import type { Agent } from "../../core/agent/agent";
+import { Conversation } from "../../core/agent/conversation";
+import type { AgentEvent } from "../../core/agent/events";
+import type { ConfirmDecision, ConfirmRequest, UserPort } from "../../core/ports/user";
+import type { VaultPort } from "../../core/ports/vault";
+import type { ConversationStore, ConversationSummary } from "./conversation-store";
+import { Transcript } from "./transcript";
+
+/** Something that blocks chatting, with the action that fixes it. */
+export interface ChatProblem {
+  /** One sentence: "No model selected." */
+  message: string;
+  /** The fix, e.g. "Open settings". */
+  action?: { label: string; run: () => void };
+}
+
+/** A note (or part of one) sent along with the next message. */
+export interface Attachment {
+  /** Vault path of the note. */
+  path: string;
+  /** What the chip shows: the path, or "path (lines 3–7)". */
+  label: string;
+  /** Fixed text (a selection); absent = the note's current text, read when sending. */
+  text?: string;
+}
+
+export type SessionChange =
+  /** These transcript items changed or were added. */
+  | { type: "items"; ids: string[] }
+  /** The whole transcript was replaced (new or reopened conversation). */
+  | { type: "reset" }
+  /** Running state, attachments, problem or draft changed. */
+  | { type: "state" };
+
+export interface ChatSessionDeps {
+  /** An agent over this conversation with the current settings, asking `user` for confirmations. */
+  agentFor(conversation: Conversation, user: UserPort): Agent;
+  store: ConversationStore;
+  vault: VaultPort;
+  /** What must be fixed before a turn can run (no model, no runtime), or null when ready. */
+  readiness(): Promise<ChatProblem | null>;
+  /** The banner for a turn that failed with this sentence. */
+  explain(message: string): ChatProblem;
+  /** A short message outside the pane (Obsidian's Notice). */
+  notice(message: string): void;
+}
+
+export class ChatSession implements UserPort {
+  conversation = new Conversation();
+  transcript = new Transcript();
+  attachments: Attachment[] = [];
+  problem: ChatProblem | null = null;
+  /** Text the pane should put in its input (set by commands such as "Ask about selection"). */
+  draft = "";
+  private controller: AbortController | null = null;
+  private pending: { resolve: (decision: ConfirmDecision) => void } | null = null;
+  private readonly listeners = new Set<(change: SessionChange) => void>();
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(private readonly deps: ChatSessionDeps) {}
+
+  get running(): boolean {
+    return this.controller !== null;
+  }
+
+  subscribe(listener: (change: SessionChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private emit(change: SessionChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (error) {
+        console.error("Vault agent: the chat pane failed to update", error);
+      }
+    }
+  }
+
+  /** Sends a message with the pending attachments. Resolves when the turn has ended. */
+  async send(text: string): Promise<void> {
+    const message = text.trim();
+    if (!message || this.running) return;
+    const problem = await this.deps.readiness();
+    if (problem) {
+      this.setProblem(problem);
+      return;
+    }
+    this.setProblem(null);
+    const controller = new AbortController();
+    this.controller = controller;
+    const attachments = await this.readAttachments();
+    this.attachments = [];
+    const userId = `u${Date.now().toString(36)}${this.transcript.items.length}`;
+    this.transcript.add({ kind: "user", id: userId, text: message, attachments: attachments.map((a) => a.path) });
+    this.emit({ type: "items", ids: [userId] });
+    this.emit({ type: "state" });
+    const conversation = this.conversation;
+    try {
+      const agent = this.deps.agentFor(conversation, this);
+      await agent.runTurn(message, {
+        signal: controller.signal,
+        attachments,
+        onEvent: (event) => this.onEvent(event),
+      });
+    } catch (error) {
+      this.setProblem(this.deps.explain(error instanceof Error ? error.message : String(error)));
+    } finally {
+      this.controller = null;
+      this.resolvePending("deny");
+      this.emit({ type: "state" });
+      await this.persist(conversation);
+    }
+  }
+
+  /** Stops the running turn; a pending confirmation counts as denied. */
+  stop(): void {
+    this.controller?.abort();
+    this.resolvePending("deny");
+  }
+
+  /** The user's answer on the confirmation card. */
+  answer(decision: ConfirmDecision): void {
+    this.resolvePending(decision);
+  }
+
+  async newConversation(): Promise<void> {
+    if (this.running) this.stop();
+    await this.saving;
+    this.conversation = new Conversation();
+    this.transcript = new Transcript();
+    this.setProblem(null);
+    this.emit({ type: "reset" });
+  }
+
+  async open(id: string): Promise<void> {
+    if (this.running) this.stop();
+    try {
+      const conversation = await this.deps.store.load(id);
+      this.conversation = conversation;
+      this.transcript = Transcript.fromConversation(conversation.toJSON());
+      this.setProblem(null);
+      this.emit({ type: "reset" });
+    } catch (error) {
+      this.deps.notice(`This conversation could not be opened: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  history(): Promise<ConversationSummary[]> {
+    return this.deps.store.list();
+  }
+
+  async forget(id: string): Promise<void> {
+    await this.deps.store.remove(id);
+    if (id === this.conversation.id) await this.newConversation();
+  }
+
+  attach(attachment: Attachment): void {
+    this.attachments = [...this.attachments.filter((a) => a.label !== attachment.label), attachment];
+    this.emit({ type: "state" });
+  }
+
+  detach(label: string): void {
+    this.attachments = this.attachments.filter((a) => a.label !== label);
+    this.emit({ type: "state" });
+  }
+
+  setDraft(text: string): void {
+    this.draft = text;
+    this.emit({ type: "state" });
+  }
+
+  setProblem(problem: ChatProblem | null): void {
+    this.problem = problem;
+    this.emit({ type: "state" });
+  }
+
+  // UserPort: the agent's gatekeeper asks here; the card in the pane answers through `answer`.
+  confirm(_request: ConfirmRequest): Promise<ConfirmDecision> {
+    this.resolvePending("deny");
+    if (this.controller?.signal.aborted) return Promise.resolve("deny");
+    return new Promise((resolve) => {
+      this.pending = { resolve };
+    });
+  }
+
+  notify(message: string, kind: "info" | "warning" | "error" = "info"): void {
+    if (kind === "error") this.setProblem({ message });
+    else this.deps.notice(message);
+  }
+
+  private resolvePending(decision: ConfirmDecision): void {
+    const pending = this.pending;
+    this.pending = null;
+    pending?.resolve(decision);
+  }
+
+  private onEvent(event: AgentEvent): void {
+    const ids = this.transcript.apply(event);
+    if (ids.length) this.emit({ type: "items", ids });
+    if (event.type === "error" && !event.recoverable && event.code !== "aborted") this.setProblem(this.deps.explain(event.message));
+  }
+
+  private async readAttachments(): Promise<{ path: string; text: string }[]> {
+    const out: { path: string; text: string }[] = [];
+    for (const a of this.attachments) {
+      try {
+        out.push({ path: a.label, text: a.text ?? (await this.deps.vault.read(a.path)) });
+      } catch (error) {
+        this.deps.notice(`${a.path} could not be attached: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return out;
+  }
+
+  private persist(conversation: Conversation): Promise<void> {
+    this.saving = this.saving
+      .then(() => this.deps.store.save(conversation))
+      .catch((error: unknown) => this.deps.notice(`The conversation could not be saved: ${error instanceof Error ? error.message : String(error)}`));
+    return this.saving;
+  }
+}

@@ -1,0 +1,15 @@
+/**
+ * Values esbuild.config.mjs injects at build time: the engine host script's text and hash, and the runtime
+ * packages the plugin folder needs. Outside a build (unit tests) they are empty.
+ */
+declare const __ENGINE_HOST_SOURCE__: string | undefined;
+declare const __ENGINE_HOST_HASH__: string | undefined;
+declare const __RUNTIME_DEPENDENCIES__: Record<string, string> | undefined;
+
+/** The bundled engine host (an ES module for Node). */
+export const ENGINE_HOST_SOURCE: string = typeof __ENGINE_HOST_SOURCE__ === "string" ? __ENGINE_HOST_SOURCE__ : "";
+/** A short hash of the host text; a different hash on disk means the host script is outdated. */
+export const ENGINE_HOST_HASH: string = typeof __ENGINE_HOST_HASH__ === "string" ? __ENGINE_HOST_HASH__ : "";
+/** Package name → exact version, for the plugin folder's runtime install. */
+export const RUNTIME_DEPENDENCIES: Record<string, string> =
+  typeof __RUNTIME_DEPENDENCIES__ === "object" && __RUNTIME_DEPENDENCIES__ !== null ? __RUNTIME_DEPENDENCIES__ : { "node-llama-cpp": "3.21.1", vectra: "0.15.0" };

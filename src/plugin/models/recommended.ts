@@ -1,0 +1,39 @@
+/** A short curated list of small instruct models that run on a laptop CPU and follow the envelope well. */
+
+export interface RecommendedModel {
+  /** What the picker shows. */
+  name: string;
+  /** Where to get it (`hf:owner/repo/file.gguf`). */
+  source: string;
+  /** Approximate download size in bytes (shown before downloading). */
+  approxBytes: number;
+  /** One line on what it is good for. */
+  note: string;
+}
+
+export const RECOMMENDED_MODELS: RecommendedModel[] = [
+  {
+    name: "Qwen2.5 1.5B Instruct (Q4_K_M)",
+    source: "hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf",
+    approxBytes: 1_120_000_000,
+    note: "Good balance of speed and tool use on most laptops.",
+  },
+  {
+    name: "Qwen2.5 0.5B Instruct (Q4_K_M)",
+    source: "hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q4_k_m.gguf",
+    approxBytes: 398_000_000,
+    note: "Smallest and fastest; fine for lookups, weaker at multi-step edits.",
+  },
+  {
+    name: "Llama 3.2 3B Instruct (Q4_K_M)",
+    source: "hf:bartowski/Llama-3.2-3B-Instruct-GGUF/Llama-3.2-3B-Instruct-Q4_K_M.gguf",
+    approxBytes: 2_020_000_000,
+    note: "Stronger answers; wants 8 GB of memory or a GPU.",
+  },
+  {
+    name: "nomic-embed-text v1.5 (Q8_0, embeddings)",
+    source: "hf:nomic-ai/nomic-embed-text-v1.5-GGUF/nomic-embed-text-v1.5.Q8_0.gguf",
+    approxBytes: 146_000_000,
+    note: "An embedding model for semantic search.",
+  },
+];

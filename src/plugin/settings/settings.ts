@@ -1,0 +1,89 @@
+/** The plugin's settings: a typed interface, its defaults, and a loader that keeps unknown or broken values out. */
+
+export type ConversationStorage = "plugin" | "vault";
+export type WritePolicy = "confirm" | "refuse";
+
+export interface VaultAgentSettings {
+  /** Absolute path of the chat model (.gguf); "" = none chosen. */
+  modelPath: string;
+  /** Absolute path of the embedding model; "" = use the chat model. */
+  embeddingModelPath: string;
+  /** An extra folder (absolute) searched for .gguf files besides the plugin's models folder; "" = none. */
+  userModelsFolder: string;
+  /** Context size in tokens; 0 = automatic. */
+  contextSize: number;
+  /** Layers offloaded to a GPU; -1 = automatic, 0 = CPU only. */
+  gpuLayers: number;
+  /** CPU threads; 0 = automatic. */
+  threads: number;
+  /** Sampling temperature. */
+  temperature: number;
+  /** Minutes without a request before the model is unloaded; 0 = never. */
+  idleUnloadMinutes: number;
+
+  /** Tools the router offers per message. */
+  routerTopK: number;
+  /** Router score (0..1) under which a tool is not offered. */
+  routerThreshold: number;
+  /** Model rounds per turn. */
+  maxToolRounds: number;
+  /** Tool families the agent may use (by family name); absent families are enabled. */
+  disabledToolFamilies: string[];
+  /** Write and destructive calls: ask first, or refuse them. */
+  writePolicy: WritePolicy;
+  /** Network tools (web fetch); off by default. */
+  networkTools: boolean;
+
+  /** Vault folder for the semantic index (vectra) and the text index. */
+  indexFolder: string;
+  /** Folders the agent neither reads nor indexes. */
+  excludedFolders: string[];
+  /** Folder for memory notes. */
+  memoryFolder: string;
+
+  /** Where conversations persist: the plugin's data, or a vault folder. */
+  conversationStorage: ConversationStorage;
+  /** Vault folder for conversations when stored in the vault. */
+  conversationFolder: string;
+}
+
+export const DEFAULT_SETTINGS: VaultAgentSettings = {
+  modelPath: "",
+  embeddingModelPath: "",
+  userModelsFolder: "",
+  contextSize: 0,
+  gpuLayers: -1,
+  threads: 0,
+  temperature: 0.7,
+  idleUnloadMinutes: 10,
+  routerTopK: 3,
+  routerThreshold: 0.3,
+  maxToolRounds: 5,
+  disabledToolFamilies: [],
+  writePolicy: "confirm",
+  networkTools: false,
+  indexFolder: "Vault agent/Index",
+  excludedFolders: [],
+  memoryFolder: "Memory",
+  conversationStorage: "plugin",
+  conversationFolder: "Vault agent/Conversations",
+};
+
+/** Merges stored data over the defaults, keeping only keys of the right type (old or hand-edited data.json stays safe). */
+export function loadSettings(stored: unknown): VaultAgentSettings {
+  const settings: VaultAgentSettings = { ...DEFAULT_SETTINGS, disabledToolFamilies: [], excludedFolders: [] };
+  if (!stored || typeof stored !== "object") return settings;
+  const data = stored as Record<string, unknown>;
+  const target = settings as unknown as Record<string, unknown>;
+  for (const [key, fallback] of Object.entries(DEFAULT_SETTINGS)) {
+    const value = data[key];
+    if (Array.isArray(fallback)) {
+      if (Array.isArray(value)) target[key] = value.filter((v): v is string => typeof v === "string");
+    } else if (typeof value === typeof fallback && (typeof value !== "number" || Number.isFinite(value))) {
+      target[key] = value;
+    }
+  }
+  if (!["confirm", "refuse"].includes(settings.writePolicy)) settings.writePolicy = DEFAULT_SETTINGS.writePolicy;
+  if (!["plugin", "vault"].includes(settings.conversationStorage)) settings.conversationStorage = DEFAULT_SETTINGS.conversationStorage;
+  return settings;
+}

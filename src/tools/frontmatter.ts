@@ -1,0 +1,75 @@
+/** The `frontmatter` family: read and set a note's properties (YAML frontmatter). */
+import { z } from "zod";
+import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
+import { defineTool } from "./define-tool";
+import { PATH_ALIASES, pathArg } from "./arg-schemas";
+import { guardPath, notePath } from "./note-path";
+import { ToolError } from "./tool-error";
+import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
+import { setFrontmatterKey } from "../core/memory/frontmatter";
+
+const get = defineTool({
+  name: "frontmatter:get",
+  family: "frontmatter",
+  description: "A note's properties (frontmatter): all of them, or one `key`.",
+  routingHints: ["properties of the note", "frontmatter", "what is the status of", "metadata of the note", "due date of", "what's the rating"],
+  args: z.object({
+    path: pathArg(),
+    key: z.string().min(1).max(100).optional().describe("One property name; omit to get all."),
+  }),
+  aliases: { ...PATH_ALIASES, property: "key", field: "key" },
+  effect: "read",
+  pathArgs: ["path"],
+  async handler(args, ctx) {
+    const path = guardPath(notePath(args.path), ctx);
+    const meta = await ctx.vault.metadata(path);
+    if (!meta) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+    const fm = meta.frontmatter ?? {};
+    if (args.key !== undefined) {
+      if (!(args.key in fm)) {
+        return { content: `${path} has no property "${args.key}". Its properties: ${Object.keys(fm).join(", ") || "(none)"}.`, data: { path, key: args.key }, empty: true };
+      }
+      return { content: `${args.key}: ${JSON.stringify(fm[args.key])}`, data: { path, key: args.key, value: fm[args.key] } };
+    }
+    if (Object.keys(fm).length === 0) return { content: `${path} has no properties.`, data: { path, frontmatter: {} }, empty: true };
+    return { content: `Properties of ${path}:\n${Object.entries(fm).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n")}`, data: { path, frontmatter: fm } };
+  },
+});
+
+const valueArg = z
+  .union([z.string().max(500), z.number(), z.boolean(), z.array(z.string().max(200)).max(50), z.null()])
+  .describe("The new value: text, number, true/false, a list of texts, or null to remove the property.");
+
+function frontmatterChange(args: { path: string; key: string; value: unknown }, ctx: ToolContext, before: string | null): NoteChange {
+  const path = guardPath(notePath(args.path), ctx);
+  if (/[:\n]/.test(args.key) || args.key.trim() === "") throw new ToolError(`"${args.key}" cannot be a property name; use a name without colons or line breaks.`, "bad_args");
+  if (before === null) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+  return { path, before, after: setFrontmatterKey(before, args.key, args.value === null ? undefined : args.value) };
+}
+
+const set = defineTool({
+  name: "frontmatter:set",
+  family: "frontmatter",
+  description: "Set or remove one property (frontmatter key) of a note, leaving the rest of the note untouched.",
+  routingHints: ["set the status to", "mark the note as", "change the property", "add a due date", "update the frontmatter", "set the rating"],
+  args: z.object({
+    path: pathArg(),
+    key: z.string().min(1).max(100).describe("The property name, e.g. status."),
+    value: valueArg,
+  }),
+  aliases: { ...PATH_ALIASES, property: "key", field: "key", name: "key", val: "value", to: "value" },
+  effect: "write",
+  pathArgs: ["path"],
+  async preview(args, ctx) {
+    const path = guardPath(notePath(args.path), ctx);
+    return previewOf(args, frontmatterChange(args, ctx, await readOrNull(ctx, path)), "Set a property in");
+  },
+  async handler(args, ctx) {
+    const path = guardPath(notePath(args.path), ctx);
+    const change = frontmatterChange(args, ctx, await baseText(args, ctx, path));
+    await applyChange(ctx, change);
+    return changeResult(change, args.value === null ? `Removed "${args.key}" from` : `Set ${args.key} = ${JSON.stringify(args.value)} in`);
+  },
+});
+
+export const frontmatterTools: ToolDefinition[] = [get, set];

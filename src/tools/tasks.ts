@@ -1,0 +1,135 @@
+/** The `tasks` family: open and done checkboxes across the vault; add a task; check one off. */
+import { z } from "zod";
+import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
+import type { NoteTask } from "../core/ports/vault";
+import { defineTool } from "./define-tool";
+import { PATH_ALIASES, headingArg, limitArg } from "./arg-schemas";
+import { guardPath, isExcluded, notePath } from "./note-path";
+import { ToolError } from "./tool-error";
+import { appendText } from "./sections";
+import { dailyNotePath } from "./daily";
+import { resolveDay } from "./date-format";
+import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
+import { listLines } from "./text-bounds";
+
+const optionalPath = z.string().min(1).max(300).optional();
+
+const list = defineTool({
+  name: "tasks:list",
+  family: "tasks",
+  description: "Checkbox tasks (- [ ] ...) in one note or across the vault, open ones by default.",
+  routingHints: ["my open tasks", "what's left to do", "todo list", "show unfinished tasks", "what did I finish", "tasks in the project"],
+  args: z.object({
+    path: optionalPath.describe("Only tasks in this note; omit for the whole vault."),
+    status: z.enum(["open", "done", "all"]).optional().describe("Which tasks: open (default), done, or all."),
+    query: z.string().max(200).optional().describe("Only tasks whose text contains this."),
+    limit: limitArg(50, 300),
+  }),
+  aliases: { ...PATH_ALIASES, state: "status", filter: "query", text: "query", max: "limit" },
+  effect: "read",
+  pathArgs: ["path"],
+  async handler(args, ctx) {
+    const status = args.status ?? "open";
+    const paths = args.path ? [guardPath(notePath(args.path), ctx)] : (await ctx.vault.list()).map((f) => f.path).filter((p) => p.endsWith(".md") && !isExcluded(p, ctx));
+    const found: (NoteTask & { path: string })[] = [];
+    for (const path of paths) {
+      if (ctx.signal?.aborted) break;
+      const meta = await ctx.vault.metadata(path);
+      if (!meta && args.path) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+      for (const t of meta?.tasks ?? []) {
+        if (status === "open" && t.done) continue;
+        if (status === "done" && !t.done) continue;
+        if (args.query && !t.text.toLowerCase().includes(args.query.toLowerCase())) continue;
+        found.push({ ...t, path });
+      }
+    }
+    if (found.length === 0) return { content: `No ${status === "all" ? "" : `${status} `}tasks${args.path ? ` in ${args.path}` : ""}.`, data: { tasks: [] }, empty: true };
+    const rows = found.map((t) => `- [${t.status}] ${t.text} — [[${t.path.replace(/\.md$/, "")}]] line ${t.line + 1}`);
+    return { content: `${found.length} ${status === "all" ? "" : `${status} `}tasks:\n${listLines(rows, args.limit ?? 50, "tasks")}`, data: { tasks: found } };
+  },
+});
+
+function addChange(args: { text: string; heading?: string; due?: string }, path: string, before: string | null): NoteChange {
+  if (args.due !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(args.due)) throw new ToolError(`Due date "${args.due}" must look like YYYY-MM-DD.`, "bad_args");
+  const line = `- [ ] ${args.text.replace(/\n+/g, " ").trim()}${args.due ? ` 📅 ${args.due}` : ""}`;
+  return { path, before, after: appendText(before ?? "", line, args.heading) };
+}
+
+function addPath(args: { path?: string }, ctx: ToolContext): string {
+  if (args.path) return guardPath(notePath(args.path), ctx);
+  return guardPath(dailyNotePath(resolveDay("today", ctx.now())!, ctx.settings), ctx);
+}
+
+const add = defineTool({
+  name: "tasks:add",
+  family: "tasks",
+  description: "Add a checkbox task to a note (today's daily note when no note is given), optionally under a heading and with a due date.",
+  routingHints: ["add a task", "remind me to", "put on my todo list", "new todo", "I need to", "add to my tasks"],
+  args: z.object({
+    text: z.string().min(1).max(500).describe("What needs doing."),
+    path: optionalPath.describe("The note to add it to (default: today's daily note)."),
+    heading: headingArg("Add under this heading, e.g. Tasks (created when missing)."),
+    due: z.string().min(10).max(10).optional().describe("Due date as YYYY-MM-DD."),
+  }),
+  aliases: { ...PATH_ALIASES, task: "text", content: "text", section: "heading", due_date: "due", date: "due" },
+  effect: "write",
+  pathArgs: ["path"],
+  async preview(args, ctx) {
+    const path = addPath(args, ctx);
+    return previewOf(args, addChange(args, path, await readOrNull(ctx, path)), "Add a task to");
+  },
+  async handler(args, ctx) {
+    const path = addPath(args, ctx);
+    const change = addChange(args, path, await baseText(args, ctx, path));
+    await applyChange(ctx, change);
+    return changeResult(change, "Added the task to");
+  },
+});
+
+const TASK_LINE = /^(\s*(?:[-*+]|\d+[.)])\s+\[)(.)(\].*)$/;
+
+function completeChange(args: { path: string; task?: string; line?: number }, path: string, before: string | null): NoteChange {
+  if (before === null) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+  const lines = before.split("\n");
+  const candidates: number[] = [];
+  lines.forEach((l, i) => {
+    const m = TASK_LINE.exec(l);
+    if (!m || m[2] !== " ") return;
+    if (args.line !== undefined && i !== args.line - 1) return;
+    if (args.task && !l.toLowerCase().includes(args.task.toLowerCase())) return;
+    candidates.push(i);
+  });
+  if (!args.task && args.line === undefined) throw new ToolError("Say which task to complete: give its text (task) or its line number (line).", "bad_args");
+  if (candidates.length === 0) throw new ToolError(`No open task${args.task ? ` containing "${args.task}"` : ` on line ${args.line}`} in ${path}; list them with tasks:list.`, "not_found");
+  if (candidates.length > 1) throw new ToolError(`${candidates.length} open tasks in ${path} match "${args.task}"; give more of the text or the line number.`, "ambiguous");
+  const i = candidates[0];
+  lines[i] = lines[i].replace(TASK_LINE, "$1x$3");
+  return { path, before, after: lines.join("\n") };
+}
+
+const complete = defineTool({
+  name: "tasks:complete",
+  family: "tasks",
+  description: "Check off one open task in a note, found by part of its text or by its line number.",
+  routingHints: ["mark the task done", "I finished", "check off", "complete the todo", "tick off", "done with the task"],
+  args: z.object({
+    path: z.string().min(1).max(300).describe("The note holding the task."),
+    task: z.string().min(1).max(500).optional().describe("Part of the task's text, enough to be unique."),
+    line: z.number().int().min(1).max(1_000_000).optional().describe("The task's line number (1-based), as tasks:list shows it."),
+  }),
+  aliases: { ...PATH_ALIASES, text: "task", match: "task", line_number: "line" },
+  effect: "write",
+  pathArgs: ["path"],
+  async preview(args, ctx) {
+    const path = guardPath(notePath(args.path), ctx);
+    return previewOf(args, completeChange(args, path, await readOrNull(ctx, path)), "Complete a task in");
+  },
+  async handler(args, ctx) {
+    const path = guardPath(notePath(args.path), ctx);
+    const change = completeChange(args, path, await baseText(args, ctx, path));
+    await applyChange(ctx, change);
+    return changeResult(change, "Completed the task in");
+  },
+});
+
+export const taskTools: ToolDefinition[] = [list, add, complete];

@@ -1,0 +1,79 @@
+/**
+ * A fake `obsidian` module: vitest aliases `obsidian` here, and the e2e harness bundles it for the browser.
+ * It implements the parts of the API the plugin uses with the same behaviour, over a vault in memory or in a folder.
+ */
+import { installDomHelpers } from "./dom";
+
+installDomHelpers();
+
+export { Events, Component, type EventRef } from "./events";
+export {
+  normalizePath,
+  MemoryBackend,
+  TAbstractFile,
+  TFile,
+  TFolder,
+  Vault,
+  DataAdapter,
+  FileSystemAdapter,
+  MetadataCache,
+  FileManager,
+  type VaultBackend,
+  type CachedMetadata,
+} from "./vault";
+export { View, ItemView, MarkdownView, Editor, WorkspaceLeaf, Workspace } from "./workspace";
+export {
+  Notice,
+  Setting,
+  Modal,
+  SettingTab,
+  PluginSettingTab,
+  MarkdownRenderer,
+  TextComponent,
+  TextAreaComponent,
+  ToggleComponent,
+  DropdownComponent,
+  SliderComponent,
+  ButtonComponent,
+  ExtraButtonComponent,
+  setIcon,
+  setTooltip,
+} from "./ui";
+export { App, Plugin, Commands, AppSetting, type PluginManifest, type Command } from "./app";
+
+/** The desktop app: Node and Electron are available. */
+export const Platform = {
+  isDesktop: true,
+  isMobile: false,
+  isDesktopApp: true,
+  isMobileApp: false,
+  isMacOS: false,
+  isWin: false,
+  isLinux: true,
+};
+
+export const apiVersion = "1.8.7";
+
+export function debounce<T extends unknown[]>(cb: (...args: T) => unknown, timeout = 0, resetTimer = false) {
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const wrapped = (...args: T) => {
+    if (timer && !resetTimer) return wrapped;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      void cb(...args);
+    }, timeout);
+    return wrapped;
+  };
+  wrapped.cancel = () => {
+    if (timer) clearTimeout(timer);
+    timer = null;
+    return wrapped;
+  };
+  wrapped.run = () => wrapped;
+  return wrapped;
+}
+
+export function getLanguage(): string {
+  return "en";
+}

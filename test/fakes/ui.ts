@@ -1,0 +1,496 @@
+/**
+ * Fakes of Obsidian's UI pieces: Setting and its components, Modal, Notice, MarkdownRenderer, icons, and the
+ * settings window. They need a DOM (the browser harness); in plain Node only their logic-free parts are usable.
+ */
+import type { App } from "./app";
+import { Component } from "./events";
+
+/** The DOM's document, or a clear failure in plain Node. */
+export function doc(): Document {
+  if (typeof document === "undefined") throw new Error("This part of the fake obsidian module needs a DOM; drive it from the browser harness.");
+  return document;
+}
+
+const ICONS: Record<string, string> = {
+  "message-square": "💬",
+  "message-circle": "💬",
+  bot: "◉",
+  send: "➤",
+  square: "■",
+  plus: "+",
+  copy: "⧉",
+  "text-cursor-input": "⎀",
+  history: "⟲",
+  settings: "⚙",
+  check: "✓",
+  x: "✕",
+  "chevron-right": "›",
+  "chevron-down": "⌄",
+  "alert-triangle": "⚠",
+  wrench: "🔧",
+  download: "↓",
+  "refresh-cw": "⟳",
+  trash: "🗑",
+};
+
+export function setIcon(parent: HTMLElement, iconId: string): void {
+  parent.empty();
+  parent.createSpan({ cls: ["fake-icon", `lucide-${iconId}`], text: ICONS[iconId] ?? "•", attr: { "data-icon": iconId } });
+}
+
+export function setTooltip(el: HTMLElement, tooltip: string): void {
+  el.setAttr("aria-label", tooltip);
+  el.title = tooltip;
+}
+
+export class Notice {
+  /** Every message shown, oldest first (tests read this). */
+  static shown: string[] = [];
+  noticeEl: HTMLElement | null = null;
+  constructor(message: string | DocumentFragment, duration?: number) {
+    const text = typeof message === "string" ? message : (message.textContent ?? "");
+    Notice.shown.push(text);
+    if (typeof document === "undefined") return;
+    let container = document.body.querySelector<HTMLElement>(".notice-container");
+    if (!container) container = document.body.createDiv({ cls: "notice-container" });
+    this.noticeEl = container.createDiv({ cls: "notice", text });
+    const el = this.noticeEl;
+    setTimeout(() => el.detach(), duration ?? 4000);
+  }
+  setMessage(message: string): this {
+    this.noticeEl?.setText(message);
+    return this;
+  }
+  hide(): void {
+    this.noticeEl?.detach();
+  }
+}
+
+abstract class ValueComponent<T> {
+  disabled = false;
+  protected changeHandlers: ((value: T) => unknown)[] = [];
+  abstract getValue(): T;
+  abstract setValue(value: T): this;
+  onChange(cb: (value: T) => unknown): this {
+    this.changeHandlers.push(cb);
+    return this;
+  }
+  protected fire(): void {
+    for (const cb of this.changeHandlers) void cb(this.getValue());
+  }
+  then(cb: (c: this) => unknown): this {
+    cb(this);
+    return this;
+  }
+}
+
+export class TextComponent extends ValueComponent<string> {
+  inputEl: HTMLInputElement;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.inputEl = containerEl.createEl("input", { type: "text" });
+    this.inputEl.addEventListener("input", () => this.fire());
+  }
+  getValue(): string {
+    return this.inputEl.value;
+  }
+  setValue(value: string): this {
+    this.inputEl.value = value;
+    return this;
+  }
+  setPlaceholder(placeholder: string): this {
+    this.inputEl.placeholder = placeholder;
+    return this;
+  }
+  setDisabled(disabled: boolean): this {
+    this.inputEl.disabled = disabled;
+    return this;
+  }
+}
+
+export class TextAreaComponent extends ValueComponent<string> {
+  inputEl: HTMLTextAreaElement;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.inputEl = containerEl.createEl("textarea");
+    this.inputEl.addEventListener("input", () => this.fire());
+  }
+  getValue(): string {
+    return this.inputEl.value;
+  }
+  setValue(value: string): this {
+    this.inputEl.value = value;
+    return this;
+  }
+  setPlaceholder(placeholder: string): this {
+    this.inputEl.placeholder = placeholder;
+    return this;
+  }
+}
+
+export class ToggleComponent extends ValueComponent<boolean> {
+  toggleEl: HTMLElement;
+  private value = false;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.toggleEl = containerEl.createDiv({ cls: "checkbox-container" });
+    this.toggleEl.createEl("input", { type: "checkbox" });
+    this.toggleEl.addEventListener("click", () => {
+      if (this.disabled) return;
+      this.setValue(!this.value);
+      this.fire();
+    });
+  }
+  getValue(): boolean {
+    return this.value;
+  }
+  setValue(value: boolean): this {
+    this.value = value;
+    this.toggleEl.toggleClass("is-enabled", value);
+    return this;
+  }
+  setDisabled(disabled: boolean): this {
+    this.disabled = disabled;
+    return this;
+  }
+  setTooltip(tooltip: string): this {
+    setTooltip(this.toggleEl, tooltip);
+    return this;
+  }
+}
+
+export class DropdownComponent extends ValueComponent<string> {
+  selectEl: HTMLSelectElement;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.selectEl = containerEl.createEl("select", { cls: "dropdown" });
+    this.selectEl.addEventListener("change", () => this.fire());
+  }
+  addOption(value: string, display: string): this {
+    this.selectEl.createEl("option", { text: display, value });
+    return this;
+  }
+  addOptions(options: Record<string, string>): this {
+    for (const [value, display] of Object.entries(options)) this.addOption(value, display);
+    return this;
+  }
+  getValue(): string {
+    return this.selectEl.value;
+  }
+  setValue(value: string): this {
+    this.selectEl.value = value;
+    return this;
+  }
+  setDisabled(disabled: boolean): this {
+    this.selectEl.disabled = disabled;
+    return this;
+  }
+}
+
+export class SliderComponent extends ValueComponent<number> {
+  sliderEl: HTMLInputElement;
+  constructor(containerEl: HTMLElement) {
+    super();
+    this.sliderEl = containerEl.createEl("input", { type: "range", cls: "slider" });
+    this.sliderEl.addEventListener("input", () => this.fire());
+  }
+  setLimits(min: number | null, max: number | null, step: number | "any"): this {
+    if (min !== null) this.sliderEl.min = String(min);
+    if (max !== null) this.sliderEl.max = String(max);
+    this.sliderEl.step = String(step);
+    return this;
+  }
+  setDynamicTooltip(): this {
+    return this;
+  }
+  getValue(): number {
+    return Number(this.sliderEl.value);
+  }
+  setValue(value: number): this {
+    this.sliderEl.value = String(value);
+    return this;
+  }
+}
+
+export class ButtonComponent {
+  buttonEl: HTMLButtonElement;
+  disabled = false;
+  constructor(containerEl: HTMLElement) {
+    this.buttonEl = containerEl.createEl("button");
+  }
+  setButtonText(name: string): this {
+    this.buttonEl.setText(name);
+    return this;
+  }
+  setIcon(icon: string): this {
+    setIcon(this.buttonEl, icon);
+    return this;
+  }
+  setTooltip(tooltip: string): this {
+    setTooltip(this.buttonEl, tooltip);
+    return this;
+  }
+  setCta(): this {
+    this.buttonEl.addClass("mod-cta");
+    return this;
+  }
+  setWarning(): this {
+    this.buttonEl.addClass("mod-warning");
+    return this;
+  }
+  setClass(cls: string): this {
+    this.buttonEl.addClass(cls);
+    return this;
+  }
+  setDisabled(disabled: boolean): this {
+    this.disabled = disabled;
+    this.buttonEl.disabled = disabled;
+    return this;
+  }
+  onClick(cb: (evt: MouseEvent) => unknown): this {
+    this.buttonEl.addEventListener("click", (evt) => {
+      if (!this.disabled) void cb(evt);
+    });
+    return this;
+  }
+  then(cb: (c: this) => unknown): this {
+    cb(this);
+    return this;
+  }
+}
+
+export class ExtraButtonComponent {
+  extraSettingsEl: HTMLElement;
+  constructor(containerEl: HTMLElement) {
+    this.extraSettingsEl = containerEl.createDiv({ cls: "clickable-icon extra-setting-button" });
+  }
+  setIcon(icon: string): this {
+    setIcon(this.extraSettingsEl, icon);
+    return this;
+  }
+  setTooltip(tooltip: string): this {
+    setTooltip(this.extraSettingsEl, tooltip);
+    return this;
+  }
+  setDisabled(disabled: boolean): this {
+    this.extraSettingsEl.toggleClass("is-disabled", disabled);
+    return this;
+  }
+  onClick(cb: () => unknown): this {
+    this.extraSettingsEl.addEventListener("click", () => void cb());
+    return this;
+  }
+}
+
+export class Setting {
+  settingEl: HTMLElement;
+  infoEl: HTMLElement;
+  nameEl: HTMLElement;
+  descEl: HTMLElement;
+  controlEl: HTMLElement;
+  components: unknown[] = [];
+
+  constructor(containerEl: HTMLElement) {
+    this.settingEl = containerEl.createDiv({ cls: "setting-item" });
+    this.infoEl = this.settingEl.createDiv({ cls: "setting-item-info" });
+    this.nameEl = this.infoEl.createDiv({ cls: "setting-item-name" });
+    this.descEl = this.infoEl.createDiv({ cls: "setting-item-description" });
+    this.controlEl = this.settingEl.createDiv({ cls: "setting-item-control" });
+  }
+  setName(name: string | DocumentFragment): this {
+    this.nameEl.setText(name);
+    return this;
+  }
+  setDesc(desc: string | DocumentFragment): this {
+    this.descEl.setText(desc);
+    return this;
+  }
+  setClass(cls: string): this {
+    this.settingEl.addClass(cls);
+    return this;
+  }
+  setHeading(): this {
+    this.settingEl.addClass("setting-item-heading");
+    return this;
+  }
+  setDisabled(disabled: boolean): this {
+    this.settingEl.toggleClass("is-disabled", disabled);
+    return this;
+  }
+  setTooltip(tooltip: string): this {
+    setTooltip(this.nameEl, tooltip);
+    return this;
+  }
+  private add<T>(component: T, cb: (c: T) => unknown): this {
+    this.components.push(component);
+    cb(component);
+    return this;
+  }
+  addText(cb: (c: TextComponent) => unknown): this {
+    return this.add(new TextComponent(this.controlEl), cb);
+  }
+  addTextArea(cb: (c: TextAreaComponent) => unknown): this {
+    return this.add(new TextAreaComponent(this.controlEl), cb);
+  }
+  addToggle(cb: (c: ToggleComponent) => unknown): this {
+    return this.add(new ToggleComponent(this.controlEl), cb);
+  }
+  addDropdown(cb: (c: DropdownComponent) => unknown): this {
+    return this.add(new DropdownComponent(this.controlEl), cb);
+  }
+  addSlider(cb: (c: SliderComponent) => unknown): this {
+    return this.add(new SliderComponent(this.controlEl), cb);
+  }
+  addButton(cb: (c: ButtonComponent) => unknown): this {
+    return this.add(new ButtonComponent(this.controlEl), cb);
+  }
+  addExtraButton(cb: (c: ExtraButtonComponent) => unknown): this {
+    return this.add(new ExtraButtonComponent(this.controlEl), cb);
+  }
+  then(cb: (setting: this) => unknown): this {
+    cb(this);
+    return this;
+  }
+}
+
+export class Modal {
+  app: App;
+  containerEl: HTMLElement;
+  modalEl: HTMLElement;
+  titleEl: HTMLElement;
+  contentEl: HTMLElement;
+  constructor(app: App) {
+    this.app = app;
+    this.containerEl = doc().createElement("div");
+    this.containerEl.addClass("modal-container");
+    this.containerEl.createDiv({ cls: "modal-bg" });
+    this.modalEl = this.containerEl.createDiv({ cls: "modal" });
+    const close = this.modalEl.createDiv({ cls: "modal-close-button" });
+    close.addEventListener("click", () => this.close());
+    this.titleEl = this.modalEl.createDiv({ cls: "modal-title" });
+    this.contentEl = this.modalEl.createDiv({ cls: "modal-content" });
+  }
+  setTitle(title: string): this {
+    this.titleEl.setText(title);
+    return this;
+  }
+  open(): void {
+    doc().body.appendChild(this.containerEl);
+    this.onOpen();
+  }
+  close(): void {
+    this.containerEl.detach();
+    this.onClose();
+  }
+  onOpen(): void | Promise<void> {}
+  onClose(): void {}
+}
+
+export abstract class SettingTab {
+  app: App;
+  containerEl: HTMLElement;
+  constructor(app: App) {
+    this.app = app;
+    this.containerEl = doc().createElement("div");
+    this.containerEl.addClass("vertical-tab-content");
+  }
+  abstract display(): void;
+  hide(): void {}
+}
+
+export abstract class PluginSettingTab extends SettingTab {
+  plugin: { manifest: { id: string; name: string } };
+  /** Obsidian reads `id`/`name` from the plugin to place the tab. */
+  constructor(app: App, plugin: { manifest: { id: string; name: string } }) {
+    super(app);
+    this.plugin = plugin;
+  }
+}
+
+/** A tiny Markdown renderer: blocks (headings, lists, tasks, quotes, fences, paragraphs) and inline marks. */
+export class MarkdownRenderer extends Component {
+  static async render(app: App, markdown: string, el: HTMLElement, sourcePath: string, component: Component): Promise<void> {
+    void component;
+    renderBlocks(app, markdown, el, sourcePath);
+  }
+  static async renderMarkdown(markdown: string, el: HTMLElement, sourcePath: string, component: Component): Promise<void> {
+    void component;
+    renderBlocks(null, markdown, el, sourcePath);
+  }
+}
+
+function renderBlocks(app: App | null, markdown: string, el: HTMLElement, sourcePath: string): void {
+  const lines = markdown.split("\n");
+  let list: HTMLElement | null = null;
+  let para: string[] = [];
+  const flush = () => {
+    if (para.length) renderInline(app, el.createEl("p"), para.join(" "), sourcePath);
+    para = [];
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const fence = /^```(\w*)/.exec(line);
+    if (fence) {
+      flush();
+      list = null;
+      const code: string[] = [];
+      for (i++; i < lines.length && !lines[i].startsWith("```"); i++) code.push(lines[i]);
+      el.createEl("pre").createEl("code", { text: code.join("\n"), cls: fence[1] ? `language-${fence[1]}` : undefined });
+      continue;
+    }
+    const heading = /^(#{1,6})\s+(.*)$/.exec(line);
+    const item = /^\s*(?:[-*+]|\d+[.)])\s+(?:\[(.)\]\s+)?(.*)$/.exec(line);
+    if (heading) {
+      flush();
+      list = null;
+      renderInline(app, el.createEl(`h${heading[1].length}` as "h1"), heading[2], sourcePath);
+    } else if (item) {
+      flush();
+      list ??= el.createEl(/^\s*\d/.test(line) ? "ol" : "ul");
+      const li = list.createEl("li");
+      if (item[1] !== undefined) {
+        li.addClass("task-list-item");
+        const box = li.createEl("input", { type: "checkbox", cls: "task-list-item-checkbox" });
+        box.checked = item[1] !== " ";
+      }
+      renderInline(app, li, item[2], sourcePath);
+    } else if (line.startsWith(">")) {
+      flush();
+      list = null;
+      renderInline(app, el.createEl("blockquote"), line.replace(/^>\s?/, ""), sourcePath);
+    } else if (line.trim() === "") {
+      flush();
+      list = null;
+    } else {
+      list = null;
+      para.push(line);
+    }
+  }
+  flush();
+}
+
+function renderInline(app: App | null, el: HTMLElement, text: string, sourcePath: string): void {
+  const pattern = /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*]+\*|_[^_]+_)|(\[\[[^\]]+\]\])|(\[[^\]]*\]\([^)]+\))/g;
+  let last = 0;
+  for (const m of text.matchAll(pattern)) {
+    if (m.index > last) el.appendText(text.slice(last, m.index));
+    const token = m[0];
+    if (m[1]) el.createEl("code", { text: token.slice(1, -1) });
+    else if (m[2]) el.createEl("strong", { text: token.slice(2, -2) });
+    else if (m[3]) el.createEl("em", { text: token.slice(1, -1) });
+    else if (m[4]) {
+      const inner = token.slice(2, -2);
+      const [target, alias] = inner.split("|");
+      const a = el.createEl("a", { cls: "internal-link", text: alias ?? target, attr: { "data-href": target, href: target } });
+      a.addEventListener("click", (evt) => {
+        evt.preventDefault();
+        void app?.workspace.openLinkText(target, sourcePath);
+      });
+    } else if (m[5]) {
+      const close = token.indexOf("](");
+      el.createEl("a", { cls: "external-link", text: token.slice(1, close), attr: { href: token.slice(close + 2, -1) } });
+    }
+    last = m.index + token.length;
+  }
+  if (last < text.length) el.appendText(text.slice(last));
+}

@@ -1,0 +1,189 @@
+/** The engine host on the generated test model, through the real client and a real child process. */
+import { availableParallelism } from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EngineError, type GenerateResult } from "../../../src/core/ports/engine";
+import type { EngineClient } from "../../../src/engine/client/engine-client";
+import { createNodeEngine } from "../../../src/engine/client/node-launcher";
+import type { HostStatus } from "../../../src/engine/host/protocol";
+import { TEST_MODEL_SHAPE } from "../../../src/node/test-model/test-model";
+import { testModelPath } from "../../helpers/test-model";
+
+let engine: EngineClient;
+let modelPath: string;
+
+beforeAll(async () => {
+  modelPath = await testModelPath();
+  engine = createNodeEngine({ model: { path: modelPath, contextSize: 2048 } });
+});
+
+afterAll(async () => {
+  await engine?.shutdown();
+});
+
+const user = (content: string) => [{ role: "user" as const, content }];
+
+describe("engine host", () => {
+  it("starts lazily and loads the model with progress, reporting the model's facts", async () => {
+    expect(engine.state).toBe("stopped");
+    const progress: number[] = [];
+    const info = await engine.loadModel({ onProgress: (p) => progress.push(p) });
+    expect(engine.state).toBe("loaded");
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.at(-1)).toBe(1);
+    expect(info).toMatchObject({
+      path: modelPath,
+      architecture: "llama",
+      quantization: "F16",
+      trainedContextLength: TEST_MODEL_SHAPE.contextLength,
+      embeddingLength: TEST_MODEL_SHAPE.embeddingLength,
+      hasChatTemplate: true,
+      contextSize: 2048,
+    });
+    expect(await engine.modelInfo()).toEqual(info);
+  });
+
+  it("chooses a thread count no larger than the available cores", async () => {
+    const status = (await engine.request("status", {})) as HostStatus;
+    expect(status.threads).toBeGreaterThanOrEqual(1);
+    expect(status.threads).toBeLessThanOrEqual(availableParallelism());
+    // The test model is tiny: one thread is fastest (measured: the default was ~300x slower).
+    expect(status.threads).toBe(1);
+  });
+
+  it("generates free text up to maxTokens", async () => {
+    const result = await engine.generate({ messages: user("Write anything."), maxTokens: 24, temperature: 0.8, seed: 7 });
+    expect(result.tokensOut).toBeGreaterThan(0);
+    expect(result.tokensOut).toBeLessThanOrEqual(24);
+    expect(result.text.length).toBeGreaterThan(0);
+    expect(result.tokensIn).toBeGreaterThan(5);
+    expect(["maxTokens", "eos"]).toContain(result.stopReason);
+  });
+
+  it("generates output that parses as JSON under a small GBNF grammar", async () => {
+    const grammar = [
+      'root ::= "{" ws "\\"name\\":" ws str "," ws "\\"count\\":" ws num ws "}"',
+      'str ::= "\\"" [a-z ]{1,20} "\\""',
+      "num ::= [0-9]{1,4}",
+      "ws ::= [ ]{0,2}",
+    ].join("\n");
+    for (const seed of [1, 2, 3]) {
+      const result = await engine.generate({ messages: user("Give JSON."), grammar, maxTokens: 120, seed, temperature: 1 });
+      const parsed = JSON.parse(result.text) as { name: string; count: number };
+      expect(Object.keys(parsed)).toEqual(["name", "count"]);
+      expect(typeof parsed.count).toBe("number");
+      expect(result.stopReason).toBe("eos");
+    }
+  });
+
+  it("streams text chunks before the request completes", async () => {
+    const chunks: string[] = [];
+    let settled = false;
+    let chunksBeforeSettled = 0;
+    const pending = engine
+      .generate({ messages: user("Stream."), maxTokens: 40, seed: 3, onText: (c) => chunks.push(c) })
+      .finally(() => {
+        settled = true;
+      });
+    await new Promise<void>((resolve) => {
+      const timer = setInterval(() => {
+        if (chunks.length > 0 || settled) {
+          chunksBeforeSettled = settled ? 0 : chunks.length;
+          clearInterval(timer);
+          resolve();
+        }
+      }, 0);
+    });
+    const result = await pending;
+    expect(chunksBeforeSettled).toBeGreaterThan(0);
+    expect(chunks.join("")).toBe(result.text);
+  });
+
+  it("aborting ends the stream and settles long before maxTokens", async () => {
+    const controller = new AbortController();
+    let chunks = 0;
+    const result: GenerateResult = await engine.generate({
+      messages: user("Go on forever."),
+      // Under this grammar the reply cannot end early: only maxTokens or the abort can stop it.
+      grammar: "root ::= [a-z ]{1500,1999}",
+      maxTokens: 1900,
+      seed: 5,
+      signal: controller.signal,
+      onText: () => {
+        if (++chunks === 3) controller.abort();
+      },
+    });
+    expect(result.stopReason).toBe("abort");
+    expect(result.tokensOut).toBeLessThan(200);
+  });
+
+  it("returns the abort result at once for an already-aborted signal", async () => {
+    const result = await engine.generate({ messages: user("x"), maxTokens: 50, signal: AbortSignal.abort() });
+    expect(result.stopReason).toBe("abort");
+    expect(result.tokensOut).toBe(0);
+  });
+
+  it("embeds a batch into vectors of the model's dimension", async () => {
+    const vectors = await engine.embed(["a note about gardening", "a recipe for bread", ""]);
+    expect(vectors).toHaveLength(3);
+    for (const v of vectors) {
+      expect(v).toHaveLength(TEST_MODEL_SHAPE.embeddingLength);
+      expect(v.every(Number.isFinite)).toBe(true);
+    }
+    expect(vectors[0]).not.toEqual(vectors[1]);
+  });
+
+  it("counts tokens with the model's tokenizer", async () => {
+    expect(await engine.countTokens("")).toBe(0);
+    // Whole JSON pieces and words are single tokens in the test vocabulary.
+    expect(await engine.countTokens('{"thought": "hello world"}')).toBeLessThanOrEqual(8);
+    const long = await engine.countTokens("the quick brown fox jumps over the lazy dog ".repeat(20));
+    expect(long).toBeGreaterThan(100);
+  });
+
+  it("rejects a grammar llama.cpp cannot parse with bad_grammar, and keeps serving", async () => {
+    const err = await engine.generate({ messages: user("x"), grammar: "root ::= undefined-rule", maxTokens: 10 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EngineError);
+    expect((err as EngineError).code).toBe("bad_grammar");
+    expect((err as EngineError).message).toMatch(/grammar/i);
+    const after = await engine.generate({ messages: user("still alive?"), maxTokens: 5 });
+    expect(after.tokensOut).toBeGreaterThan(0);
+  });
+
+  it("reuses the evaluated prefix of a conversation on its next turn", async () => {
+    const system = { role: "system" as const, content: "You are a careful assistant for an Obsidian vault. ".repeat(25) };
+    const first = await engine.generate({
+      messages: [system, { role: "user", content: "List my notes." }],
+      maxTokens: 16,
+      seed: 11,
+      conversationId: "prefix-test",
+    });
+    // A fresh conversation shares at most the chat template's opening tokens with whatever ran before.
+    expect(first.tokensEvaluated).toBeGreaterThan(first.tokensIn - 5);
+    const second = await engine.generate({
+      messages: [system, { role: "user", content: "List my notes." }, { role: "assistant", content: first.text }, { role: "user", content: "And the tags?" }],
+      maxTokens: 16,
+      seed: 12,
+      conversationId: "prefix-test",
+    });
+    expect(second.tokensIn).toBeGreaterThan(first.tokensIn);
+    // At least the whole first prompt (system + first user message) was reused, not evaluated again.
+    expect(second.tokensEvaluated).toBeLessThanOrEqual(second.tokensIn - first.tokensIn + 1);
+  });
+
+  it("serves several requests in flight at once", async () => {
+    const results = await Promise.all([
+      engine.generate({ messages: user("one"), maxTokens: 8, conversationId: "c1" }),
+      engine.generate({ messages: user("two"), maxTokens: 8, conversationId: "c2" }),
+      engine.countTokens("three"),
+      engine.embed(["four"]),
+    ]);
+    expect((results[0] as GenerateResult).tokensOut).toBeGreaterThan(0);
+    expect((results[1] as GenerateResult).tokensOut).toBeGreaterThan(0);
+  });
+
+  it("answers an unknown operation with a clear error and keeps serving", async () => {
+    const err = await engine.request("no.such.op", {}).catch((e: unknown) => e);
+    expect((err as EngineError).message).toContain('no operation "no.such.op"');
+    expect(await engine.countTokens("ok")).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { EmbeddingScorer } from "../../../src/core/router/embedding-scorer";
+import { processWord, stem } from "../../../src/core/router/stem";
+import { ToolRouter } from "../../../src/core/router/tool-router";
+import { toolCard } from "../../../src/core/router/tool-card";
+import type { IndexStore } from "../../../src/core/ports/index-store";
+import { createToolCatalog } from "../../../src/tools/index";
+
+const catalog = createToolCatalog();
+const router = new ToolRouter(catalog);
+const names = (q: string) => router.routeText(q).tools.map((t) => t.name);
+
+describe("stemming", () => {
+  it("brings word forms together and drops stop words", () => {
+    expect(new Set(["notes", "noting", "noted", "note"].map(stem)).size).toBe(1);
+    expect(stem("tagging")).toBe(stem("tags"));
+    expect(processWord("the")).toBeNull();
+    expect(processWord("Überprüfung")).toBe(processWord("uberprufung"));
+  });
+});
+
+describe("hybrid tool router (text only)", () => {
+  it("offers the matching tool first, at most top-K from scores", () => {
+    expect(names("what time is it")[0]).toBe("clock:now");
+    expect(names("mark the task done in Inbox")[0]).toBe("tasks:complete");
+    expect(names("which notes link to Home")).toContain("links:backlinks");
+    expect(router.routeText("list my notes about recipes").tools.length).toBeLessThanOrEqual(3 + 2);
+  });
+
+  it("decides chat only for small talk and general questions", () => {
+    for (const q of ["hello there", "thanks!", "what is the capital of France?", "who wrote Hamlet"]) {
+      const d = router.routeText(q);
+      expect(d, q).toMatchObject({ chatOnly: true, tools: [] });
+    }
+  });
+
+  it("is unsure (full catalog) when nothing matches clearly but the message is not chat", () => {
+    const d = router.routeText("xyzzy plugh frobnicate");
+    expect(d.chatOnly).toBe(false);
+    expect(d.unsure).toBe(true);
+  });
+
+  it("always includes tools the user names explicitly", () => {
+    const d = router.routeText("use web:fetch and hello");
+    expect(d.tools[0]).toEqual({ name: "web:fetch", score: 1 });
+    expect(d.chatOnly).toBe(false);
+  });
+
+  it("adds a family's write siblings when the message asks to change something", () => {
+    const reading = names("summarize my daily note");
+    const saving = names("save the weather to my daily note");
+    expect(reading).toContain("daily:get");
+    expect(saving).toContain("daily:append");
+    const asked = names("what is in my daily note");
+    expect(asked).toContain("daily:get");
+  });
+
+  it("treats file paths as 'a note' rather than as words to match", () => {
+    expect(names("open my note Projects/Tasks Overview.md")).toContain("vault:read");
+  });
+
+  it("falls back to character trigrams for words of other languages", () => {
+    // "Backlinkliste" is no word of the index; its trigrams still meet "backlinks".
+    const d = router.routeText("Zeig mir die Backlinkliste von Home");
+    expect(d.tools.map((t) => t.name)).toEqual(["links:backlinks"]);
+    // Noise shares few trigrams with any card, so it stays below the threshold.
+    expect(router.routeText("xyzzy plugh frobnicate").unsure).toBe(true);
+  });
+});
+
+describe("embedding fusion", () => {
+  it("embeds the cards once per model, caches them in the store, then embeds only the message", async () => {
+    const saved = new Map<string, string>();
+    const store: IndexStore = { load: async (k) => saved.get(k) ?? null, save: async (k, t) => void saved.set(k, t), remove: async (k) => void saved.delete(k) };
+    let embedded = 0;
+    // A deterministic embedder: one dimension per family keyword.
+    const keys = ["time", "task", "tag", "link", "daily", "note"];
+    const embedder = {
+      embed: async (texts: string[]) => (embedded += texts.length, texts.map((t) => keys.map((k) => (t.toLowerCase().includes(k) ? 1 : 0.01)))),
+    };
+    const cards = catalog.map(toolCard);
+    const scorer = new EmbeddingScorer(cards, embedder, "mini-embed.gguf", store);
+    const r = new ToolRouter(catalog, {}, scorer);
+    const d = await r.route("what time is it");
+    expect(d.tools[0].name).toBe("clock:now");
+    expect(embedded).toBe(cards.length + 1);
+    await r.route("list my tags");
+    expect(embedded).toBe(cards.length + 2);
+    // A second router over the same model reads the cached card vectors from the store.
+    const again = new ToolRouter(catalog, {}, new EmbeddingScorer(cards, embedder, "mini-embed.gguf", store));
+    await again.route("my tasks");
+    expect(embedded).toBe(cards.length + 3);
+    expect([...saved.keys()]).toEqual(["router-cards-mini-embed.gguf.json"]);
+  });
+});
