@@ -8,6 +8,9 @@ import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent } from "../core/agent/agent";
+import type { MemoryPrefetch } from "../core/agent/ports";
+import { Indexer, createMemorySearch, prefetchMemories } from "../core/memory";
+import type { IndexStore } from "../core/ports/index-store";
 import type { AgentOptions } from "../core/agent/options";
 import { SubsetCache, type GrammarOptions } from "../core/grammar";
 import type { Engine } from "../core/ports/engine";
@@ -21,6 +24,7 @@ import { createToolCatalog, dailySettingsFromObsidian } from "../tools/index";
 import { ToolRegistry } from "../tools/registry";
 import { FolderVault } from "./folder-vault/folder-vault";
 import { writeTestModel } from "./test-model/test-model";
+import { clampTools, type ClampOptions } from "./eval/clamp-schema";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -28,7 +32,9 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
  * Grammar caps for the tiny random-weight test model: short strings keep every envelope's byte bound
  * inside the generation cap, so even noise always completes a valid envelope, and fast.
  */
-export const TEST_MODEL_GRAMMAR: GrammarOptions = { maxThoughtChars: 48, maxMessageChars: 96, maxStringChars: 40, maxToolCalls: 2, maxItems: 3, maxKeys: 3, recursionDepth: 1 };
+export const TEST_MODEL_GRAMMAR: GrammarOptions = { maxThoughtChars: 48, maxMessageChars: 96, maxStringChars: 32, maxToolCalls: 2, maxItems: 3, maxKeys: 3, recursionDepth: 1 };
+/** Arg sizes on the test model (schema bounds are clamped to these; see clampTools). */
+export const TEST_MODEL_CLAMP = { maxString: 32, maxItems: 3 };
 
 /** The generated test model, written once under .cache/test-models (named by a hash of its generator). */
 export function defaultTestModelPath(): string {
@@ -79,6 +85,12 @@ export interface HeadlessOptions {
   /** Fixed clock for tests. */
   now?: () => Date;
   settings?: Partial<ToolSettings>;
+  /** Clamp arg sizes in the grammar (default: only on the test model). */
+  clamp?: ClampOptions;
+  /** Text memory (minisearch over the vault, built in memory at start) for prefetch and search tools. Default true. */
+  memory?: boolean;
+  /** Tool catalog options; default: semantic search only with an embedding model, no network tools. */
+  catalog?: { semantic?: boolean; network?: boolean };
 }
 
 export interface HeadlessAgent {
@@ -106,7 +118,7 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
   if (!existsSync(root)) throw new Error(`The vault folder ${root} does not exist; pass an existing folder with --vault.`);
   const vault = new FolderVault(root, { watch: false });
   const settings: ToolSettings = { ...DEFAULT_TOOL_SETTINGS, ...vaultSettings(root, vault.configDir), ...options.settings };
-  const catalog = createToolCatalog({ semantic: !!options.embedModel, network: false });
+  const catalog = createToolCatalog({ semantic: !!options.embedModel, network: false, ...options.catalog });
   const registry = new ToolRegistry(catalog);
 
   let engine = options.engine;
@@ -126,11 +138,29 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
   }
 
   const grammarOptions = options.grammarOptions ?? (testModel ? TEST_MODEL_GRAMMAR : undefined);
-  const grammars = new SubsetCache(registry.grammarTools(), grammarOptions);
+  // On the test model, schema-bounded sizes (a 20000-character note body) are clamped too, so envelopes stay short.
+  const grammarTools = testModel || options.clamp ? clampTools(registry.grammarTools(), options.clamp ?? TEST_MODEL_CLAMP) : registry.grammarTools();
+  const grammars = new SubsetCache(grammarTools, grammarOptions);
   const embedding = options.embedModel ? new EmbeddingScorer(catalog.map(toolCard), engine, options.embedModel.split(/[\\/]/).pop() ?? "embed") : undefined;
   const router = new ToolRouter(catalog, options.routerOptions, embedding);
   const user = options.user ?? cliUser(!!options.allowWrites);
   const toolContext: ToolContext = { vault, user, settings, now: options.now ?? (() => new Date()) };
+  let memory: MemoryPrefetch | undefined;
+  let indexer: Indexer | undefined;
+  if (options.memory !== false) {
+    // Text memory only, kept in memory: the headless run never writes index files into the vault.
+    const saved = new Map<string, string>();
+    const indexStore: IndexStore = { load: async (k) => saved.get(k) ?? null, save: async (k, t) => void saved.set(k, t), remove: async (k) => void saved.delete(k) };
+    indexer = new Indexer({ vault, indexStore, vectors: null, embed: null, excludedFolders: settings.excludedFolders });
+    await indexer.build();
+    const search = createMemorySearch({ indexer, vault });
+    toolContext.memory = search;
+    const counter = engine;
+    memory = {
+      prefetch: async (message, { maxTokens }) =>
+        (await prefetchMemories(search, message, { tokenBudget: maxTokens, countTokens: (t) => counter.countTokens(t) })).text,
+    };
+  }
   const transcriptFile = options.transcriptFile;
   const agent = new Agent({
     engine,
@@ -139,6 +169,7 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
     router,
     user,
     grammars,
+    memory,
     transcript: transcriptFile ? (line) => appendFileSync(transcriptFile, line + "\n") : undefined,
     options: {
       writes: options.allowWrites ? "confirm" : "refuse",
@@ -147,5 +178,9 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
       ...options.agentOptions,
     },
   });
-  return { agent, engine, vault, registry, router, grammars, testModel, modelPath, close: stop };
+  const close = async (): Promise<void> => {
+    await indexer?.close();
+    await stop();
+  };
+  return { agent, engine, vault, registry, router, grammars, testModel, modelPath, close };
 }

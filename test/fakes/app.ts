@@ -1,6 +1,6 @@
 /** Fakes of Obsidian's App, Plugin, command registry and settings window. */
 import { Component } from "./events";
-import type { PluginSettingTab } from "./ui";
+import { setIcon, type PluginSettingTab } from "./ui";
 import { FileManager, MemoryBackend, MetadataCache, Vault, type VaultBackend } from "./vault";
 import { MarkdownView, Workspace, type View, type WorkspaceLeaf } from "./workspace";
 
@@ -152,6 +152,7 @@ export abstract class Plugin extends Component {
   addRibbonIcon(icon: string, title: string, callback: (evt: MouseEvent) => unknown): HTMLElement {
     const host = this.app.ribbonEl ?? document.body;
     const el = host.createDiv({ cls: "side-dock-ribbon-action clickable-icon", attr: { "aria-label": title, "data-icon": icon } });
+    setIcon(el, icon);
     el.addEventListener("click", (evt) => void callback(evt));
     this.register(() => el.detach());
     return el;

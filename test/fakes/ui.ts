@@ -11,31 +11,34 @@ export function doc(): Document {
   return document;
 }
 
+/** A few Lucide icons (ISC license) drawn as Obsidian draws them: inline SVG, stroke in the text colour. */
 const ICONS: Record<string, string> = {
-  "message-square": "💬",
-  "message-circle": "💬",
-  bot: "◉",
-  send: "➤",
-  square: "■",
-  plus: "+",
-  copy: "⧉",
-  "text-cursor-input": "⎀",
-  history: "⟲",
-  settings: "⚙",
-  check: "✓",
-  x: "✕",
-  "chevron-right": "›",
-  "chevron-down": "⌄",
-  "alert-triangle": "⚠",
-  wrench: "🔧",
-  download: "↓",
-  "refresh-cw": "⟳",
-  trash: "🗑",
+  bot: '<path d="M12 8V4H8"/><rect width="16" height="12" x="4" y="8" rx="2"/><path d="M2 14h2"/><path d="M20 14h2"/><path d="M15 13v2"/><path d="M9 13v2"/>',
+  plus: '<path d="M5 12h14"/><path d="M12 5v14"/>',
+  x: '<path d="M18 6 6 18"/><path d="m6 6 12 12"/>',
+  history: '<path d="M3 12a9 9 0 1 0 9-9 9.75 9.75 0 0 0-6.74 2.74L3 8"/><path d="M3 3v5h5"/><path d="M12 7v5l4 2"/>',
+  copy: '<rect width="14" height="14" x="8" y="8" rx="2"/><path d="M4 16c-1.1 0-2-.9-2-2V4c0-1.1.9-2 2-2h10c1.1 0 2 .9 2 2"/>',
+  wrench:
+    '<path d="M14.7 6.3a1 1 0 0 0 0 1.4l1.6 1.6a1 1 0 0 0 1.4 0l3.77-3.77a6 6 0 0 1-7.94 7.94l-6.91 6.91a2.12 2.12 0 0 1-3-3l6.91-6.91a6 6 0 0 1 7.94-7.94l-3.76 3.76z"/>',
+  "alert-triangle": '<path d="m21.73 18-8-14a2 2 0 0 0-3.48 0l-8 14A2 2 0 0 0 4 21h16a2 2 0 0 0 1.73-3"/><path d="M12 9v4"/><path d="M12 17h.01"/>',
+  "file-text":
+    '<path d="M15 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V7Z"/><path d="M14 2v4a2 2 0 0 0 2 2h4"/><path d="M10 9H8"/><path d="M16 13H8"/><path d="M16 17H8"/>',
+  "text-cursor-input":
+    '<path d="M5 4h1a3 3 0 0 1 3 3 3 3 0 0 1 3-3h1"/><path d="M13 20h-1a3 3 0 0 1-3-3 3 3 0 0 1-3 3H5"/><path d="M5 16H4a2 2 0 0 1-2-2v-4a2 2 0 0 1 2-2h1"/><path d="M13 8h7a2 2 0 0 1 2 2v4a2 2 0 0 1-2 2h-7"/><path d="M9 7v10"/>',
+  trash: '<path d="M3 6h18"/><path d="M19 6v14c0 1-1 2-2 2H7c-1 0-2-1-2-2V6"/><path d="M8 6V4c0-1 1-2 2-2h4c1 0 2 1 2 2"/>',
+  "refresh-cw":
+    '<path d="M3 12a9 9 0 0 1 9-9 9.75 9.75 0 0 1 6.74 2.74L21 8"/><path d="M21 3v5h-5"/><path d="M21 12a9 9 0 0 1-9 9 9.75 9.75 0 0 1-6.74-2.74L3 16"/><path d="M8 16H3v5"/>',
+  "chevron-right": '<path d="m9 18 6-6-6-6"/>',
+  check: '<path d="M20 6 9 17l-5-5"/>',
 };
 
 export function setIcon(parent: HTMLElement, iconId: string): void {
   parent.empty();
-  parent.createSpan({ cls: ["fake-icon", `lucide-${iconId}`], text: ICONS[iconId] ?? "•", attr: { "data-icon": iconId } });
+  const body = ICONS[iconId] ?? '<circle cx="12" cy="12" r="4"/>';
+  const svgText = `<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" class="svg-icon lucide-${iconId}">${body}</svg>`;
+  const svg = new DOMParser().parseFromString(svgText, "image/svg+xml").documentElement;
+  svg.setAttribute("data-icon", iconId);
+  parent.appendChild(doc().importNode(svg, true));
 }
 
 export function setTooltip(el: HTMLElement, tooltip: string): void {

@@ -128,7 +128,7 @@ export class Conversation {
       throw new ConversationFormatError("This saved conversation is missing its id or entries; it cannot be opened.");
     }
     for (const e of d.entries) {
-      if (!e || typeof e !== "object" || !["user", "assistant", "tool-results"].includes((e as ConversationEntry).kind)) {
+      if (!e || typeof e !== "object" || !["user", "assistant", "tool-results"].includes(e.kind)) {
         throw new ConversationFormatError("This saved conversation has an entry of unknown kind; it cannot be opened.");
       }
     }

@@ -57,7 +57,8 @@ export function truncateResult(text: string, maxChars: number): string {
 const EMPTY_ENVELOPE: Envelope = { thought: "", status: "Idle", message_to_user: null, tool_calls: [] };
 
 export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
-  const { deps, options, conversation, signal, emit, gatekeeper, counter } = input;
+  const { deps, options, conversation, signal, gatekeeper, counter } = input;
+  const emit = (event: AgentEvent): void => input.emit(event);
   const started = Date.now();
   const turnId = newTurnId();
   const history = conversation.entries.slice();
@@ -240,7 +241,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
             results.push({ callId, name: call.name, ok: false, content: "Not run: the turn was stopped." });
             continue;
           }
-          const res = await checked.tool.definition.handler(checked.args as never, { ...deps.toolContext, signal });
+          const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, signal });
           const content = truncateResult(res.content, options.resultChars);
           if (state === "Recover" && res.empty) {
             // Semantic guard: while recovering, "nothing found" means the correction did not work.

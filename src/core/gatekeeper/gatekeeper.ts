@@ -82,7 +82,7 @@ export class Gatekeeper {
       const where = issue?.path.length ? `"${issue.path.join(".")}" ` : "";
       throw new ToolRefusal("invalid_args", `Tool "${call.name}" got invalid arguments: ${where}${issue?.message ?? "invalid"}; call it again with arguments that match its schema.`, call.name);
     }
-    const args = { ...(parsed.data as Record<string, unknown>) };
+    const args: Record<string, unknown> = { ...parsed.data };
     for (const key of def.pathArgs ?? []) {
       const value = args[key];
       if (typeof value !== "string") continue;
@@ -102,7 +102,7 @@ export class Gatekeeper {
     }
     if (policy.alwaysAllowed.has(def.name)) return;
     const preview = def.preview
-      ? await def.preview(checked.args as never, toolCtx)
+      ? await def.preview(checked.args, toolCtx)
       : { summary: `${def.name} ${JSON.stringify(checked.args).slice(0, 120)}`, preview: JSON.stringify(checked.args, null, 2), previewKind: "text" as const };
     const request: ConfirmRequest = {
       tool: def.name,

@@ -1,5 +1,5 @@
 /** Repetition that respects llama.cpp's limit (every bound below 2000) without ambiguity. */
-import { EMPTY, alt, rep, seq, type GbnfExpr } from "./gbnf-ast";
+import { EMPTY, alt, opt, rep, seq, type GbnfExpr } from "./gbnf-ast";
 
 /** The largest bound printed in one `{m,n}`. */
 export const MAX_BOUND = 1999;
@@ -26,8 +26,12 @@ export function boundedRepeat(item: GbnfExpr, min: number, max: number): GbnfExp
   return seq(...parts, upTo(item, span));
 }
 
-/** `item{0,n}` for any n. */
+/**
+ * `item{0,n}` for any n. Just above the limit it nests `(item item{0,n-1})?`, which keeps a single
+ * live parse (the common 2,000-character default); far above it, chunks.
+ */
 function upTo(item: GbnfExpr, n: number): GbnfExpr {
   if (n <= MAX_BOUND) return n === 0 ? EMPTY : rep(item, 0, n);
+  if (n <= MAX_BOUND + 8) return opt(seq(item, upTo(item, n - 1)));
   return alt(rep(item, 0, CHUNK - 1), seq(rep(item, CHUNK, CHUNK), upTo(item, n - CHUNK)));
 }

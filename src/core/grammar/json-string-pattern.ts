@@ -2,7 +2,7 @@
 import { alt, cls, lit, seq, type GbnfExpr } from "./gbnf-ast";
 import { boundedRepeat } from "./bounded-repeat";
 import { complement, contains, intersect, normalize, type CharRanges } from "./char-set";
-import { boundLength, parseRegex, UntranslatableRegex, type RegexNode } from "./regex";
+import { boundLength, lengthRange, parseRegex, UntranslatableRegex, type RegexNode } from "./regex";
 import type { RuleSet } from "./rule-set";
 
 /** Code points a JSON string may hold raw. */
@@ -117,8 +117,24 @@ export function translatePattern(pattern: string, minLength: number, maxLength: 
     remember(boundedPatterns, key, bounded);
   }
   if (bounded === null) return { ok: false, reason: `its quantifiers cannot be narrowed to lengths ${minLength}..${maxLength}` };
+  if (bounded === EMPTY_LANGUAGE) return { ok: true, content: null };
   if (typeof bounded === "string") return { ok: false, reason: bounded };
   return { ok: true, content: toGbnf(bounded, rules) };
+}
+
+/** Shortest and longest match of a pattern in code points, or null when it is untranslatable. */
+export function patternLengths(pattern: string): [number, number] | null {
+  try {
+    const branches = parseRegex(pattern);
+    const lengths = branches.map((b) => {
+      const [lo, hi] = lengthRange(b.node);
+      return [lo, b.start && b.end ? hi : Infinity] as [number, number];
+    });
+    return [Math.min(...lengths.map((l) => l[0])), Math.max(...lengths.map((l) => l[1]))];
+  } catch (err) {
+    if (err instanceof UntranslatableRegex) return null;
+    throw err;
+  }
 }
 
 /** The regex narrowed to the lengths; a string says why it is untranslatable; null when it cannot be narrowed. */
@@ -136,5 +152,10 @@ function boundPattern(pattern: string, minLength: number, maxLength: number): Re
     items: [...(b.start ? [] : [anything]), b.node, ...(b.end ? [] : [anything])],
   }));
   const whole: RegexNode = options.length === 1 ? options[0] : { kind: "alt", options };
+  const [shortest, longest] = lengthRange(whole);
+  if (shortest > maxLength || longest < minLength) return EMPTY_LANGUAGE;
   return boundLength(whole, minLength, maxLength);
 }
+
+/** Marks a pattern no string of the allowed lengths can match. */
+const EMPTY_LANGUAGE = "\u0000empty";

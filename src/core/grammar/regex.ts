@@ -288,37 +288,16 @@ export function boundLength(node: RegexNode, lo: number, hi: number): RegexNode 
       const options = node.options.map((o) => boundLength(o, lo, hi)).filter((o): o is RegexNode => o !== null);
       return options.length === 0 ? null : options.length === 1 ? options[0] : { kind: "alt", options };
     }
-    case "seq": {
-      const ranges = node.items.map(lengthRange);
-      const mins = ranges.map((r) => r[0]);
-      const maxs = ranges.map((r) => Math.min(r[1], hi));
-      // Share the room above the minimums in order, so the total never exceeds hi.
-      let slack = hi - mins.reduce((s, x) => s + x, 0);
-      if (slack < 0) return null;
-      for (let i = 0; i < maxs.length; i++) {
-        const grant = Math.min(maxs[i] - mins[i], slack);
-        maxs[i] = mins[i] + grant;
-        slack -= grant;
-      }
-      // Raise minimums in order until the total reaches lo.
-      let deficit = lo - mins.reduce((s, x) => s + x, 0);
-      for (let i = 0; i < mins.length && deficit > 0; i++) {
-        const raise = Math.min(maxs[i] - mins[i], deficit);
-        mins[i] += raise;
-        deficit -= raise;
-      }
-      if (deficit > 0) return null;
-      const items: RegexNode[] = [];
-      for (let i = 0; i < node.items.length; i++) {
-        const b = boundLength(node.items[i], mins[i], maxs[i]);
-        if (!b) return null;
-        items.push(b);
-      }
-      return { kind: "seq", items };
-    }
+    case "seq":
+      return boundSequence(node.items, lo, hi);
     case "repeat": {
       const [imin, imax] = lengthRange(node.item);
       if (imax === 0) return lo === 0 ? node : null;
+      if (node.max === 1) {
+        const item = boundLength(node.item, lo, hi);
+        if (node.min === 1 || lo > 0) return item;
+        return item ? { kind: "repeat", item, min: 0, max: 1 } : { kind: "seq", items: [] };
+      }
       if (imin === imax) {
         const cMin = Math.max(node.min, Math.ceil(lo / imin));
         const cMax = Math.min(node.max, Math.floor(hi / imin));
@@ -335,4 +314,62 @@ export function boundLength(node: RegexNode, lo: number, hi: number): RegexNode 
       return { kind: "repeat", item, min: cMin, max: cMax };
     }
   }
+}
+
+/** Splits on the first item's length when it has at most this many possible lengths. */
+const MAX_LENGTH_SPLIT = 32;
+
+/**
+ * A sequence narrowed to total lengths [lo, hi]. Exact when at most one item has a wide length range
+ * (the others are split by their length); otherwise the room above the minimums is shared out in
+ * order, which stays sound but may drop some strings.
+ */
+function boundSequence(items: RegexNode[], lo: number, hi: number): RegexNode | null {
+  if (items.length === 0) return lo <= 0 && hi >= 0 ? { kind: "seq", items: [] } : null;
+  if (items.length === 1) return boundLength(items[0], lo, hi);
+  const [first, ...rest] = items;
+  const [amin, amax] = lengthRange(first);
+  const [rmin, rmax] = lengthRange({ kind: "seq", items: rest });
+  const join = (a: RegexNode, b: RegexNode): RegexNode => ({ kind: "seq", items: [a, ...(b.kind === "seq" ? b.items : [b])] });
+  if (rmin === rmax) {
+    const a = boundLength(first, lo - rmin, hi - rmin);
+    return a ? join(a, { kind: "seq", items: rest }) : null;
+  }
+  const top = Math.min(amax, hi - rmin);
+  if (top - amin + 1 <= MAX_LENGTH_SPLIT) {
+    const options: RegexNode[] = [];
+    for (let len = amin; len <= top; len++) {
+      const a = boundLength(first, len, len);
+      const b = a && boundSequence(rest, lo - len, hi - len);
+      if (a && b) options.push(join(a, b));
+    }
+    return options.length === 0 ? null : options.length === 1 ? options[0] : { kind: "alt", options };
+  }
+  void rmax;
+  const ranges = items.map(lengthRange);
+  const mins = ranges.map((r) => r[0]);
+  const maxs = ranges.map((r) => Math.min(r[1], hi));
+  let slack = hi - mins.reduce((sum, x) => sum + x, 0);
+  if (slack < 0) return null;
+  // Items with a finite maximum get their full room first; unbounded ones share what is left.
+  const order = [...items.keys()].sort((x, y) => Number(ranges[x][1] === Infinity) - Number(ranges[y][1] === Infinity));
+  for (const i of order) {
+    const grant = Math.min(maxs[i] - mins[i], slack);
+    maxs[i] = mins[i] + grant;
+    slack -= grant;
+  }
+  let deficit = lo - mins.reduce((sum, x) => sum + x, 0);
+  for (let i = 0; i < mins.length && deficit > 0; i++) {
+    const raise = Math.min(maxs[i] - mins[i], deficit);
+    mins[i] += raise;
+    deficit -= raise;
+  }
+  if (deficit > 0) return null;
+  const out: RegexNode[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const b = boundLength(items[i], mins[i], maxs[i]);
+    if (!b) return null;
+    out.push(b);
+  }
+  return { kind: "seq", items: out };
 }

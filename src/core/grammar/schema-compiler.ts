@@ -13,7 +13,7 @@ import { integerRange } from "./integer-range";
 import { decimalRange, parseDecimal, type Decimal } from "./decimal-range";
 import { jsonBoolean, jsonChar, jsonInteger, jsonNull, jsonNumber, jsonString } from "./json-text";
 import { literalChoice } from "./literal-choice";
-import { translatePattern } from "./json-string-pattern";
+import { patternLengths, translatePattern } from "./json-string-pattern";
 import type { RuleSet } from "./rule-set";
 import type { GrammarCap, GrammarFallback, JsonSchema, ResolvedGrammarOptions } from "./types";
 
@@ -303,12 +303,7 @@ export class SchemaCompiler {
 
   private compileString(s: Schema, path: string): GbnfExpr | null {
     const minLength = nonNegativeInt(s.minLength, path, "minLength") ?? 0;
-    let maxLength = nonNegativeInt(s.maxLength, path, "maxLength");
-    if (maxLength === undefined) {
-      maxLength = Math.max(this.options.maxStringChars, minLength);
-      this.cap(path, "string", maxLength);
-    }
-    if (minLength > maxLength) return null;
+    const declaredMax = nonNegativeInt(s.maxLength, path, "maxLength");
     const format = typeof s.format === "string" ? s.format : undefined;
     const pattern = typeof s.pattern === "string" ? s.pattern : undefined;
     if (s.pattern !== undefined && pattern === undefined) throw new UnsupportedSchema(path, "pattern", "pattern must be a string");
@@ -324,6 +319,17 @@ export class SchemaCompiler {
     } else {
       source = pattern;
     }
+    // A pattern or format that bounds its own length needs no cap; otherwise the default cap applies.
+    const lengths = source === undefined ? null : patternLengths(source);
+    let maxLength = declaredMax;
+    if (maxLength === undefined) {
+      if (lengths && lengths[1] !== Infinity) maxLength = lengths[1];
+      else {
+        maxLength = Math.max(this.options.maxStringChars, minLength, lengths ? lengths[0] : 0);
+        this.cap(path, "string", maxLength);
+      }
+    }
+    if (minLength > maxLength) return null;
     if (source === undefined) return jsonString(this.rules, minLength, maxLength);
     const translated = translatePattern(source, minLength, maxLength, this.rules);
     if (!translated.ok) {

@@ -58,5 +58,6 @@ export function trigrams(term: string): string[] | null {
 
 /** True when the text has letters outside ASCII (a hint that the message is not English). */
 export function hasNonAsciiLetters(text: string): boolean {
-  return /[^\x00-\x7f]/.test(text) && /\p{L}/u.test(text.replace(/[\x00-\x7f]/g, ""));
+  // Any letter outside the ASCII range.
+  return /[^\p{ASCII}]/u.test(text) && /\p{L}/u.test(text.replace(/\p{ASCII}/gu, ""));
 }

@@ -7,7 +7,6 @@ import {
   EngineError,
   type Engine,
   type GenerateRequest,
-  type GenerateResult,
   type ModelInfo,
 } from "../../core/ports/engine";
 import type { ClientMessage, EngineEvent, HostMessage, ModelOptions, OpResults } from "../host/protocol";
@@ -25,6 +24,9 @@ export interface EngineClientOptions {
   /** Also append host stderr to this file. */
   logFile?: string;
 }
+
+/** A generated reply with the host's prefix-reuse accounting. */
+export type GeneratedReply = OpResults["generate"];
 
 /** Where the host process stands. */
 export type EngineState =
@@ -53,7 +55,13 @@ interface Pending {
   onEvent?: (event: EngineEvent) => void;
   /** Detaches the abort listener. */
   cleanup: () => void;
+  /** Host log position when the request was sent. */
+  logMark: number;
 }
+
+/** llama.cpp prints why a grammar failed straight to stderr, which can arrive just after the error reply. */
+const GRAMMAR_REASON_WAIT_MS = 50;
+const GRAMMAR_REASON = /error parsing grammar: (.*)$/;
 
 /** Built-in ops that run on the loaded chat model; the client loads it first. Every other op (status, vector.*) needs no model. */
 const MODEL_OPS = new Set(["generate", "embed", "countTokens"]);
@@ -146,9 +154,18 @@ export class EngineClient implements Engine {
     return this.send(op, params, opts);
   }
 
-  async generate(request: GenerateRequest): Promise<GenerateResult> {
+  /** As `Engine.generate`, plus `tokensEvaluated`: prompt tokens evaluated this turn (the rest was a reused prefix). */
+  async generate(request: GenerateRequest): Promise<GeneratedReply> {
     const { signal, onText, ...params } = request;
-    const aborted: GenerateResult = { text: "", tokensIn: 0, tokensOut: 0, promptEvalMs: 0, generateMs: 0, stopReason: "abort" };
+    const aborted: GeneratedReply = {
+      text: "",
+      tokensIn: 0,
+      tokensOut: 0,
+      promptEvalMs: 0,
+      generateMs: 0,
+      stopReason: "abort",
+      tokensEvaluated: 0,
+    };
     if (signal?.aborted) return aborted;
     await this.ensureLoaded();
     if (signal?.aborted) return aborted;
@@ -157,7 +174,7 @@ export class EngineClient implements Engine {
       onEvent: (e) => {
         if (e.kind === "text") onText?.(e.text);
       },
-    })) as OpResults["generate"];
+    })) as GeneratedReply;
     return result;
   }
 
@@ -216,7 +233,11 @@ export class EngineClient implements Engine {
 
   private send(op: string, params: unknown, opts: RequestOptions = {}): Promise<unknown> {
     if (opts.signal?.aborted) return Promise.reject(new EngineError(`The ${op} request was cancelled.`, "aborted"));
-    this.ensureHost();
+    try {
+      this.ensureHost();
+    } catch (err) {
+      return Promise.reject(err as Error);
+    }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const onAbort = (): void => this.write({ type: "abort", id });
@@ -226,6 +247,7 @@ export class EngineClient implements Engine {
         reject,
         onEvent: opts.onEvent,
         cleanup: () => opts.signal?.removeEventListener("abort", onAbort),
+        logMark: this.log.mark(),
       });
       this.write({ type: "request", id, op, params });
     });
@@ -233,7 +255,14 @@ export class EngineClient implements Engine {
 
   private ensureHost(): void {
     if (this.child) return;
-    const child = this.launcher();
+    let child: ChildProcessLike;
+    try {
+      child = this.launcher();
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      this.log.note(`engine host could not start: ${reason}`);
+      throw new EngineError(`The engine process could not start (${reason}); check that the plugin's engine files are installed.`, "host_crashed");
+    }
     this.child = child;
     this.crashed = false;
     this.stopping = null;
@@ -275,7 +304,18 @@ export class EngineClient implements Engine {
     this.pending.delete(msg.id);
     p.cleanup();
     if (msg.type === "result") p.resolve(msg.result);
+    else if (msg.error.code === "bad_grammar") setTimeout(() => p.reject(this.withGrammarReason(msg.error.message, p.logMark)), GRAMMAR_REASON_WAIT_MS);
     else p.reject(new EngineError(msg.error.message, msg.error.code));
+  }
+
+  /** Adds llama.cpp's own reason ("Undefined rule identifier 'foo'") from the host's stderr, when it printed one. */
+  private withGrammarReason(message: string, mark: number): EngineError {
+    const reason = this.log
+      .linesSince(mark)
+      .map((l) => GRAMMAR_REASON.exec(l)?.[1])
+      .filter((r): r is string => r !== undefined)
+      .pop();
+    return new EngineError(reason ? message.replace(/\(([^)]*)\)/, `(${reason.trim()})`) : message, "bad_grammar");
   }
 
   private onExit(child: ChildProcessLike, how: string): void {

@@ -4,6 +4,8 @@ import { appendFile } from "node:fs";
 export class HostLog {
   private readonly kept: string[] = [];
   private partial = "";
+  /** Complete lines written so far (kept or dropped), so callers can ask what came after a point. */
+  private written = 0;
 
   constructor(
     /** Lines kept in memory. */
@@ -26,6 +28,7 @@ export class HostLog {
   }
 
   private push(line: string): void {
+    this.written++;
     this.kept.push(line);
     if (this.kept.length > this.maxLines) this.kept.splice(0, this.kept.length - this.maxLines);
   }
@@ -33,6 +36,17 @@ export class HostLog {
   /** The kept lines, oldest first (including an unfinished last line). */
   lines(): string[] {
     return this.partial ? [...this.kept, this.partial] : [...this.kept];
+  }
+
+  /** A position in the log, for `linesSince`. */
+  mark(): number {
+    return this.written;
+  }
+
+  /** Complete lines written after `mark` that are still kept. */
+  linesSince(mark: number): string[] {
+    const count = Math.min(this.written - mark, this.kept.length);
+    return count > 0 ? this.kept.slice(this.kept.length - count) : [];
   }
 
   /** The last non-empty line written by the host, for error messages. */

@@ -43,6 +43,8 @@ export class HostServer {
   private readonly llamaLog = new LlamaLogTail();
   private loaded: LoadedModel | null = null;
   private loading: { key: string; promise: Promise<LoadedModel> } | null = null;
+  /** Loads run one after another, so two never build models side by side. */
+  private loadQueue: Promise<unknown> = Promise.resolve();
   private readonly inFlight = new Map<number, AbortController>();
 
   constructor(
@@ -142,7 +144,8 @@ export class HostServer {
     }
     const key = JSON.stringify([model, params.embeddingModel?.path ?? null]);
     if (this.loading?.key === key) return (await this.loading.promise).info();
-    const promise = this.loadFresh(model, params.embeddingModel, ctx);
+    const promise = this.loadQueue.then(() => this.loadFresh(model, params.embeddingModel, ctx));
+    this.loadQueue = promise.catch(() => undefined);
     this.loading = { key, promise };
     try {
       return (await promise).info();

@@ -3,7 +3,6 @@
  * missing, not a GGUF, truncated, an architecture llama.cpp does not know, too large for free
  * memory — so each failure is one sentence naming the file and what to do, and the host lives on.
  */
-import { freemem } from "node:os";
 import * as nodeLlamaCpp from "node-llama-cpp";
 import {
   GgufInsights,
@@ -35,11 +34,14 @@ export async function checkModelFile(llama: Llama, path: string, gpuLayers: numb
   const insights = await GgufInsights.from(await readGgufFileInfo(path), llama);
   const offloaded = llama.gpu === false ? 0 : (gpuLayers ?? insights.totalLayers);
   const needed = await insights.estimateModelResourceRequirementsV2({ gpuLayers: offloaded });
-  const freeVram = llama.gpu === false ? 0 : (await llama.getVramState()).free;
-  const freeRam = freemem();
-  if (needed.cpuRam > freeRam || needed.gpuVram > freeVram + Math.max(0, freeRam - needed.cpuRam)) {
+  const ram = await llama.getRamState();
+  const vram = llama.gpu === false ? { free: 0, unifiedSize: 0 } : await llama.getVramState();
+  // On unified memory (Apple silicon) RAM and VRAM are the same bytes: count them once.
+  const available = vram.unifiedSize > 0 ? Math.max(ram.free, vram.free) : ram.free + vram.free;
+  const total = needed.cpuRam + needed.gpuVram;
+  if (total > available) {
     throw new EngineError(
-      `The model file ${path} needs about ${gb(needed.cpuRam + needed.gpuVram)} GB of memory but only ${gb(freeRam + freeVram)} GB is free; close other programs or choose a smaller (more quantized) model.`,
+      `The model file ${path} needs about ${gb(total)} GB of memory but only ${gb(available)} GB is free; close other programs or choose a smaller (more quantized) model.`,
       "too_large",
     );
   }

@@ -51,7 +51,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     if (!parsed.ok) throw new Error(parsed.reason);
     const checked = gatekeeper.check(parsed.envelope.tool_calls[0], { state: "Task", offered });
     await gatekeeper.authorize(checked, ctx, { writes: "refuse", writesOffHint: "", alwaysAllowed: new Set() });
-    await checked.tool.definition.handler(checked.args as never, ctx);
+    await checked.tool.definition.handler(checked.args, ctx);
     samples.push(entered - start);
   }
   // The first runs include JIT warm-up; the median is what a turn pays.

@@ -5,10 +5,11 @@
 import { Agent } from "../../core/agent/agent";
 import type { Conversation } from "../../core/agent/conversation";
 import { SubsetCache } from "../../core/grammar";
+import { prefetchMemories } from "../../core/memory/prefetch";
 import type { Engine } from "../../core/ports/engine";
 import type { UserPort } from "../../core/ports/user";
 import type { VaultPort, WorkspacePort } from "../../core/ports/vault";
-import { DEFAULT_TOOL_SETTINGS, type ToolSettings } from "../../core/protocol/tool";
+import { DEFAULT_TOOL_SETTINGS, type MemorySearch, type ToolContext, type ToolSettings } from "../../core/protocol/tool";
 import { ToolRouter } from "../../core/router";
 import { createToolCatalog } from "../../tools";
 import { ToolRegistry } from "../../tools/registry";
@@ -19,10 +20,12 @@ export interface AgentFactoryDeps {
   vault: VaultPort;
   workspace: WorkspacePort;
   settings: () => VaultAgentSettings;
+  /** Search over the vault's memory once indexed; undefined before (tools then say so). */
+  memory?: () => MemorySearch | undefined;
 }
 
 export class AgentFactory {
-  private cached: { key: string; agent: Agent } | null = null;
+  private cached: { key: string; agent: Agent; toolContext: ToolContext } | null = null;
 
   constructor(private readonly deps: AgentFactoryDeps) {}
 
@@ -40,12 +43,14 @@ export class AgentFactory {
       settings.excludedFolders,
       settings.memoryFolder,
     ]);
-    if (!this.cached || this.cached.key !== key) this.cached = { key, agent: this.build(settings, user) };
+    if (!this.cached || this.cached.key !== key) this.cached = { key, ...this.build(settings, user) };
     this.cached.agent.conversation = conversation;
+    // Memory appears once the user indexed the vault; the tools see it from the next turn on.
+    this.cached.toolContext.memory = this.deps.memory?.();
     return this.cached.agent;
   }
 
-  private build(settings: VaultAgentSettings, user: UserPort): Agent {
+  private build(settings: VaultAgentSettings, user: UserPort): { agent: Agent; toolContext: ToolContext } {
     const disabled = new Set(settings.disabledToolFamilies);
     const catalog = createToolCatalog({ semantic: false, network: settings.networkTools }).filter((t) => !disabled.has(t.family));
     const tools = new ToolRegistry(catalog);
@@ -57,13 +62,20 @@ export class AgentFactory {
       excludedFolders: settings.excludedFolders,
       networkTools: settings.networkTools,
     };
-    return new Agent({
+    const toolContext: ToolContext = { vault: this.deps.vault, user, workspace: this.deps.workspace, settings: toolSettings, now: () => new Date() };
+    const agent = new Agent({
       engine: this.deps.engine,
       tools,
       router,
       grammars,
       user,
-      toolContext: { vault: this.deps.vault, user, workspace: this.deps.workspace, settings: toolSettings, now: () => new Date() },
+      toolContext,
+      memory: {
+        prefetch: async (message, { maxTokens }) => {
+          const search = this.deps.memory?.();
+          return search ? (await prefetchMemories(search, message, { tokenBudget: maxTokens })).text : "";
+        },
+      },
       options: {
         maxRounds: settings.maxToolRounds,
         writes: settings.writePolicy,
@@ -71,6 +83,7 @@ export class AgentFactory {
         temperature: settings.temperature,
       },
     });
+    return { agent, toolContext };
   }
 }
 

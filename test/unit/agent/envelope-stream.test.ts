@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseEnvelope } from "../../../src/core/agent/envelope-parse";
 import { EnvelopeStream } from "../../../src/core/agent/envelope-stream";
-import type { Envelope, EnvelopeToolCall } from "../../../src/core/protocol/envelope";
+import { ENVELOPE_STATUSES, type Envelope, type EnvelopeToolCall } from "../../../src/core/protocol/envelope";
 
 function feed(text: string, cuts: number[]) {
   const got = { thought: "", message: "", calls: [] as EnvelopeToolCall[], deltas: 0 };
@@ -21,13 +21,13 @@ function feed(text: string, cuts: number[]) {
 
 const envelopeArb: fc.Arbitrary<Envelope> = fc.record({
   thought: fc.string({ unit: "grapheme", maxLength: 40 }),
-  status: fc.constantFrom("Task", "Reflect", "Idle", "Process"),
+  status: fc.constantFrom(...ENVELOPE_STATUSES),
   message_to_user: fc.option(fc.string({ unit: "grapheme", maxLength: 40 }), { nil: null }),
   tool_calls: fc.array(
     fc.record({ name: fc.constantFrom("vault:read", "tasks:add"), args: fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 3 }) }),
     { maxLength: 3 },
   ),
-}) as fc.Arbitrary<Envelope>;
+});
 
 describe("incremental envelope parser", () => {
   it("streams thought and message text as it arrives, decoding escapes", () => {

@@ -26,7 +26,7 @@ describe("test model generator", () => {
     expect(header.metadata.get("tokenizer.ggml.model")).toBe("llama");
     expect(header.metadata.get("tokenizer.ggml.tokens")).toEqual({ arrayLength: 32000 });
     expect(header.metadata.get("llama.context_length") as number).toBeGreaterThanOrEqual(8192);
-    expect(String(header.metadata.get("tokenizer.chat_template"))).toContain("<|im_start|>");
+    expect(header.metadata.get("tokenizer.chat_template")).toContain("<|im_start|>");
     const embd = header.tensors.find((t) => t.name === "token_embd.weight");
     expect(embd?.dims).toEqual([TEST_MODEL_SHAPE.embeddingLength, 32000]);
     expect(header.tensors.filter((t) => t.name.startsWith("blk.")).length).toBe(9 * TEST_MODEL_SHAPE.blockCount);

@@ -1,4 +1,4 @@
-/** Each kind of bad model file gets one clear sentence naming the file, and the host lives on. */
+/** Model files: each kind of bad one gets one clear sentence naming the file, and the host lives on; test models of every vocabulary size load. */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -82,6 +82,18 @@ describe("bad model files", () => {
     const result = await engine.generate({ messages: [{ role: "user", content: "hi" }], maxTokens: 4 });
     expect(result.tokensOut).toBeGreaterThan(0);
     expect(engine.hostPid).toBe(hostPid);
+  });
+
+  it("a test model with a 32,000-token vocabulary loads, tokenizes JSON in multi-character pieces, and generates", async () => {
+    const big = await testModelPath({ vocab: 32000, seed: 2 });
+    const info = await engine.loadModel({ model: { path: big, contextSize: 1024 } });
+    expect(info.name).toContain("vocab 32000");
+    const json = '{"name": "note", "tags": ["daily"], "status": "Task"}';
+    // Multi-character pieces ({", ": ", ", ", words) make JSON far fewer tokens than characters.
+    expect(await engine.countTokens(json)).toBeLessThan(json.length / 3);
+    expect(await engine.countTokens('{"')).toBe(1);
+    const result = await engine.generate({ messages: [{ role: "user", content: "hi" }], maxTokens: 40, grammar: 'root ::= "{\\"ok\\": " ("true" | "false") "}"' });
+    expect(JSON.parse(result.text)).toHaveProperty("ok");
   });
 
   it("a request that needs a model, with none configured, says to choose one", async () => {

@@ -1,0 +1,88 @@
+/** Vault Agent: constructs the plugin's parts and registers them with Obsidian. Nothing else happens here. */
+import { FileSystemAdapter, Notice, Plugin } from "obsidian";
+import * as path from "path";
+import { AgentFactory } from "./src/plugin/agent/agent-factory";
+import { ChatSession } from "./src/plugin/chat/chat-session";
+import { CHAT_VIEW_TYPE, ChatView } from "./src/plugin/chat/chat-view";
+import { ConversationStore } from "./src/plugin/chat/conversation-store";
+import { openChat } from "./src/plugin/chat/open-chat";
+import { registerCommands } from "./src/plugin/commands";
+import { ManagedEngine } from "./src/plugin/engine/managed-engine";
+import { MemoryService } from "./src/plugin/memory/memory-service";
+import { openHotkeys, openPluginSettings } from "./src/plugin/obsidian-internals";
+import { explainFailure, readinessProblem } from "./src/plugin/readiness";
+import { DesktopServices, type PluginServices } from "./src/plugin/services";
+import { loadSettings, type VaultAgentSettings } from "./src/plugin/settings/settings";
+import { VaultAgentSettingTab } from "./src/plugin/settings/settings-tab";
+import { StatusBar } from "./src/plugin/status-bar";
+import { ObsidianVault } from "./src/plugin/vault/obsidian-vault";
+import { ObsidianWorkspace } from "./src/plugin/vault/obsidian-workspace";
+
+export default class VaultAgentPlugin extends Plugin {
+  /** Current settings (saved in the plugin's data.json). */
+  settings!: VaultAgentSettings;
+
+  override async onload(): Promise<void> {
+    this.settings = loadSettings(await this.loadData());
+    const services = this.createServices();
+    const openSettings = () => openPluginSettings(this.app, this.manifest.id);
+    const vault = new ObsidianVault(this.app);
+    const workspace = new ObsidianWorkspace(this.app.workspace);
+    const statusBar = new StatusBar(this.addStatusBarItem());
+    const engine = new ManagedEngine({ create: () => services.createEngine(this.settings), idleMinutes: () => this.settings.idleUnloadMinutes });
+    this.register(engine.onStatus((status) => statusBar.setEngine(status)));
+    this.register(() => void engine.dispose());
+    const memory = new MemoryService({
+      vault,
+      adapter: this.app.vault.adapter,
+      engine,
+      settings: () => this.settings,
+      progress: (job, done, total) => statusBar.progress(job, done, total),
+      notice: (message) => new Notice(message),
+    });
+    this.register(() => void memory.close());
+    const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search() });
+    const session = new ChatSession({
+      agentFor: (conversation, user) => agents.agentFor(conversation, user),
+      store: new ConversationStore(this.app.vault.adapter, () =>
+        this.settings.conversationStorage === "vault" ? this.settings.conversationFolder : `${this.manifest.dir ?? ""}/conversations`,
+      ),
+      vault,
+      readiness: () => readinessProblem(this.settings, services, openSettings),
+      explain: (message) => explainFailure(message, openSettings),
+      notice: (message) => new Notice(message),
+    });
+    this.register(() => session.stop());
+
+    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings) }));
+    this.addRibbonIcon("bot", "Open Vault Agent chat", () => void openChat(this.app.workspace));
+    registerCommands(this, { session, openChat: async () => void (await openChat(this.app.workspace)), index: (rebuild) => void memory.index(rebuild) });
+    this.addSettingTab(
+      new VaultAgentSettingTab(this.app, this, {
+        settings: () => this.settings,
+        save: async (patch) => {
+          const modelChanged = ["modelPath", "embeddingModelPath", "contextSize", "gpuLayers", "threads"].some((k) => k in patch);
+          this.settings = { ...this.settings, ...patch };
+          await this.saveData(this.settings);
+          if (modelChanged) await engine.reset();
+        },
+        services,
+        engineStatus: () => engine.current,
+        rebuildIndex: () => void memory.index(true),
+        openHotkeys: () => openHotkeys(this.app, this.manifest.name),
+      }),
+    );
+  }
+
+  /** The machine-facing services; the browser test harness overrides this with a scripted engine. */
+  protected createServices(): PluginServices {
+    const adapter = this.app.vault.adapter;
+    const base = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : "";
+    return new DesktopServices(path.join(base, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`));
+  }
+}
+
+function modelLabel(settings: VaultAgentSettings): string {
+  if (!settings.modelPath) return "No model selected";
+  return path.basename(settings.modelPath).replace(/\.gguf$/i, "");
+}

@@ -1,0 +1,77 @@
+/**
+ * The VectorStore the plugin and CLI use: each call is a request to the engine host, which runs
+ * vectra (see host-ops.ts). Opens the index lazily on first use and passes any notice (a rebuilt
+ * index) to `onNotice`.
+ */
+import type { VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
+import type { VectorCodec } from "./vectra-store";
+
+/** The part of the engine client this store needs. */
+export interface EngineRequester {
+  request(op: string, params: unknown, opts?: { signal?: AbortSignal }): Promise<unknown>;
+}
+
+export interface RemoteVectorStoreOptions {
+  /** Absolute path of the index folder. */
+  folder: string;
+  codec?: VectorCodec;
+  onNotice?: (message: string) => void;
+}
+
+export class RemoteVectorStore implements VectorStore {
+  private opened: Promise<void> | null = null;
+
+  constructor(
+    private readonly client: EngineRequester,
+    private readonly options: RemoteVectorStoreOptions,
+  ) {}
+
+  /** Opens the index in the host; resolves with its size and any notices. */
+  async open(): Promise<{ items: number; dimension?: number; notices: string[] }> {
+    const result = (await this.client.request("vector.open", { folder: this.options.folder, codec: this.options.codec })) as {
+      items: number;
+      dimension?: number;
+      notices: string[];
+    };
+    for (const n of result.notices ?? []) this.options.onNotice?.(n);
+    return result;
+  }
+
+  async upsert(items: VectorItem[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.call("vector.upsert", { items });
+  }
+
+  async delete(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.call("vector.delete", { ids });
+  }
+
+  async query(vector: number[], topK: number, filter?: Record<string, unknown>): Promise<VectorHit[]> {
+    return (await this.call("vector.query", { vector, topK, filter })) as VectorHit[];
+  }
+
+  async stats(): Promise<{ items: number; bytes: number; dimension?: number }> {
+    return (await this.call("vector.stats", {})) as { items: number; bytes: number; dimension?: number };
+  }
+
+  async listIds(): Promise<{ id: string; hash: string; path: string }[]> {
+    return (await this.call("vector.listIds", {})) as { id: string; hash: string; path: string }[];
+  }
+
+  /** Asks the host to write the index to disk now. */
+  async flush(): Promise<void> {
+    await this.call("vector.flush", {});
+  }
+
+  private async call(op: string, params: Record<string, unknown>): Promise<unknown> {
+    if (!this.opened) this.opened = this.open().then(() => undefined);
+    try {
+      await this.opened;
+    } catch (err) {
+      this.opened = null;
+      throw err;
+    }
+    return this.client.request(op, { folder: this.options.folder, ...params });
+  }
+}

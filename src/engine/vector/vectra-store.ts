@@ -1,0 +1,172 @@
+/**
+ * The semantic index: a vectra LocalIndex in a folder (inside the vault by default), serving the
+ * VectorStore port in the engine host. The index file uses vectra's protobuf codec (float32 vectors;
+ * a 10k-note index stays far below V8's string limit, which JSON hits); writes are deferred and
+ * atomic. An unreadable index is moved aside and rebuilt empty with a notice instead of crashing.
+ */
+import { promises as fs } from "node:fs";
+import { join, resolve } from "node:path";
+import type { LocalIndex, MetadataTypes } from "vectra";
+import type { VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
+import { loadVectra } from "./vectra-loader";
+import { DeferredCodec, WriteBehindStorage } from "./write-behind-file";
+
+export type VectorCodec = "protobuf" | "json";
+
+export interface VectraStoreOptions {
+  /** Index file format; default "protobuf" (measured: see the bench and the report in issue 5). */
+  codec?: VectorCodec;
+  /** Quiet time before changes are written to disk (default 2000 ms); `flush()` writes at once. */
+  flushDelayMs?: number;
+  /** Told when the index had to be rebuilt. */
+  onNotice?: (message: string) => void;
+}
+
+type Meta = Record<string, MetadataTypes>;
+
+export class VectraStore implements VectorStore {
+  /** The folder holding the index. */
+  readonly folder: string;
+  private index: LocalIndex<Meta> | null = null;
+  private storage: WriteBehindStorage | null = null;
+  private opening: Promise<void> | null = null;
+  /** Serialises updates: vectra allows one update at a time. */
+  private queue: Promise<unknown> = Promise.resolve();
+  /** Notices raised while opening (a rebuilt index), until someone reads them. */
+  private notices: string[] = [];
+
+  constructor(
+    folder: string,
+    private readonly options: VectraStoreOptions = {},
+  ) {
+    this.folder = resolve(folder);
+  }
+
+  /** The index file's name for the chosen codec. */
+  get fileName(): string {
+    return (this.options.codec ?? "protobuf") === "json" ? "index.json" : "index.pb";
+  }
+
+  /** Opens (creating or rebuilding as needed); returns and clears notices raised while opening. */
+  async open(): Promise<{ items: number; dimension?: number; notices: string[] }> {
+    await this.ready();
+    const s = await this.stats();
+    const notices = this.notices;
+    this.notices = [];
+    return { items: s.items, dimension: s.dimension, notices };
+  }
+
+  async upsert(items: VectorItem[]): Promise<void> {
+    if (items.length === 0) return;
+    for (const item of items) {
+      if (!Array.isArray(item.vector) || item.vector.length === 0 || item.vector.some((x) => typeof x !== "number" || !Number.isFinite(x))) {
+        throw new Error(`Chunk "${item.id}" has no usable vector; the embedding model returned invalid numbers.`);
+      }
+    }
+    await this.update(async (index) => {
+      for (const item of items) await index.upsertItem({ id: item.id, vector: item.vector, metadata: item.metadata });
+    });
+  }
+
+  async delete(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.update((index) => index.deleteItems(ids));
+  }
+
+  async query(vector: number[], topK: number, filter?: Record<string, unknown>): Promise<VectorHit[]> {
+    const index = await this.ready();
+    await this.queue;
+    const results = await index.queryItems(vector, "", Math.max(1, topK), filter as never);
+    return results.map((r) => ({ id: r.item.id, score: r.score, metadata: r.item.metadata as VectorItem["metadata"] }));
+  }
+
+  async stats(): Promise<{ items: number; bytes: number; dimension?: number }> {
+    const index = await this.ready();
+    await this.queue;
+    const items = await index.listItems();
+    let bytes = 0;
+    try {
+      bytes = (await fs.stat(join(this.folder, this.fileName))).size;
+    } catch {
+      bytes = 0;
+    }
+    return { items: items.length, bytes, dimension: items[0]?.vector.length };
+  }
+
+  async listIds(): Promise<{ id: string; hash: string; path: string }[]> {
+    const index = await this.ready();
+    await this.queue;
+    return (await index.listItems()).map((i) => ({ id: i.id, hash: String(i.metadata.hash ?? ""), path: String(i.metadata.path ?? "") }));
+  }
+
+  /** Writes pending changes to disk now. */
+  async flush(): Promise<void> {
+    await this.queue;
+    await this.storage?.flush();
+  }
+
+  /** Writes pending changes synchronously (on process exit). */
+  flushSync(): void {
+    this.storage?.flushSync();
+  }
+
+  /** Flushes and forgets the in-memory index. */
+  async close(): Promise<void> {
+    await this.flush();
+    this.index = null;
+    this.opening = null;
+  }
+
+  // --- internals ---
+
+  private update(job: (index: LocalIndex<Meta>) => Promise<void>): Promise<void> {
+    const run = this.queue.then(async () => {
+      const index = await this.ready();
+      await index.beginUpdate();
+      try {
+        await job(index);
+      } catch (err) {
+        index.cancelUpdate();
+        throw err;
+      }
+      await index.endUpdate();
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async ready(): Promise<LocalIndex<Meta>> {
+    if (!this.opening) this.opening = this.openIndex();
+    await this.opening;
+    return this.index!;
+  }
+
+  private async openIndex(): Promise<void> {
+    const vectra = await loadVectra();
+    const real = (this.options.codec ?? "protobuf") === "json" ? new vectra.JsonCodec() : new vectra.ProtobufCodec();
+    const codec = new DeferredCodec(real);
+    const indexPath = join(this.folder, this.fileName);
+    const storage = new WriteBehindStorage(indexPath, codec, this.options.flushDelayMs ?? 2000);
+    const make = () => new vectra.LocalIndex<Meta>(this.folder, this.fileName, storage, codec);
+    let index = make();
+    await fs.mkdir(this.folder, { recursive: true });
+    if (await index.isIndexCreated()) {
+      try {
+        await index.getIndexStats();
+      } catch (err) {
+        const aside = `${indexPath}.corrupt-${Date.now()}`;
+        await fs.rename(indexPath, aside).catch(() => undefined);
+        const notice = `The semantic index was unreadable (${err instanceof Error ? err.message.slice(0, 120) : String(err)}), so it was moved aside to ${aside} and is being rebuilt.`;
+        this.notices.push(notice);
+        this.options.onNotice?.(notice);
+        index = make();
+      }
+    }
+    if (!(await index.isIndexCreated())) {
+      await index.createIndex({ version: 1, metadata_config: { indexed: [] } });
+      await storage.flush();
+    }
+    this.index = index;
+    this.storage = storage;
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * `bench engine [--model F] [--tokens N]`: generation speed on the test model (or F) for the automatic
+ * thread choice, 1 thread and availableParallelism() threads; first- and second-turn prompt
+ * evaluation; abort latency (abort sent → request settled). Progress on stderr, the object returned.
+ */
+import { availableParallelism } from "node:os";
+import type { ChatMessage } from "../../core/protocol/messages";
+import type { EngineClient } from "../../engine/client/engine-client";
+import { createNodeEngine } from "../../engine/client/node-launcher";
+import type { HostStatus } from "../../engine/host/protocol";
+import { parseArgs, UsageError } from "../cli-types";
+import { cachedTestModel } from "../test-model/model-cache";
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const round = (x: number, digits = 2): number => Number(x.toFixed(digits));
+const progress = (line: string): void => {
+  process.stderr.write(`[bench engine] ${line}\n`);
+};
+
+/** A grammar with no early end, so every run generates exactly the requested tokens. */
+const NO_EARLY_END = "root ::= [a-z ]{1500,1999}";
+
+async function withEngine<T>(path: string, threads: number | undefined, body: (engine: EngineClient) => Promise<T>): Promise<T> {
+  const engine = createNodeEngine({ model: { path, contextSize: 4096, threads } });
+  try {
+    await engine.loadModel();
+    return await body(engine);
+  } finally {
+    await engine.shutdown();
+  }
+}
+
+async function tokensPerSecond(path: string, threads: number | undefined, tokens: number): Promise<{ threads: number; tokensPerSecond: number }> {
+  return withEngine(path, threads, async (engine) => {
+    const status = (await engine.request("status", {})) as HostStatus;
+    const messages: ChatMessage[] = [{ role: "user", content: "Write a long note about the garden." }];
+    await engine.generate({ messages, maxTokens: 16, grammar: NO_EARLY_END, seed: 1 });
+    const rates: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const r = await engine.generate({ messages, maxTokens: tokens, grammar: NO_EARLY_END, seed: run + 2 });
+      rates.push(r.tokensOut / (r.generateMs / 1000));
+    }
+    return { threads: status.threads ?? 0, tokensPerSecond: round(median(rates), 1) };
+  });
+}
+
+async function promptReuse(path: string): Promise<Record<string, number>> {
+  return withEngine(path, undefined, async (engine) => {
+    const system: ChatMessage = { role: "system", content: "You are a careful assistant for an Obsidian vault of notes. ".repeat(120) };
+    const first = await engine.generate({ messages: [system, { role: "user", content: "List my notes." }], maxTokens: 16, seed: 1, conversationId: "bench" });
+    const second = await engine.generate({
+      messages: [system, { role: "user", content: "List my notes." }, { role: "assistant", content: first.text }, { role: "user", content: "And the tags?" }],
+      maxTokens: 16,
+      seed: 2,
+      conversationId: "bench",
+    });
+    return {
+      firstTurnPromptEvalMs: round(first.promptEvalMs),
+      firstTurnTokensIn: first.tokensIn,
+      firstTurnTokensEvaluated: first.tokensEvaluated,
+      secondTurnPromptEvalMs: round(second.promptEvalMs),
+      secondTurnTokensIn: second.tokensIn,
+      secondTurnTokensEvaluated: second.tokensEvaluated,
+    };
+  });
+}
+
+async function abortLatency(path: string): Promise<Record<string, number>> {
+  return withEngine(path, undefined, async (engine) => {
+    const latencies: number[] = [];
+    for (let run = 0; run < 7; run++) {
+      const controller = new AbortController();
+      let chunks = 0;
+      let abortedAt = 0;
+      const reply = await engine.generate({
+        messages: [{ role: "user", content: "Go on." }],
+        grammar: NO_EARLY_END,
+        maxTokens: 1900,
+        seed: run,
+        signal: controller.signal,
+        onText: () => {
+          if (++chunks === 10) {
+            abortedAt = performance.now();
+            controller.abort();
+          }
+        },
+      });
+      latencies.push(performance.now() - abortedAt);
+      if (reply.stopReason !== "abort") throw new Error(`Abort run ${run} ended with ${reply.stopReason}, not abort.`);
+    }
+    return { abortLatencyMsMedian: round(median(latencies)), abortLatencyMsMax: round(Math.max(...latencies)) };
+  });
+}
+
+export async function run(argv: string[]): Promise<Record<string, unknown>> {
+  const { options, positionals } = parseArgs(argv, { strings: ["model", "tokens"] });
+  if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
+  const tokens = options.tokens === undefined ? 256 : Number(options.tokens);
+  if (!Number.isInteger(tokens) || tokens < 8 || tokens > 1500) throw new UsageError("--tokens must be a whole number from 8 to 1500.");
+  const path = typeof options.model === "string" ? options.model : cachedTestModel();
+  const cores = availableParallelism();
+
+  progress(`model ${path}, ${tokens} tokens per run, ${cores} cores`);
+  const auto = await tokensPerSecond(path, undefined, tokens);
+  progress(`auto (${auto.threads} threads): ${auto.tokensPerSecond} tokens/s`);
+  const one = await tokensPerSecond(path, 1, tokens);
+  progress(`1 thread: ${one.tokensPerSecond} tokens/s`);
+  const all = await tokensPerSecond(path, cores, tokens);
+  progress(`${cores} threads: ${all.tokensPerSecond} tokens/s`);
+  const best = Math.max(auto.tokensPerSecond, one.tokensPerSecond, all.tokensPerSecond);
+  const reuse = await promptReuse(path);
+  progress(`prompt eval: first turn ${reuse.firstTurnPromptEvalMs} ms, second ${reuse.secondTurnPromptEvalMs} ms`);
+  const abort = await abortLatency(path);
+  progress(`abort latency: median ${abort.abortLatencyMsMedian} ms`);
+  return {
+    model: path,
+    availableParallelism: cores,
+    autoThreads: auto.threads,
+    tokensPerSecondAuto: auto.tokensPerSecond,
+    tokensPerSecond1Thread: one.tokensPerSecond,
+    tokensPerSecondAllThreads: all.tokensPerSecond,
+    autoWithin10PercentOfBest: auto.tokensPerSecond >= 0.9 * best,
+    ...reuse,
+    ...abort,
+  };
+}

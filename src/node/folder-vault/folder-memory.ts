@@ -1,0 +1,94 @@
+/**
+ * The memory of a folder vault, headless: FolderVault, the index files under the plugin's folder in
+ * the config dir (as in Obsidian), the Indexer, and — with an embedding model — the engine host for
+ * embeddings and the vectra index. Used by the `index` and `search` commands and the benchmark.
+ */
+import { existsSync, statSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { FolderVault } from "./folder-vault";
+import { FolderIndexStore } from "./folder-index-store";
+import { Indexer, type IndexProgress } from "../../core/memory/indexer";
+import { createMemorySearch } from "../../core/memory/memory-search";
+import type { MemorySearch } from "../../core/protocol/tool";
+import type { VectorStore } from "../../core/ports/vector-store";
+import { createNodeEngine } from "../../engine/client/node-launcher";
+import type { EngineClient } from "../../engine/client/engine-client";
+import { RemoteVectorStore } from "../../engine/vector/remote-store";
+
+export interface FolderMemoryOptions {
+  /** The vault folder. */
+  vault: string;
+  /** Embedding model (GGUF); absent: full-text memory only. */
+  embedModel?: string;
+  /** Where the index lives; default `<vault>/<configDir>/plugins/vault-agent/index`. */
+  indexDir?: string;
+  excludedFolders?: string[];
+  /** CPU threads for the embedding model (default: the host's choice). */
+  threads?: number;
+  /** Chunks per embedding request (default 32). */
+  batchSize?: number;
+  onProgress?: (progress: IndexProgress) => void;
+  onNotice?: (message: string) => void;
+}
+
+export interface FolderMemory {
+  vault: FolderVault;
+  indexer: Indexer;
+  search: MemorySearch;
+  /** Null without an embedding model. */
+  vectors: RemoteVectorStore | null;
+  engine: EngineClient | null;
+  indexDir: string;
+  close(): Promise<void>;
+}
+
+/** The default index folder inside a vault, where the plugin keeps it too. */
+export function defaultIndexDir(vaultRoot: string, configDir = ".obsidian"): string {
+  return join(vaultRoot, configDir, "plugins", "vault-agent", "index");
+}
+
+export async function openFolderMemory(options: FolderMemoryOptions): Promise<FolderMemory> {
+  const root = resolve(options.vault);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new Error(`The vault folder ${root} does not exist; pass an existing folder with --vault.`);
+  if (options.embedModel && !existsSync(options.embedModel)) throw new Error(`The embedding model ${options.embedModel} does not exist; pass a .gguf file with --embed-model.`);
+  const vault = new FolderVault(root, { watch: false });
+  const indexDir = resolve(options.indexDir ?? defaultIndexDir(root, vault.configDir));
+  let engine: EngineClient | null = null;
+  let vectors: RemoteVectorStore | null = null;
+  let embed: ((texts: string[], signal?: AbortSignal) => Promise<number[][]>) | null = null;
+  let modelKey: string | undefined;
+  if (options.embedModel) {
+    const path = resolve(options.embedModel);
+    engine = createNodeEngine({ model: { path, threads: options.threads, contextSize: 2048 } });
+    const client = engine;
+    vectors = new RemoteVectorStore(client, { folder: join(indexDir, "vectors"), onNotice: options.onNotice });
+    embed = (texts, signal) => client.embed(texts, { signal });
+    modelKey = `${basename(path)}:${statSync(path).size}`;
+  }
+  const indexer = new Indexer({
+    vault,
+    indexStore: new FolderIndexStore(indexDir),
+    vectors: vectors as VectorStore | null,
+    embed,
+    modelKey,
+    excludedFolders: options.excludedFolders,
+    batchSize: options.batchSize,
+    onProgress: options.onProgress,
+    onNotice: options.onNotice,
+  });
+  const search = createMemorySearch({ indexer, vault, vectors, embed });
+  return {
+    vault,
+    indexer,
+    search,
+    vectors,
+    engine,
+    indexDir,
+    async close() {
+      await indexer.close();
+      if (vectors) await vectors.flush().catch(() => undefined);
+      vault.close();
+      await engine?.shutdown();
+    },
+  };
+}

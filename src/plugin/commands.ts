@@ -1,0 +1,93 @@
+/** The plugin's commands. Stable ids, no default hotkeys; editor commands appear only when a note is open. */
+import type { Editor, MarkdownFileInfo, MarkdownView, Plugin } from "obsidian";
+import type { ChatSession } from "./chat/chat-session";
+
+export interface CommandDeps {
+  session: ChatSession;
+  /** Opens (or reveals) the chat pane. */
+  openChat(): Promise<void>;
+  /** Indexes the vault; `rebuild` starts from scratch. */
+  index(rebuild: boolean): void;
+}
+
+/** Ids, for the hotkey filter and tests. */
+export const COMMAND_IDS = [
+  "open-chat",
+  "ask-about-note",
+  "ask-about-selection",
+  "summarize-note",
+  "index-vault",
+  "rebuild-index",
+  "stop-generation",
+  "new-conversation",
+] as const;
+
+function lineRange(editor: Editor): string {
+  const from = editor.getCursor("from").line + 1;
+  const to = editor.getCursor("to").line + 1;
+  return from === to ? `line ${from}` : `lines ${from}–${to}`;
+}
+
+export function registerCommands(plugin: Plugin, deps: CommandDeps): void {
+  const { session } = deps;
+
+  plugin.addCommand({ id: "open-chat", name: "Open chat", callback: () => void deps.openChat() });
+
+  plugin.addCommand({
+    id: "ask-about-note",
+    name: "Ask about this note",
+    editorCheckCallback: (checking: boolean, editor: Editor, ctx: MarkdownView | MarkdownFileInfo) => {
+      const file = ctx.file;
+      if (!file) return false;
+      if (checking) return true;
+      if (editor.somethingSelected()) {
+        session.attach({ path: file.path, label: `${file.path} (${lineRange(editor)})`, text: editor.getSelection() });
+      } else {
+        session.attach({ path: file.path, label: file.path });
+      }
+      void deps.openChat();
+      return true;
+    },
+  });
+
+  plugin.addCommand({
+    id: "ask-about-selection",
+    name: "Ask about selection",
+    editorCheckCallback: (checking: boolean, editor: Editor, ctx: MarkdownView | MarkdownFileInfo) => {
+      const file = ctx.file;
+      if (!file || !editor.somethingSelected()) return false;
+      if (checking) return true;
+      session.attach({ path: file.path, label: `${file.path} (${lineRange(editor)})`, text: editor.getSelection() });
+      void deps.openChat();
+      return true;
+    },
+  });
+
+  plugin.addCommand({
+    id: "summarize-note",
+    name: "Summarize this note",
+    editorCheckCallback: (checking: boolean, _editor: Editor, ctx: MarkdownView | MarkdownFileInfo) => {
+      const file = ctx.file;
+      if (!file || session.running) return false;
+      if (checking) return true;
+      session.attach({ path: file.path, label: file.path });
+      void deps.openChat().then(() => session.send("Summarize this note in a few bullet points."));
+      return true;
+    },
+  });
+
+  plugin.addCommand({ id: "index-vault", name: "Index vault", callback: () => deps.index(false) });
+  plugin.addCommand({ id: "rebuild-index", name: "Rebuild index", callback: () => deps.index(true) });
+
+  plugin.addCommand({
+    id: "stop-generation",
+    name: "Stop generation",
+    checkCallback: (checking: boolean) => {
+      if (!session.running) return false;
+      if (!checking) session.stop();
+      return true;
+    },
+  });
+
+  plugin.addCommand({ id: "new-conversation", name: "New conversation", callback: () => void session.newConversation().then(() => deps.openChat()) });
+}

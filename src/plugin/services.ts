@@ -1,0 +1,90 @@
+/**
+ * Everything the plugin does with the machine (files outside the vault, child processes, the network), behind one
+ * interface: the desktop implementation uses Node; the browser test harness supplies its own with a scripted engine.
+ */
+import * as path from "path";
+import { EngineClient } from "../engine/client";
+import { ENGINE_HOST_HASH, ENGINE_HOST_SOURCE, RUNTIME_DEPENDENCIES } from "./engine/build-constants";
+import { ensureHostScript } from "./engine/host-script";
+import type { InnerEngine } from "./engine/managed-engine";
+import { obsidianHostLauncher } from "./engine/obsidian-launcher";
+import { installCommand, installRuntime, runtimeState, type RuntimeState } from "./engine/runtime";
+import { downloadModel, type DownloadProgress } from "./download/model-download";
+import { parseModelSource } from "./download/model-source";
+import { listModels, type ModelEntry } from "./models/model-library";
+import type { VaultAgentSettings } from "./settings/settings";
+
+export interface RuntimeReport extends RuntimeState {
+  /** The command that installs the runtime by hand. */
+  command: string;
+  /** Where the runtime goes. */
+  folder: string;
+}
+
+export interface PluginServices {
+  /** The plugin's own models folder (absolute). */
+  modelsFolder(): string;
+  /** GGUF files in the plugin's models folder and the user's folder, with header facts. */
+  listModels(settings: VaultAgentSettings): Promise<ModelEntry[]>;
+  /** Downloads a model (hf: URI or URL) into the plugin's models folder; resolves with its path. */
+  download(source: string, onProgress: (progress: DownloadProgress) => void, signal: AbortSignal): Promise<string>;
+  runtime(): Promise<RuntimeReport>;
+  installRuntime(onLine: (line: string) => void, signal?: AbortSignal): Promise<void>;
+  /** The engine for these settings (the host process starts lazily on the first request). */
+  createEngine(settings: VaultAgentSettings): Promise<InnerEngine>;
+}
+
+/** Thrown when the engine cannot start yet; the message names the fix. */
+export class EngineSetupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "EngineSetupError";
+  }
+}
+
+/** The desktop implementation over Node, rooted in the plugin's folder on disk. */
+export class DesktopServices implements PluginServices {
+  constructor(private readonly pluginDir: string) {}
+
+  modelsFolder(): string {
+    return path.join(this.pluginDir, "models");
+  }
+
+  listModels(settings: VaultAgentSettings): Promise<ModelEntry[]> {
+    return listModels([
+      { path: this.modelsFolder(), source: "plugin" },
+      { path: settings.userModelsFolder, source: "user" },
+    ]);
+  }
+
+  download(source: string, onProgress: (progress: DownloadProgress) => void, signal: AbortSignal): Promise<string> {
+    const { url, fileName } = parseModelSource(source);
+    return downloadModel({ url, destination: path.join(this.modelsFolder(), fileName), onProgress, signal });
+  }
+
+  async runtime(): Promise<RuntimeReport> {
+    const state = await runtimeState(this.pluginDir, RUNTIME_DEPENDENCIES);
+    return { ...state, command: installCommand(this.pluginDir, RUNTIME_DEPENDENCIES), folder: this.pluginDir };
+  }
+
+  installRuntime(onLine: (line: string) => void, signal?: AbortSignal): Promise<void> {
+    return installRuntime(this.pluginDir, RUNTIME_DEPENDENCIES, onLine, signal);
+  }
+
+  async createEngine(settings: VaultAgentSettings): Promise<InnerEngine> {
+    if (!settings.modelPath) throw new EngineSetupError("No model selected; choose one in the settings.");
+    const runtime = await runtimeState(this.pluginDir, RUNTIME_DEPENDENCIES);
+    if (!runtime.installed) throw new EngineSetupError("The engine runtime is not installed; install it from the settings.");
+    const host = await ensureHostScript(this.pluginDir, ENGINE_HOST_SOURCE, ENGINE_HOST_HASH);
+    return new EngineClient(obsidianHostLauncher(this.pluginDir, host.path), {
+      model: {
+        path: settings.modelPath,
+        contextSize: settings.contextSize > 0 ? settings.contextSize : undefined,
+        threads: settings.threads > 0 ? settings.threads : undefined,
+        gpuLayers: settings.gpuLayers >= 0 ? settings.gpuLayers : undefined,
+      },
+      embeddingModel: settings.embeddingModelPath ? { path: settings.embeddingModelPath } : undefined,
+      logFile: path.join(this.pluginDir, "engine.log"),
+    });
+  }
+}

@@ -1,0 +1,404 @@
+/** The settings tab: model, agent, memory, conversations, runtime. */
+import { ButtonComponent, Notice, PluginSettingTab, Setting, normalizePath, type App, type Plugin } from "obsidian";
+import { toolFamilies } from "../agent/agent-factory";
+import type { DownloadProgress } from "../download/model-download";
+import type { EngineStatus } from "../engine/managed-engine";
+import { describeModel, formatBytes, type ModelEntry } from "../models/model-library";
+import { RECOMMENDED_MODELS } from "../models/recommended";
+import type { PluginServices } from "../services";
+import type { VaultAgentSettings } from "./settings";
+
+/** What the tab needs from the plugin. */
+export interface SettingsTabDeps {
+  settings: () => VaultAgentSettings;
+  /** Saves and applies (a changed model restarts the engine on next use). */
+  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
+  services: PluginServices;
+  engineStatus: () => EngineStatus;
+  /** Rebuilds the semantic and text indexes. */
+  rebuildIndex: () => void;
+  /** Opens Obsidian's hotkey settings filtered to this plugin's commands. */
+  openHotkeys: () => void;
+}
+
+export class VaultAgentSettingTab extends PluginSettingTab {
+  private readonly deps: SettingsTabDeps;
+  /** The running download, so closing and reopening the tab keeps its progress and Cancel. */
+  private download: { label: string; controller: AbortController; progress?: DownloadProgress; error?: string } | null = null;
+  private installLog: string[] = [];
+  private installing: AbortController | null = null;
+
+  constructor(app: App, plugin: Plugin, deps: SettingsTabDeps) {
+    super(app, plugin);
+    this.deps = deps;
+  }
+
+  display(): void {
+    const { containerEl } = this;
+    containerEl.empty();
+    containerEl.addClass("vault-agent-settings");
+    const s = this.deps.settings();
+
+    new Setting(containerEl).setName("Model").setHeading();
+    const picker = containerEl.createDiv({ cls: "vault-agent-model-picker" });
+    void this.renderModels(picker);
+
+    new Setting(containerEl)
+      .setName("Your models folder")
+      .setDesc("A folder on this computer with .gguf files to list besides the plugin's own models folder.")
+      .addText((t) =>
+        t
+          .setPlaceholder("/home/me/models")
+          .setValue(s.userModelsFolder)
+          .onChange(async (v) => {
+            await this.deps.save({ userModelsFolder: v.trim() });
+          }),
+      )
+      .addExtraButton((b) =>
+        b
+          .setIcon("refresh-cw")
+          .setTooltip("Refresh the list")
+          .onClick(() => void this.renderModels(picker)),
+      );
+
+    this.renderDownloads(containerEl.createDiv({ cls: "vault-agent-downloads" }), picker);
+
+    new Setting(containerEl)
+      .setName("Context size")
+      .setDesc("Tokens the model sees at once. 0 chooses automatically from the model and free memory.")
+      .addText((t) => numberInput(t.inputEl, s.contextSize, 0, 131072, (v) => this.deps.save({ contextSize: v })));
+    new Setting(containerEl)
+      .setName("GPU layers")
+      .setDesc("Layers offloaded to the graphics card. Automatic uses the GPU when one is found; 0 runs on the CPU only.")
+      .addDropdown((d) =>
+        d
+          .addOptions({ "-1": "Automatic", "0": "CPU only", "16": "16", "32": "32", "99": "All" })
+          .setValue(String(s.gpuLayers))
+          .onChange(async (v) => this.deps.save({ gpuLayers: Number(v) })),
+      );
+    new Setting(containerEl)
+      .setName("Threads")
+      .setDesc("CPU threads for generation. 0 chooses from your cores and the model's size.")
+      .addText((t) => numberInput(t.inputEl, s.threads, 0, 256, (v) => this.deps.save({ threads: v })));
+    new Setting(containerEl)
+      .setName("Temperature")
+      .setDesc("Higher is more varied, lower is more focused.")
+      .addSlider((sl) =>
+        sl
+          .setLimits(0, 1.5, 0.05)
+          .setValue(s.temperature)
+          .setDynamicTooltip()
+          .onChange(async (v) => this.deps.save({ temperature: v })),
+      );
+    new Setting(containerEl)
+      .setName("Unload after idle minutes")
+      .setDesc("Frees the model's memory when the chat is unused for this long. 0 keeps it loaded.")
+      .addText((t) => numberInput(t.inputEl, s.idleUnloadMinutes, 0, 1440, (v) => this.deps.save({ idleUnloadMinutes: v })));
+
+    new Setting(containerEl).setName("Agent").setHeading();
+    new Setting(containerEl)
+      .setName("Tools offered per message")
+      .setDesc("How many tools the router offers the model for one message.")
+      .addSlider((sl) =>
+        sl
+          .setLimits(1, 10, 1)
+          .setValue(s.routerTopK)
+          .setDynamicTooltip()
+          .onChange(async (v) => this.deps.save({ routerTopK: v })),
+      );
+    new Setting(containerEl)
+      .setName("Router threshold")
+      .setDesc("A tool is offered when its match score reaches this.")
+      .addSlider((sl) =>
+        sl
+          .setLimits(0, 1, 0.05)
+          .setValue(s.routerThreshold)
+          .setDynamicTooltip()
+          .onChange(async (v) => this.deps.save({ routerThreshold: v })),
+      );
+    new Setting(containerEl)
+      .setName("Tool rounds per message")
+      .setDesc("The most times the agent may call tools before it must answer.")
+      .addText((t) => numberInput(t.inputEl, s.maxToolRounds, 1, 20, (v) => this.deps.save({ maxToolRounds: v })));
+    new Setting(containerEl)
+      .setName("Edits to notes")
+      .setDesc("Ask shows each edit with a preview before it happens.")
+      .addDropdown((d) =>
+        d
+          .addOptions({ confirm: "Ask before each edit", refuse: "Never edit notes" })
+          .setValue(s.writePolicy)
+          .onChange(async (v) => this.deps.save({ writePolicy: v === "refuse" ? "refuse" : "confirm" })),
+      );
+    new Setting(containerEl)
+      .setName("Network tools")
+      .setDesc("Lets the agent fetch web pages you ask about. Off keeps everything on this computer.")
+      .addToggle((t) => t.setValue(s.networkTools).onChange(async (v) => this.deps.save({ networkTools: v })));
+    const families = containerEl.createDiv({ cls: "vault-agent-families" });
+    for (const { family, tools } of toolFamilies()) {
+      new Setting(families)
+        .setName(`Tools: ${family}`)
+        .setDesc(tools.join(", "))
+        .addToggle((t) =>
+          t.setValue(!s.disabledToolFamilies.includes(family)).onChange(async (on) => {
+            const current = new Set(this.deps.settings().disabledToolFamilies);
+            if (on) current.delete(family);
+            else current.add(family);
+            await this.deps.save({ disabledToolFamilies: [...current] });
+          }),
+        );
+    }
+
+    new Setting(containerEl).setName("Memory").setHeading();
+    new Setting(containerEl)
+      .setName("Index folder")
+      .setDesc("Vault folder where the search indexes are stored.")
+      .addText((t) => t.setValue(s.indexFolder).onChange(async (v) => this.deps.save({ indexFolder: normalizePath(v || "Vault agent/Index") })));
+    new Setting(containerEl)
+      .setName("Excluded folders")
+      .setDesc("One folder per line. The agent neither reads nor indexes them.")
+      .addTextArea((t) =>
+        t.setValue(s.excludedFolders.join("\n")).onChange(async (v) =>
+          this.deps.save({
+            excludedFolders: v
+              .split("\n")
+              .map((l) => l.trim())
+              .filter(Boolean)
+              .map(normalizePath),
+          }),
+        ),
+      );
+    new Setting(containerEl)
+      .setName("Memory notes folder")
+      .setDesc("Where the agent saves facts you ask it to remember.")
+      .addText((t) => t.setValue(s.memoryFolder).onChange(async (v) => this.deps.save({ memoryFolder: normalizePath(v || "Memory") })));
+    new Setting(containerEl)
+      .setName("Rebuild index")
+      .setDesc("Re-reads every note. Progress shows in the status bar.")
+      .addButton((b) => b.setButtonText("Rebuild").onClick(() => this.deps.rebuildIndex()));
+
+    new Setting(containerEl).setName("Conversations").setHeading();
+    new Setting(containerEl)
+      .setName("Store conversations in")
+      .setDesc("The plugin's folder keeps them out of your notes; a vault folder syncs them with the vault.")
+      .addDropdown((d) =>
+        d
+          .addOptions({ plugin: "The plugin's folder", vault: "A vault folder" })
+          .setValue(s.conversationStorage)
+          .onChange(async (v) => {
+            await this.deps.save({ conversationStorage: v === "vault" ? "vault" : "plugin" });
+            this.display();
+          }),
+      );
+    if (s.conversationStorage === "vault") {
+      new Setting(containerEl)
+        .setName("Conversations folder")
+        .addText((t) => t.setValue(s.conversationFolder).onChange(async (v) => this.deps.save({ conversationFolder: normalizePath(v || "Vault agent/Conversations") })));
+    }
+    new Setting(containerEl)
+      .setName("Hotkeys")
+      .setDesc("Commands have no default hotkeys; assign your own.")
+      .addButton((b) => b.setButtonText("Set hotkeys").onClick(() => this.deps.openHotkeys()));
+
+    new Setting(containerEl).setName("Runtime").setHeading();
+    void this.renderRuntime(containerEl.createDiv({ cls: "vault-agent-runtime" }));
+  }
+
+  override hide(): void {
+    this.containerEl.empty();
+  }
+
+  private async renderModels(el: HTMLElement): Promise<void> {
+    el.empty();
+    el.createDiv({ cls: "vault-agent-muted", text: "Looking for models…" });
+    let models: ModelEntry[];
+    try {
+      models = await this.deps.services.listModels(this.deps.settings());
+    } catch (error) {
+      el.empty();
+      el.createDiv({ cls: "vault-agent-error-text", text: `The models could not be listed: ${message(error)}` });
+      return;
+    }
+    el.empty();
+    const s = this.deps.settings();
+    const chat = new Setting(el).setName("Chat model").setDesc("The model that answers. Files are read from the plugin's models folder and your folder.");
+    chat.addDropdown((d) => {
+      d.addOption("", models.length ? "Choose a model" : "No models found");
+      for (const m of models) if (m.info) d.addOption(m.path, m.info.name || m.fileName);
+      d.setValue(s.modelPath);
+      d.onChange(async (v) => {
+        await this.deps.save({ modelPath: v });
+        await this.renderModels(el);
+      });
+    });
+    const embed = new Setting(el).setName("Embedding model").setDesc("Used for semantic search of your notes.");
+    embed.addDropdown((d) => {
+      d.addOption("", "Use the chat model");
+      for (const m of models) if (m.info) d.addOption(m.path, m.info.name || m.fileName);
+      d.setValue(s.embeddingModelPath);
+      d.onChange(async (v) => this.deps.save({ embeddingModelPath: v }));
+    });
+
+    const list = el.createDiv({ cls: "vault-agent-model-list" });
+    if (models.length === 0) {
+      list.createDiv({
+        cls: "vault-agent-muted",
+        text: `No .gguf files yet. Download a recommended model below, or put one in ${this.deps.services.modelsFolder()}.`,
+      });
+    }
+    for (const m of models) {
+      const row = list.createDiv({ cls: "vault-agent-model-row" });
+      row.toggleClass("is-selected", m.path === s.modelPath);
+      row.toggleClass("is-broken", !m.info);
+      const text = row.createDiv({ cls: "vault-agent-model-text" });
+      text.createDiv({ cls: "vault-agent-model-name", text: m.info?.name || m.fileName });
+      text.createDiv({ cls: "vault-agent-model-facts", text: describeModel(m) });
+      text.createDiv({ cls: "vault-agent-model-file", text: `${m.source === "plugin" ? "Plugin folder" : "Your folder"} · ${m.fileName}` });
+      const actions = row.createDiv({ cls: "vault-agent-model-actions" });
+      if (m.path === s.modelPath) actions.createSpan({ cls: "vault-agent-badge mod-ok", text: "In use" });
+      else if (m.info) {
+        new ButtonComponent(actions).setButtonText("Use").onClick(async () => {
+          await this.deps.save({ modelPath: m.path });
+          await this.renderModels(el);
+        });
+      }
+    }
+  }
+
+  private renderDownloads(el: HTMLElement, picker: HTMLElement): void {
+    el.empty();
+    new Setting(el).setName("Download a model").setDesc("Small instruct models that run well on a laptop. Downloads resume if interrupted.");
+    const progressEl = el.createDiv({ cls: "vault-agent-download-progress" });
+    const renderProgress = () => {
+      progressEl.empty();
+      const d = this.download;
+      if (!d) return;
+      const line = progressEl.createDiv({ cls: "vault-agent-download-line" });
+      line.createSpan({ text: d.label });
+      const p = d.progress;
+      if (d.error) line.createSpan({ cls: "vault-agent-error-text", text: ` — ${d.error}` });
+      else if (p) line.createSpan({ cls: "vault-agent-muted", text: ` — ${formatBytes(p.received)}${p.total ? ` of ${formatBytes(p.total)}` : ""}` });
+      const bar = progressEl.createEl("progress", { cls: "vault-agent-progress" });
+      bar.max = p?.total ?? 1;
+      bar.value = p?.total ? p.received : 0;
+      if (!d.error) new ButtonComponent(progressEl).setButtonText("Cancel").onClick(() => d.controller.abort());
+    };
+    const start = (source: string, label: string) => {
+      if (this.download && !this.download.error) {
+        new Notice("A download is already running; wait for it or cancel it first.");
+        return;
+      }
+      const controller = new AbortController();
+      const download: NonNullable<typeof this.download> = { label, controller };
+      this.download = download;
+      renderProgress();
+      this.deps.services
+        .download(
+          source,
+          (p) => {
+            download.progress = p;
+            renderProgress();
+          },
+          controller.signal,
+        )
+        .then(
+          async (file) => {
+            this.download = null;
+            renderProgress();
+            new Notice(`Downloaded ${label}.`);
+            if (!this.deps.settings().modelPath) await this.deps.save({ modelPath: file });
+            await this.renderModels(picker);
+          },
+          (error: unknown) => {
+            download.error = message(error);
+            renderProgress();
+          },
+        );
+    };
+    for (const model of RECOMMENDED_MODELS) {
+      new Setting(el)
+        .setName(model.name)
+        .setDesc(`${model.note} About ${formatBytes(model.approxBytes)}.`)
+        .setClass("vault-agent-recommended")
+        .addButton((b) => b.setButtonText("Download").onClick(() => start(model.source, model.name)));
+    }
+    let custom = "";
+    new Setting(el)
+      .setName("Other model")
+      .setDesc("An hf:owner/repo/file.gguf address or an https link to a .gguf file.")
+      .addText((t) => t.setPlaceholder("hf:owner/repo/model.gguf").onChange((v) => (custom = v)))
+      .addButton((b) =>
+        b.setButtonText("Download").onClick(() => {
+          if (custom.trim()) start(custom.trim(), custom.trim().split("/").pop() ?? custom);
+        }),
+      );
+    renderProgress();
+  }
+
+  private async renderRuntime(el: HTMLElement): Promise<void> {
+    el.empty();
+    const status = this.deps.engineStatus();
+    const runtime = await this.deps.services.runtime().catch(() => null);
+    new Setting(el)
+      .setName("Engine")
+      .setDesc(`${status.state === "ready" || status.state === "generating" ? "Running" : status.state === "error" ? `Error: ${status.error ?? "unknown"}` : "Not running"}${status.modelName ? ` · ${status.modelName}` : ""}`);
+    if (!runtime) return;
+    if (runtime.installed) {
+      new Setting(el).setName("Runtime").setDesc(`Installed: node-llama-cpp ${runtime.version ?? "unknown version"} in ${runtime.folder}.`);
+      return;
+    }
+    const setting = new Setting(el)
+      .setName("Runtime")
+      .setDesc(`Not installed. The engine needs ${runtime.missing.join(" and ")} in the plugin's folder. Installing downloads them with npm; nothing is installed until you choose to.`);
+    setting.addButton((b) =>
+      b
+        .setButtonText(this.installing ? "Installing…" : "Install runtime")
+        .setCta()
+        .setDisabled(this.installing !== null)
+        .onClick(async () => {
+          this.installing = new AbortController();
+          this.installLog = [];
+          await this.renderRuntime(el);
+          try {
+            await this.deps.services.installRuntime((line) => {
+              this.installLog.push(line);
+              logEl.setText(this.installLog.slice(-12).join("\n"));
+            }, this.installing.signal);
+            new Notice("The engine runtime is installed.");
+          } catch (error) {
+            this.installLog.push(message(error));
+            new Notice(message(error));
+          } finally {
+            this.installing = null;
+            await this.renderRuntime(el);
+          }
+        }),
+    );
+    el.createDiv({ cls: "vault-agent-muted", text: "Or run this in a terminal:" });
+    const command = el.createDiv({ cls: "vault-agent-command" });
+    command.createEl("code", { text: runtime.command });
+    new ButtonComponent(command).setButtonText("Copy").onClick(() => {
+      void navigator.clipboard.writeText(runtime.command).then(() => new Notice("Command copied."));
+    });
+    const logEl = el.createEl("pre", { cls: "vault-agent-install-log", text: this.installLog.slice(-12).join("\n") });
+    logEl.toggleClass("is-hidden", this.installLog.length === 0 && !this.installing);
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** A whole-number input that saves valid values and marks invalid ones. */
+function numberInput(input: HTMLInputElement, value: number, min: number, max: number, save: (v: number) => Promise<void>): void {
+  input.type = "number";
+  input.min = String(min);
+  input.max = String(max);
+  input.value = String(value);
+  input.addEventListener("change", () => {
+    const v = Number(input.value);
+    const ok = Number.isInteger(v) && v >= min && v <= max;
+    input.toggleClass("is-invalid", !ok);
+    if (ok) void save(v);
+    else new Notice(`Enter a whole number from ${min} to ${max}.`);
+  });
+}

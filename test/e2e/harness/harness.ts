@@ -1,0 +1,203 @@
+/**
+ * The browser side of the end-to-end test: the fake `obsidian` module, Node shims, a vault of example notes in
+ * memory, and a scripted engine. The page loads this bundle, then the built main.js (CommonJS), then the test calls
+ * `harness.boot()`, which subclasses the plugin's default export only to swap in these machine services.
+ */
+import * as obsidian from "../../fakes/obsidian";
+import { App, MemoryBackend } from "../../fakes/obsidian";
+import type { Engine, GenerateRequest, GenerateResult, ModelInfo } from "../../../src/core/ports/engine";
+import { ScriptedEngine } from "../../../src/engine/scripted";
+import type { ModelEntry } from "../../../src/plugin/models/model-library";
+import type { PluginServices, RuntimeReport } from "../../../src/plugin/services";
+
+/** Posix `path`, enough for main.js's top-level use. */
+const pathShim = {
+  sep: "/",
+  delimiter: ":",
+  join: (...parts: string[]) => parts.filter(Boolean).join("/").replace(/\/+/g, "/"),
+  basename: (p: string, ext?: string) => {
+    const base = p.split("/").pop() ?? p;
+    return ext && base.endsWith(ext) ? base.slice(0, -ext.length) : base;
+  },
+  dirname: (p: string) => p.split("/").slice(0, -1).join("/") || "/",
+  extname: (p: string) => /\.[^./]*$/.exec(p)?.[0] ?? "",
+};
+
+const w = window as unknown as Record<string, unknown>;
+w.process = { env: {}, platform: "linux", pid: 1, execPath: "/usr/bin/obsidian" };
+const moduleObject = { exports: {} as Record<string, unknown> };
+w.module = moduleObject;
+w.exports = moduleObject.exports;
+w.require = (name: string) => {
+  if (name === "obsidian") return obsidian;
+  const bare = name.replace(/^node:/, "");
+  if (bare === "path") return pathShim;
+  // Other Node modules are only used by the desktop services, which the harness replaces.
+  return {};
+};
+
+/** The chat model the harness pretends to have. */
+const MODEL_INFO: ModelInfo = {
+  path: "/plugin/models/qwen2.5-0.5b-instruct-q4_k_m.gguf",
+  name: "Qwen2.5 0.5B Instruct",
+  architecture: "qwen2",
+  parameterCount: 494_032_768,
+  quantization: "Q4_K_M",
+  fileSizeBytes: 397_808_192,
+  trainedContextLength: 32768,
+  contextSize: 8192,
+  hasChatTemplate: true,
+};
+
+const MODELS: ModelEntry[] = [
+  { path: MODEL_INFO.path, fileName: "qwen2.5-0.5b-instruct-q4_k_m.gguf", source: "plugin", info: MODEL_INFO },
+  {
+    path: "/plugin/models/Llama-3.2-3B-Instruct-Q4_K_M.gguf",
+    fileName: "Llama-3.2-3B-Instruct-Q4_K_M.gguf",
+    source: "plugin",
+    info: {
+      path: "/plugin/models/Llama-3.2-3B-Instruct-Q4_K_M.gguf",
+      name: "Llama 3.2 3B Instruct",
+      architecture: "llama",
+      parameterCount: 3_212_749_888,
+      quantization: "Q4_K_M",
+      fileSizeBytes: 2_019_377_376,
+      trainedContextLength: 131072,
+      hasChatTemplate: true,
+    },
+  },
+  {
+    path: "/home/me/models/nomic-embed-text-v1.5.Q8_0.gguf",
+    fileName: "nomic-embed-text-v1.5.Q8_0.gguf",
+    source: "user",
+    info: {
+      path: "/home/me/models/nomic-embed-text-v1.5.Q8_0.gguf",
+      name: "nomic-embed-text-v1.5",
+      architecture: "nomic-bert",
+      parameterCount: 136_731_648,
+      quantization: "Q8_0",
+      fileSizeBytes: 146_146_432,
+      trainedContextLength: 2048,
+      hasChatTemplate: false,
+    },
+  },
+  { path: "/home/me/models/half-copied.gguf", fileName: "half-copied.gguf", source: "user", problem: "half-copied.gguf is truncated: the header ends early. Download it again." },
+];
+
+/** A scripted engine that can be re-scripted between scenarios, reporting a real-looking model. */
+class HarnessEngine implements Engine {
+  inner = new ScriptedEngine([]);
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    const result = await this.inner.generate(request);
+    // Report a plausible speed for the status line (the scripted engine's chunks are timed by the test).
+    return { ...result, generateMs: Math.max(result.generateMs, 1) };
+  }
+  embed(texts: string[]) {
+    return this.inner.embed(texts);
+  }
+  countTokens(text: string) {
+    return this.inner.countTokens(text);
+  }
+  async modelInfo(): Promise<ModelInfo> {
+    return MODEL_INFO;
+  }
+}
+
+const engine = new HarnessEngine();
+
+const services: PluginServices = {
+  modelsFolder: () => "/plugin/models",
+  listModels: async () => MODELS,
+  download: async () => {
+    throw new Error("Downloads are tested in vitest against a local server, not in the browser harness.");
+  },
+  runtime: async (): Promise<RuntimeReport> => ({ installed: true, version: "3.21.1", missing: [], command: "npm install", folder: "/plugin" }),
+  installRuntime: async () => undefined,
+  createEngine: async () => engine,
+};
+
+let app: App;
+
+interface BootOptions {
+  theme: "light" | "dark";
+  notes: Record<string, string>;
+}
+
+async function boot(options: BootOptions): Promise<void> {
+  document.body.addClass(`theme-${options.theme}`);
+  const backend = new MemoryBackend({
+    ...options.notes,
+    ".obsidian/plugins/vault-agent/data.json": JSON.stringify({ modelPath: MODEL_INFO.path, idleUnloadMinutes: 0 }),
+  });
+  app = new App(backend);
+  const root = document.body.createDiv({ cls: "app-container" });
+  const workspace = root.createDiv({ cls: "workspace" });
+  app.ribbonEl = workspace.createDiv({ cls: "workspace-ribbon side-dock-ribbon mod-left" });
+  app.workspace.mainEl = workspace.createDiv({ cls: "workspace-split mod-root" });
+  app.workspace.rightEl = workspace.createDiv({ cls: "workspace-split mod-right-split" });
+  app.statusBarEl = root.createDiv({ cls: "status-bar" });
+
+  const exported = moduleObject.exports as { default?: new (app: App, manifest: unknown) => obsidian.Plugin };
+  const PluginClass = exported.default;
+  if (!PluginClass) throw new Error("main.js did not export a plugin class as its default export.");
+  const Harnessed = class extends (PluginClass as unknown as new (app: App, manifest: unknown) => obsidian.Plugin) {
+    createServices(): PluginServices {
+      return services;
+    }
+  };
+  const manifest = { id: "vault-agent", name: "Vault Agent", version: "0.1.0", minAppVersion: "1.8.7", description: "", author: "", isDesktopOnly: true };
+  const plugin = new Harnessed(app, manifest);
+  plugin.load();
+  // onload is async: wait until the view type is registered.
+  for (let i = 0; i < 100 && !app.viewRegistry.has("vault-agent-chat"); i++) await new Promise((r) => setTimeout(r, 10));
+  await app.workspace.openNote("Home.md");
+}
+
+const harness = {
+  boot,
+  /** Replaces the engine's script. */
+  script(replies: string[], options: { chunkDelayMs?: number; chunkChars?: number } = {}): void {
+    engine.inner = new ScriptedEngine(replies, { chunkDelayMs: options.chunkDelayMs ?? 15, chunkChars: options.chunkChars ?? 6 });
+  },
+  /** Requests the engine got (messages only). */
+  requests(): string[][] {
+    return engine.inner.requests.map((r) => r.messages.map((m) => m.content));
+  },
+  read(path: string): string | null {
+    return app.vault.peek(path);
+  },
+  commandAvailable(id: string): boolean {
+    return app.commands.isAvailable(`vault-agent:${id}`);
+  },
+  runCommand(id: string): boolean {
+    return app.commands.executeCommandById(`vault-agent:${id}`);
+  },
+  async openNote(path: string, select?: { from: number; to: number }): Promise<void> {
+    await app.workspace.openNote(path, select);
+  },
+  closeNotes(): void {
+    for (const leaf of app.workspace.getLeavesOfType("markdown")) leaf.detach();
+  },
+  async setSetting(patch: Record<string, unknown>): Promise<void> {
+    const path = ".obsidian/plugins/vault-agent/data.json";
+    const current = JSON.parse((await app.vault.adapter.read(path)) || "{}") as Record<string, unknown>;
+    await app.vault.adapter.write(path, JSON.stringify({ ...current, ...patch }));
+    const plugin = (window as unknown as { __plugin?: { settings: Record<string, unknown> } }).__plugin;
+    if (plugin) Object.assign(plugin.settings, patch);
+  },
+  settingsTabOpen(): boolean {
+    return app.setting.activeTab !== null;
+  },
+  notices(): string[] {
+    return obsidian.Notice.shown;
+  },
+};
+
+// The plugin instance is reachable for settings changes; kept on window only in the harness.
+const originalLoad = obsidian.Plugin.prototype.load;
+obsidian.Plugin.prototype.load = function (this: obsidian.Plugin) {
+  (window as unknown as { __plugin?: unknown }).__plugin = this;
+  originalLoad.call(this);
+};
+
+w.harness = harness;

@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { makeMemoryFixture, type MemoryFixture } from "./memory-fixture";
+import { createMemorySearch } from "../../../src/core/memory/memory-search";
+import { prefetchMemories } from "../../../src/core/memory/prefetch";
+import { createToolCatalog } from "../../../src/tools";
+import { DEFAULT_TOOL_SETTINGS, type ToolContext } from "../../../src/core/protocol/tool";
+import { ToolError } from "../../../src/tools/tool-error";
+
+let f: MemoryFixture;
+beforeEach(async () => {
+  f = await makeMemoryFixture();
+});
+afterEach(async () => {
+  await f.cleanup();
+});
+
+function context(memory: ToolContext["memory"]): ToolContext {
+  return {
+    vault: f.vault,
+    user: { confirm: () => Promise.resolve("approve"), notify: () => undefined },
+    memory,
+    settings: { ...DEFAULT_TOOL_SETTINGS },
+    now: () => new Date(2026, 10, 23, 9, 30),
+  };
+}
+
+async function run(name: string, args: Record<string, unknown>, ctx: ToolContext) {
+  const tool = createToolCatalog().find((t) => t.name === name)!;
+  return tool.handler(tool.args.parse(args), ctx);
+}
+
+describe("createMemorySearch", () => {
+  it("finds notes by words with minisearch, snippets from the note", async () => {
+    const { indexer } = f.open();
+    await indexer.build();
+    const search = createMemorySearch({ indexer, vault: f.vault, vectors: null, embed: null });
+    expect(search.semanticSearch).toBeNull();
+    const hits = await search.textSearch("lentil soup", 5);
+    expect(hits[0].path).toBe("Recipes/Red Lentil Soup.md");
+    expect(hits[0].snippet.toLowerCase()).toMatch(/lentil/);
+    // Prefix matching: a half-typed word still finds the note.
+    expect((await search.textSearch("shaks", 3))[0].path).toBe("Recipes/Shakshuka.md");
+  });
+
+  it("searches by meaning through the vector index, optionally within a folder", async () => {
+    const { indexer, store } = f.open();
+    await indexer.build();
+    const search = createMemorySearch({ indexer, vault: f.vault, vectors: store, embed: f.embedder.embed });
+    const hits = await search.semanticSearch!("red lentil soup cumin", 3);
+    expect(hits[0].path).toBe("Recipes/Red Lentil Soup.md");
+    expect(hits[0].score).toBeGreaterThan(hits[2].score - 1e-9);
+    const people = await search.semanticSearch!("product lead beta", 5, { pathPrefix: "People/" });
+    expect(people.length).toBeGreaterThan(0);
+    for (const h of people) expect(h.path.startsWith("People/")).toBe(true);
+    expect(await search.semanticSearch!("anything", 5, { pathPrefix: "Nowhere/" })).toEqual([]);
+  });
+
+  it("backs the tools: vault:search, vault:semantic_search and memory:recall by meaning", async () => {
+    const { indexer, store } = f.open();
+    await indexer.build();
+    const ctx = context(createMemorySearch({ indexer, vault: f.vault, vectors: store, embed: f.embedder.embed }));
+    const words = await run("vault:search", { query: "insurance" }, ctx);
+    expect(words.content).toContain("[[Inbox]]");
+    const meaning = await run("vault:semantic_search", { query: "banana bread recipe oven", limit: 2 }, ctx);
+    expect(meaning.content.split("\n")[0]).toContain("[[Recipes/Banana Bread");
+    await run("memory:save", { content: "The wifi password for the cabin is on the fridge.", title: "Cabin wifi" }, ctx);
+    await indexer.updateNote("Memory/2026-11-23 Cabin wifi.md");
+    const recall = await run("memory:recall", { query: "cabin wifi password" }, ctx);
+    expect(recall.content).toContain("[[Memory/2026-11-23 Cabin wifi]]");
+    expect((recall.data as { mode: string }).mode).toBe("semantic");
+  });
+
+  it("makes the semantic tool say clearly that it needs an embedding model, while word search works", async () => {
+    const { indexer } = f.open({ vectors: null, embed: null });
+    await indexer.build();
+    const ctx = context(createMemorySearch({ indexer, vault: f.vault }));
+    const err = await run("vault:semantic_search", { query: "soup" }, ctx).then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(ToolError);
+    expect((err as Error).message).toMatch(/no embedding model is configured/);
+    expect((await run("vault:search", { query: "soup" }, ctx)).content).toContain("Red Lentil Soup");
+  });
+});
+
+describe("prefetchMemories", () => {
+  it("puts the top passages with their note links into the budget", async () => {
+    const { indexer, store } = f.open();
+    await indexer.build();
+    const search = createMemorySearch({ indexer, vault: f.vault, vectors: store, embed: f.embedder.embed });
+    const result = await prefetchMemories(search, "shakshuka", { tokenBudget: 300, limit: 5 });
+    expect(result.text.split("\n")[0]).toMatch(/cite them as \[\[links\]\]/);
+    expect(result.paths[0]).toBe("Recipes/Shakshuka.md");
+    expect(result.text).toContain("[[Recipes/Shakshuka");
+    expect(result.tokens).toBeLessThanOrEqual(300);
+    expect(Math.ceil(result.text.length / 4)).toBeLessThanOrEqual(300 + result.text.split("\n").length);
+  });
+
+  it("respects a small budget with a real token counter and returns nothing for a zero budget", async () => {
+    const { indexer, store } = f.open();
+    await indexer.build();
+    const search = createMemorySearch({ indexer, vault: f.vault, vectors: store, embed: f.embedder.embed });
+    const countTokens = (t: string) => t.split(/\s+/).length;
+    const small = await prefetchMemories(search, "project alpha sync", { tokenBudget: 60, countTokens });
+    expect(countTokens(small.text)).toBeLessThanOrEqual(60 + small.text.split("\n").length);
+    expect(small.paths.length).toBeGreaterThan(0);
+    expect((await prefetchMemories(search, "project alpha", { tokenBudget: 0 })).text).toBe("");
+  });
+
+  it("falls back to full-text passages without an embedding model", async () => {
+    const { indexer } = f.open({ vectors: null, embed: null });
+    await indexer.build();
+    const result = await prefetchMemories(createMemorySearch({ indexer, vault: f.vault }), "banana bread", { tokenBudget: 200 });
+    expect(result.paths).toContain("Recipes/Banana Bread.md");
+  });
+});

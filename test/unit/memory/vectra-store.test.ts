@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { VectraStore } from "../../../src/engine/vector/vectra-store";
+import { vectorOps } from "../../../src/engine/vector/host-ops";
+import type { VectorItem } from "../../../src/core/ports/vector-store";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "vectra-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function item(id: string, vector: number[], path: string): VectorItem {
+  return { id, vector, metadata: { path, folder: path.includes("/") ? path.slice(0, path.lastIndexOf("/")) : "", heading: "H", hash: `h-${id}`, text: `text ${id}` } };
+}
+
+describe("VectraStore", () => {
+  for (const codec of ["protobuf", "json"] as const) {
+    it(`stores, queries with a filter, deletes and reloads (${codec})`, async () => {
+      const store = new VectraStore(join(dir, codec), { codec, flushDelayMs: 10_000 });
+      await store.upsert([item("a", [1, 0, 0], "A/x.md"), item("b", [0, 1, 0], "B/y.md"), item("c", [0.9, 0.1, 0], "B/z.md")]);
+      const top = await store.query([1, 0, 0], 2);
+      expect(top.map((h) => h.id)).toEqual(["a", "c"]);
+      expect(top[0].score).toBeCloseTo(1, 5);
+      const filtered = await store.query([1, 0, 0], 5, { folder: { $in: ["B"] } });
+      expect(filtered.map((h) => h.id)).toEqual(["c", "b"]);
+      await store.upsert([item("a", [0, 0, 1], "A/x.md")]);
+      await store.delete(["b"]);
+      await store.close();
+      const reopened = new VectraStore(join(dir, codec), { codec });
+      expect((await reopened.listIds()).map((x) => x.id).sort()).toEqual(["a", "c"]);
+      expect((await reopened.query([0, 0, 1], 1))[0]).toMatchObject({ id: "a", metadata: { path: "A/x.md", hash: "h-a", text: "text a" } });
+      const s = await reopened.stats();
+      expect(s).toMatchObject({ items: 2, dimension: 3 });
+      expect(s.bytes).toBeGreaterThan(0);
+    });
+  }
+
+  it("writes the index file only after the quiet period or a flush, atomically", async () => {
+    const folder = join(dir, "wb");
+    const store = new VectraStore(folder, { flushDelayMs: 60_000 });
+    await store.open();
+    const emptySize = (await stat(join(folder, "index.pb"))).size;
+    for (let i = 0; i < 20; i++) await store.upsert([item(`i${i}`, [i, 1, 2], "n.md")]);
+    expect((await stat(join(folder, "index.pb"))).size).toBe(emptySize);
+    await store.flush();
+    expect((await stat(join(folder, "index.pb"))).size).toBeGreaterThan(emptySize);
+    expect(await readdir(folder)).toEqual(["index.pb"]);
+  });
+
+  it("refuses vectors with invalid numbers with a clear message", async () => {
+    const store = new VectraStore(join(dir, "bad"));
+    await expect(store.upsert([item("x", [Number.NaN, 1], "a.md")])).rejects.toThrow(/invalid numbers/);
+    expect((await store.stats()).items).toBe(0);
+  });
+});
+
+describe("host vector ops", () => {
+  it("serve open, upsert, query, listIds, stats, delete and flush by folder", async () => {
+    const folder = join(dir, "ops");
+    const opened = (await vectorOps["vector.open"]({ folder })) as { items: number; notices: string[] };
+    expect(opened).toMatchObject({ items: 0, notices: [] });
+    await vectorOps["vector.upsert"]({ folder, items: [item("a", [1, 0], "a.md"), item("b", [0, 1], "b.md")] });
+    const hits = (await vectorOps["vector.query"]({ folder, vector: [0, 1], topK: 1 })) as { id: string }[];
+    expect(hits.map((h) => h.id)).toEqual(["b"]);
+    expect(((await vectorOps["vector.listIds"]({ folder })) as unknown[]).length).toBe(2);
+    await vectorOps["vector.delete"]({ folder, ids: ["a"] });
+    expect(await vectorOps["vector.stats"]({ folder })).toMatchObject({ items: 1, dimension: 2 });
+    await vectorOps["vector.flush"]({ folder });
+    await vectorOps["vector.close"]({ folder });
+  });
+
+  it("reject missing parameters with a sentence naming the parameter", async () => {
+    await expect(vectorOps["vector.query"]({ folder: join(dir, "x") })).rejects.toThrow(/needs "vector"/);
+    await expect(vectorOps["vector.stats"]({})).rejects.toThrow(/needs "folder"/);
+    await expect(vectorOps["vector.open"]({ folder: join(dir, "y"), codec: "xml" })).rejects.toThrow(/Unknown codec/);
+  });
+});
