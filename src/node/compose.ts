@@ -89,7 +89,7 @@ export interface HeadlessOptions {
   clamp?: ClampOptions;
   /** Text memory (minisearch over the vault, built in memory at start) for prefetch and search tools. Default true. */
   memory?: boolean;
-  /** Tool catalog options; default: semantic search only with an embedding model, no network tools. */
+  /** Tool catalog options; default: no semantic search (headless memory is text only), no network tools. */
   catalog?: { semantic?: boolean; network?: boolean };
 }
 
@@ -118,7 +118,8 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
   if (!existsSync(root)) throw new Error(`The vault folder ${root} does not exist; pass an existing folder with --vault.`);
   const vault = new FolderVault(root, { watch: false });
   const settings: ToolSettings = { ...DEFAULT_TOOL_SETTINGS, ...vaultSettings(root, vault.configDir), ...options.settings };
-  const catalog = createToolCatalog({ semantic: !!options.embedModel, network: false, ...options.catalog });
+  // Headless memory is text only, so semantic search is not offered unless a caller wires vectors and asks for it.
+  const catalog = createToolCatalog({ semantic: false, network: false, ...options.catalog });
   const registry = new ToolRegistry(catalog);
 
   let engine = options.engine;

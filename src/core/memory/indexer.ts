@@ -107,6 +107,8 @@ export class Indexer {
   private saveTimer: ReturnType<typeof setTimeout> | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly now: () => number;
+  /** Whether the manifest or text index changed since they were last saved. */
+  private dirty = false;
 
   constructor(private readonly options: IndexerOptions) {
     this.now = options.now ?? (() => Date.now());
@@ -172,7 +174,10 @@ export class Indexer {
     this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    await this.enqueue(() => this.saveNow());
+    if (this.pending.size > 0) await this.flushChanges();
+    await this.enqueue(async () => {
+      if (this.dirty) await this.saveNow();
+    });
   }
 
   /** Counts of files skipped by the last build or update. */
@@ -234,6 +239,7 @@ export class Indexer {
       if (ids.length) await opts.vectors!.delete(ids);
       report.deleted += ids.length;
       this.manifest.modelKey = opts.modelKey ?? null;
+      this.dirty = true;
     }
     const files = (await opts.vault.list()).filter((f) => this.isCandidate(f.path));
     const live = new Set<string>();
@@ -296,7 +302,7 @@ export class Indexer {
       const cancelled = await this.embedAndStore(changed, report, signal);
       if (cancelled) return this.finish(report, started, true);
     }
-    await this.saveNow();
+    if (this.dirty) await this.saveNow();
     return this.finish(report, started, false);
   }
 
@@ -321,6 +327,7 @@ export class Indexer {
     const hash = contentHash(text);
     const chunks = chunkNote(path, text, this.options.chunk);
     this.text.set(path, text, hash);
+    this.dirty = true;
     this.manifest.notes[path] = { mtime, size, hash, chunks: chunks.map((c) => ({ id: c.id, hash: c.hash })) };
     delete this.manifest.skipped[path];
     return chunks;
@@ -332,6 +339,7 @@ export class Indexer {
   }
 
   private forget(path: string): void {
+    if (this.manifest.notes[path] || this.text.hashOf(path) !== undefined) this.dirty = true;
     delete this.manifest.notes[path];
     this.text.remove(path);
   }
@@ -428,10 +436,10 @@ export class Indexer {
   private async saveNow(): Promise<void> {
     if (this.saveTimer) clearTimeout(this.saveTimer);
     this.saveTimer = null;
+    this.dirty = false;
     this.options.onProgress?.({ phase: "save", done: 0, total: 1, etaMs: null });
     await this.options.indexStore.save(MANIFEST_KEY, JSON.stringify(this.manifest));
     await this.text.save(this.options.indexStore, TEXT_KEY);
-    this.options.onProgress?.({ phase: "save", done: 1, total: 1, etaMs: 0 });
   }
 
   private finish(report: IndexReport, started: number, cancelled: boolean): IndexReport {

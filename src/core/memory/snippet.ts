@@ -4,7 +4,9 @@ import { splitFrontmatter } from "./frontmatter";
 export function snippetFor(text: string, terms: string[], maxChars = 160): string {
   const lower = terms.map((t) => t.toLowerCase()).filter((t) => t.length > 0);
   const lines = splitFrontmatter(text).body.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const line = lines.find((l) => lower.some((t) => l.toLowerCase().includes(t))) ?? lines.find((l) => !l.startsWith("#")) ?? lines[0] ?? "";
+  const matches = (l: string) => lower.some((t) => l.toLowerCase().includes(t));
+  // Body lines say more than headings, which usually just repeat the note's name.
+  const line = lines.find((l) => !l.startsWith("#") && matches(l)) ?? lines.find(matches) ?? lines.find((l) => !l.startsWith("#")) ?? lines[0] ?? "";
   if (line.length <= maxChars) return line;
   const positions = lower.map((t) => line.toLowerCase().indexOf(t)).filter((i) => i >= 0);
   const start = Math.max(0, (positions.length ? Math.min(...positions) : 0) - Math.floor(maxChars / 3));

@@ -12,11 +12,20 @@ const SMALL_TALK = /^(hi|hello|hey|yo|thanks|thank you|thx|good (morning|evening
 const GENERAL_QUESTION = /^(what|who|why|how|when|where|explain|define|tell me|is|are|can you explain)\b/;
 const VAULT_WORDS = /\b(note|notes|vault|file|files|folder|daily|journal|tag|tags|link|links|backlink|backlinks|my|i|me|we|our|inbox|todo|todos|task|tasks|project|projects|page|pages|write|save|remember|search|find|open|read)\b/;
 
+function clean(message: string): string {
+  return fold(message).trim().replace(/[!?.,']+/g, " ").replace(/\s+/g, " ").trim();
+}
+
+/** Greetings, thanks, "tell me a joke": small talk with nothing about the vault in it. */
+export function isSmallTalk(message: string): boolean {
+  const m = clean(message);
+  return SMALL_TALK.test(m) && !VAULT_WORDS.test(m.replace(SMALL_TALK, ""));
+}
+
 /** Small talk or a general-knowledge question that does not mention the vault. */
 export function looksLikeChat(message: string): boolean {
-  const m = fold(message).trim().replace(/[!?.,]+/g, " ").replace(/\s+/g, " ");
-  if (SMALL_TALK.test(m) && !VAULT_WORDS.test(m.replace(SMALL_TALK, ""))) return true;
-  return GENERAL_QUESTION.test(m) && !VAULT_WORDS.test(m);
+  const m = clean(message);
+  return isSmallTalk(message) || (GENERAL_QUESTION.test(m) && !VAULT_WORDS.test(m));
 }
 
 /** Tool names written out in the message ("use vault:read to ..."). */

@@ -13,12 +13,19 @@ export interface ToolCard {
   hints: string;
 }
 
+const GENERIC_NAME_WORDS = new Set(["note", "notes", "vault"]);
+
 export function toolCard(tool: Pick<ToolDefinition, "name" | "family" | "effect" | "description" | "routingHints">): ToolCard {
   return {
     name: tool.name,
     family: tool.family,
     effect: tool.effect,
-    nameWords: tool.name.replace(/[:_-]/g, " "),
+    // "note"/"vault" are in almost every message; as name words they would pull every note:* tool up.
+    nameWords: tool.name
+      .replace(/[:_-]/g, " ")
+      .split(" ")
+      .filter((w) => !GENERIC_NAME_WORDS.has(w))
+      .join(" "),
     description: tool.description,
     hints: tool.routingHints.join("\n"),
   };

@@ -6,7 +6,7 @@
 import type { RouteDecision, RouterPort } from "../agent/ports";
 import type { ToolDefinition } from "../protocol/tool";
 import type { EmbeddingScorer } from "./embedding-scorer";
-import { asksToChange, looksLikeChat, namedTools } from "./intents";
+import { asksToChange, isSmallTalk, looksLikeChat, namedTools } from "./intents";
 import { TextScorer } from "./text-scorer";
 import { toolCard, type ToolCard } from "./tool-card";
 
@@ -73,6 +73,8 @@ export class ToolRouter implements RouterPort {
     const named = namedTools(message, [...this.byName.keys()]);
     const top = ranked.slice(0, topK).map(([name, score]) => ({ name, score: round(score) }));
     if (named.length === 0) {
+      // Small talk stays chat even when a hint shares a word with it ("tell me a joke" vs "tell me about").
+      if (isSmallTalk(message) && best < 0.95) return { tools: [], chatOnly: true, unsure: false };
       if (best < chatFloor || (looksLikeChat(message) && best < threshold * 1.5)) {
         return best < chatFloor && !looksLikeChat(message) ? { tools: top, chatOnly: false, unsure: true } : { tools: [], chatOnly: true, unsure: false };
       }

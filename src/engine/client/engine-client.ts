@@ -236,7 +236,7 @@ export class EngineClient implements Engine {
     try {
       this.ensureHost();
     } catch (err) {
-      return Promise.reject(err as Error);
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {

@@ -4,16 +4,14 @@
  * conversation needs one, the least recently used conversation gives its sequence up. Turns on the
  * same sequence run one after the other.
  */
-import { LlamaChat, type ChatHistoryItem, type LlamaContext, type LlamaContextSequence } from "node-llama-cpp";
+import { LlamaChat, type LlamaContext, type LlamaContextSequence } from "node-llama-cpp";
 
 /** One sequence and the chat state that lives on it. */
 export interface Slot {
   /** The context sequence holding this conversation's evaluated tokens. */
   readonly sequence: LlamaContextSequence;
-  /** The chat evaluator bound to the sequence. */
+  /** The chat evaluator bound to the sequence; it reuses the sequence's matching token prefix. */
   readonly chat: LlamaChat;
-  /** The history evaluated last time on this sequence, for node-llama-cpp's context-window reuse. */
-  lastHistory?: ChatHistoryItem[];
 }
 
 interface SlotState {
@@ -54,7 +52,6 @@ export class ConversationSlots {
       const free = this.states.filter((s) => s.conversationId === undefined);
       const pool = free.length > 0 ? free : this.states;
       state = pool.reduce((a, b) => (b.lastUsed < a.lastUsed ? b : a));
-      if (state.conversationId !== conversationId) state.slot.lastHistory = undefined;
       state.conversationId = conversationId;
     }
     state.lastUsed = ++this.clock;

@@ -86,6 +86,9 @@ export class LoadedModel {
     if (!Array.isArray(params.messages) || params.messages.length === 0) {
       throw new EngineError("A generate request needs at least one chat message.", "internal");
     }
+    if (!params.messages.every((m) => ["system", "user", "assistant"].includes(m?.role) && typeof m.content === "string")) {
+      throw new EngineError("Each chat message needs a role (system, user or assistant) and text content.", "internal");
+    }
     if (!Number.isInteger(params.maxTokens) || params.maxTokens < 1) {
       throw new EngineError(`maxTokens must be a positive whole number, got ${String(params.maxTokens)}.`, "internal");
     }

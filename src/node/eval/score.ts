@@ -17,9 +17,10 @@ export function argMatches(expected: string | number | boolean, actual: unknown)
     const a = norm(Array.isArray(actual) ? actual.map((x) => JSON.stringify(x)).join(" ") : actual);
     const e = norm(expected);
     if (e === "") return true;
-    return a.includes(e) || e.includes(a) && a.length >= Math.min(4, e.length);
+    return a.includes(e) || (e.includes(a) && a.length >= Math.min(4, e.length));
   }
-  return String(actual) === String(expected);
+  // Numbers and booleans: the model may write 5 or "5".
+  return (typeof actual === "string" ? actual : JSON.stringify(actual)) === String(expected);
 }
 
 export interface CaseScore {

@@ -18,8 +18,10 @@ import { RemoteVectorStore } from "../../engine/vector/remote-store";
 export interface FolderMemoryOptions {
   /** The vault folder. */
   vault: string;
-  /** Embedding model (GGUF); absent: full-text memory only. */
+  /** Embedding model (GGUF); absent: full-text memory only (unless `embed` is given). */
   embedModel?: string;
+  /** An embedder to use instead of a model (benchmarks of everything but embedding); vectors still live in the engine host. */
+  embed?: { texts: (texts: string[], signal?: AbortSignal) => Promise<number[][]>; modelKey: string };
   /** Where the index lives; default `<vault>/<configDir>/plugins/vault-agent/index`. */
   indexDir?: string;
   excludedFolders?: string[];
@@ -64,6 +66,11 @@ export async function openFolderMemory(options: FolderMemoryOptions): Promise<Fo
     vectors = new RemoteVectorStore(client, { folder: join(indexDir, "vectors"), onNotice: options.onNotice });
     embed = (texts, signal) => client.embed(texts, { signal });
     modelKey = `${basename(path)}:${statSync(path).size}`;
+  } else if (options.embed) {
+    engine = createNodeEngine({});
+    vectors = new RemoteVectorStore(engine, { folder: join(indexDir, "vectors"), onNotice: options.onNotice });
+    embed = options.embed.texts;
+    modelKey = options.embed.modelKey;
   }
   const indexer = new Indexer({
     vault,

@@ -9,7 +9,7 @@ export function progressPrinter(stream: NodeJS.WriteStream = process.stderr): { 
     progress(p) {
       const now = Date.now();
       const final = p.done >= p.total;
-      if (p.phase === lastPhase && !final && now - last < 250) return;
+      if (p.phase === lastPhase && (p.phase === "save" || (!final && now - last < 250))) return;
       last = now;
       const eta = p.etaMs === null ? "" : `, about ${Math.ceil(p.etaMs / 1000)} s left`;
       const text = p.phase === "save" ? "saving the index" : `${p.phase === "scan" ? "reading notes" : "embedding chunks"} ${p.done}/${p.total}${eta}`;

@@ -55,12 +55,17 @@ export interface NoticeItem {
 
 export type ChatItem = UserItem | AssistantItem | ToolItem | NoticeItem;
 
-/** Characters of a tool result shown on its card. */
+/** Characters and lines of a tool result shown on its card. */
 const SUMMARY_CHARS = 280;
+const SUMMARY_LINES = 4;
 
+/** The first few non-blank lines of a result, cut to fit a card. */
 export function summarize(content: string): string {
-  const text = content.trim();
-  return text.length > SUMMARY_CHARS ? `${text.slice(0, SUMMARY_CHARS).trimEnd()}…` : text;
+  const lines = content.split("\n").filter((l) => l.trim() !== "");
+  let text = lines.slice(0, SUMMARY_LINES).join("\n");
+  const cut = lines.length > SUMMARY_LINES || text.length > SUMMARY_CHARS;
+  if (text.length > SUMMARY_CHARS) text = text.slice(0, SUMMARY_CHARS).trimEnd();
+  return cut ? `${text}…` : text;
 }
 
 /** The transcript: items in order plus an index by id; `apply` folds one agent event in and returns the changed item ids. */

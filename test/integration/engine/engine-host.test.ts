@@ -75,6 +75,33 @@ describe("engine host", () => {
     }
   });
 
+  it("ends before a stop string, reporting stopReason stop", async () => {
+    const result = await engine.generate({
+      messages: user("Say the words."),
+      grammar: 'root ::= "alpha beta gamma delta"',
+      stop: [" gamma"],
+      maxTokens: 30,
+    });
+    expect(result.text).toBe("alpha beta");
+    expect(result.stopReason).toBe("stop");
+  });
+
+  it("samples the same reply for the same seed", async () => {
+    const request = { messages: user("Pick words."), maxTokens: 20, temperature: 1, seed: 42 };
+    const a = await engine.generate(request);
+    const b = await engine.generate(request);
+    const c = await engine.generate({ ...request, seed: 43 });
+    expect(b.text).toBe(a.text);
+    expect(c.text).not.toBe(a.text);
+  });
+
+  it("rejects a malformed chat message with a clear sentence", async () => {
+    const err = await engine
+      .generate({ messages: [{ role: "robot" as "user", content: "hi" }], maxTokens: 5 })
+      .catch((e: unknown) => e);
+    expect((err as EngineError).message).toBe("Each chat message needs a role (system, user or assistant) and text content.");
+  });
+
   it("streams text chunks before the request completes", async () => {
     const chunks: string[] = [];
     let settled = false;
@@ -171,6 +198,19 @@ describe("engine host", () => {
     expect(second.tokensIn).toBeGreaterThan(first.tokensIn);
     // At least the whole first prompt (system + first user message) was reused, not evaluated again.
     expect(second.tokensEvaluated).toBeLessThanOrEqual(second.tokensIn - first.tokensIn + 1);
+  });
+
+  it("keeps a conversation's prefix while another conversation takes a turn in between", async () => {
+    const system = { role: "system" as const, content: "Notes assistant. ".repeat(60) };
+    const a1 = await engine.generate({ messages: [system, { role: "user", content: "A1" }], maxTokens: 4, seed: 1, conversationId: "A" });
+    await engine.generate({ messages: [{ role: "user", content: "Another conversation entirely." }], maxTokens: 4, conversationId: "B" });
+    const a2 = await engine.generate({
+      messages: [system, { role: "user", content: "A1" }, { role: "assistant", content: a1.text }, { role: "user", content: "A2" }],
+      maxTokens: 4,
+      seed: 2,
+      conversationId: "A",
+    });
+    expect(a2.tokensEvaluated).toBeLessThanOrEqual(a2.tokensIn - a1.tokensIn + 1);
   });
 
   it("serves several requests in flight at once", async () => {

@@ -124,6 +124,7 @@ describe("Indexer over a real vectra index on disk", () => {
     const first = f.open();
     await first.indexer.build();
     await first.indexer.close();
+    await first.store.close();
     await writeFile(join(f.indexDir, "text-index.json"), "{broken");
     await writeFile(join(f.indexDir, "memory-manifest.json"), "{broken");
     const second = f.open();

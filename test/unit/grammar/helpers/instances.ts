@@ -247,19 +247,30 @@ export class InstanceGenerator {
   private number(s: Schema): number {
     let lo = -1e9;
     let hi = 1e9;
-    if (typeof s.minimum === "number") lo = Math.max(lo, s.minimum);
-    if (typeof s.exclusiveMinimum === "number") lo = Math.max(lo, s.exclusiveMinimum);
-    if (typeof s.maximum === "number") hi = Math.min(hi, s.maximum);
-    if (typeof s.exclusiveMaximum === "number") hi = Math.min(hi, s.exclusiveMaximum);
-    const r = this.random();
-    let v: number;
-    if (r < 0.2) v = lo;
-    else if (r < 0.4) v = hi;
-    else if (r < 0.5) v = lo + 0.001;
-    else if (r < 0.6) v = hi - 0.001;
-    else v = lo + this.random() * (hi - lo);
+    let loOpen = false;
+    let hiOpen = false;
+    if (typeof s.minimum === "number" && s.minimum >= lo) lo = s.minimum;
+    if (typeof s.exclusiveMinimum === "number" && s.exclusiveMinimum >= lo) [lo, loOpen] = [s.exclusiveMinimum, true];
+    if (typeof s.maximum === "number" && s.maximum <= hi) hi = s.maximum;
+    if (typeof s.exclusiveMaximum === "number" && s.exclusiveMaximum <= hi) [hi, hiOpen] = [s.exclusiveMaximum, true];
     // At most 6 decimals: JSON.stringify then writes no exponent and no long binary tails.
-    return Number(v.toFixed(this.int(0, 6)));
+    const digits = this.random() < 0.5 ? this.int(0, 2) : 6;
+    const step = 10 ** -digits;
+    const round = (v: number) => Number(v.toFixed(digits));
+    let first = round(Math.ceil(lo / step) * step);
+    if (first < lo || (loOpen && first <= lo)) first = round(first + step);
+    let last = round(Math.floor(hi / step) * step);
+    if (last > hi || (hiOpen && last >= hi)) last = round(last - step);
+    if (first > last) throw new Failed();
+    const r = this.random();
+    const out = r < 0.25 ? first : r < 0.5 ? last : round(first + Math.floor(this.random() * ((last - first) / step + 1)) * step);
+    const inside =
+      (typeof s.minimum !== "number" || out >= s.minimum) &&
+      (typeof s.maximum !== "number" || out <= s.maximum) &&
+      (typeof s.exclusiveMinimum !== "number" || out > s.exclusiveMinimum) &&
+      (typeof s.exclusiveMaximum !== "number" || out < s.exclusiveMaximum);
+    if (!inside) throw new Failed();
+    return out;
   }
 
   private array(s: Schema, anyDepth: number): unknown[] {

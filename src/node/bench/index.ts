@@ -1,0 +1,207 @@
+/**
+ * `bench index [--notes N] [--batch B] [--embedder test-model|hash] [--dim D] [--keep DIR]`: builds the
+ * memory of a generated vault (10,000 notes by default) with the generated test model as the embedder
+ * (or, with `--embedder hash`, an in-process hashing embedder to measure everything else at full scale), through the real engine host and
+ * its vectra index, then measures a restart, queries and a one-note update. The JSON object:
+ * notes, chunks, total_ms, embed_ms, overhead_ratio (non-embedding time / total), index_bytes,
+ * load_ms, query_ms_p95, update_one_ms (excluding the note's own embedding), max_block_ms (longest
+ * event-loop block in this process while indexing, measured with a 10 ms timer), plus the codec
+ * comparison (vectra JSON vs protobuf on the built index).
+ */
+import { mkdtempSync, rmSync, statSync, readdirSync, readFileSync, appendFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs, UsageError } from "../cli-types";
+import { generateVault } from "../vault-generator/generate-vault";
+import { openFolderMemory, type FolderMemory } from "../folder-vault/folder-memory";
+import { defaultTestModelPath } from "../compose";
+import { loadVectra } from "../../engine/vector/vectra-loader";
+
+function log(line: string): void {
+  process.stderr.write(`[bench index] ${line}\n`);
+}
+
+/** Longest gap between 10 ms ticks, minus the 10 ms: how long the event loop was blocked. */
+function blockMeter(): { stop(): number } {
+  let last = performance.now();
+  let max = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    max = Math.max(max, now - last - 10);
+    last = now;
+  }, 10);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(0, Math.round(max));
+    },
+  };
+}
+
+function folderBytes(dir: string): number {
+  let total = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    total += e.isDirectory() ? folderBytes(p) : statSync(p).size;
+  }
+  return total;
+}
+
+/** A deterministic bag-of-words vector: stands in for a model when only the indexing overhead is measured. */
+function hashVector(text: string, dim: number): number[] {
+  const v = new Array<number>(dim).fill(0);
+  for (const w of text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []) {
+    let h = 2166136261;
+    for (let i = 0; i < w.length; i++) h = Math.imul(h ^ w.charCodeAt(i), 16777619);
+    v[(h >>> 0) % dim] += 1;
+  }
+  const norm = Math.sqrt(v.reduce((s, x) => s + x * x, 0)) || 1;
+  return v.map((x) => x / norm);
+}
+
+function p95(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] * 10) / 10;
+}
+
+/** Sizes and (de)serialisation times of the built index in vectra's JSON and protobuf codecs. */
+async function compareCodecs(pbFile: string): Promise<Record<string, number | string>> {
+  const vectra = await loadVectra();
+  const pb = new vectra.ProtobufCodec();
+  const json = new vectra.JsonCodec();
+  const raw = readFileSync(pbFile);
+  let t = performance.now();
+  const data = pb.deserializeIndex(raw);
+  const pbLoad = performance.now() - t;
+  t = performance.now();
+  const pbBytes = pb.serializeIndex(data).length;
+  const pbSave = performance.now() - t;
+  t = performance.now();
+  let jsonBuf: Buffer;
+  try {
+    jsonBuf = json.serializeIndex(data);
+  } catch (err) {
+    return { protobuf_bytes: pbBytes, protobuf_load_ms: Math.round(pbLoad), json_error: String(err) };
+  }
+  const jsonSave = performance.now() - t;
+  t = performance.now();
+  json.deserializeIndex(jsonBuf);
+  const jsonLoad = performance.now() - t;
+  return {
+    items: data.items.length,
+    dimension: data.items[0]?.vector.length ?? 0,
+    protobuf_bytes: pbBytes,
+    json_bytes: jsonBuf.length,
+    protobuf_save_ms: Math.round(pbSave),
+    json_save_ms: Math.round(jsonSave),
+    protobuf_load_ms: Math.round(pbLoad),
+    json_load_ms: Math.round(jsonLoad),
+  };
+}
+
+export async function run(argv: string[]): Promise<Record<string, unknown>> {
+  const { options } = parseArgs(argv, { strings: ["notes", "batch", "keep", "seed", "embedder", "dim"], booleans: [] });
+  const embedder = (options.embedder as string | undefined) ?? "test-model";
+  if (embedder !== "test-model" && embedder !== "hash") throw new UsageError('--embedder must be "test-model" (default) or "hash".');
+  const dim = options.dim === undefined ? 64 : Number(options.dim);
+  const notes = options.notes === undefined ? 10_000 : Number(options.notes);
+  if (!Number.isInteger(notes) || notes < 10) throw new UsageError("--notes must be a whole number of at least 10.");
+  const batch = options.batch === undefined ? 32 : Number(options.batch);
+  const root = typeof options.keep === "string" ? options.keep : mkdtempSync(join(tmpdir(), "bench-index-"));
+  let memory: FolderMemory | null = null;
+  try {
+    let t = performance.now();
+    const generated = generateVault(root, { notes, seed: options.seed === undefined ? 42 : Number(options.seed) });
+    log(`generated ${generated.notes} notes (${(generated.bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - t)} ms at ${root}`);
+    const model = defaultTestModelPath();
+    let lastLog = 0;
+    const open = () =>
+      openFolderMemory({
+        vault: root,
+        embedModel: embedder === "test-model" ? model : undefined,
+        embed: embedder === "hash" ? { texts: (texts) => Promise.resolve(texts.map((t) => hashVector(t, dim))), modelKey: `hash-${dim}` } : undefined,
+        threads: 1,
+        batchSize: batch,
+        onProgress: (p) => {
+          if (p.phase === "embed" && Date.now() - lastLog > 5000) {
+            lastLog = Date.now();
+            log(`embedding ${p.done}/${p.total}${p.etaMs !== null ? `, ~${Math.round(p.etaMs / 1000)} s left` : ""}`);
+          }
+        },
+        onNotice: (m) => log(`notice: ${m}`),
+      });
+    memory = await open();
+    // Load the model before timing, so total_ms is indexing, not model loading.
+    if (embedder === "test-model") await memory.engine!.embed(["warm up"]);
+    await memory.vectors!.open();
+
+    const meter = blockMeter();
+    t = performance.now();
+    const report = await memory.indexer.build();
+    await memory.vectors!.flush();
+    const totalMs = performance.now() - t;
+    const maxBlock = meter.stop();
+    log(`built: ${report.notes} notes, ${report.chunks} chunks, ${Math.round(totalMs)} ms (embedding ${Math.round(report.embedMs)} ms)`);
+
+    // Restart: the host drops the index and reads it from disk; a fresh indexer loads manifest and text index.
+    await memory.engine!.request("vector.close", { folder: join(memory.indexDir, "vectors") });
+    const vectorsFolder = join(memory.indexDir, "vectors");
+    await memory.close();
+    memory = await open();
+    if (embedder === "test-model") await memory.engine!.embed(["warm up"]);
+    t = performance.now();
+    await Promise.all([memory.vectors!.open(), memory.indexer.load()]);
+    const loadMs = performance.now() - t;
+    const rebuild = await memory.indexer.build();
+    log(`restart: loaded in ${Math.round(loadMs)} ms; re-embedded ${rebuild.embedded} chunks, read ${rebuild.read} notes`);
+
+    // Queries: semantic (embed the query + vector search in the host) and full-text.
+    const queries = ["offline sync queue", "garden tomato", "meeting budget review", "running training plan", "vector embedding search", "kitchen recipe bread", "quarter goal roadmap", "travel train city", "bug fix deploy", "journal reflection habit"];
+    const semanticTimes: number[] = [];
+    const textTimes: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const q of queries) {
+        let q0 = performance.now();
+        await memory.search.semanticSearch!(q, 8);
+        semanticTimes.push(performance.now() - q0);
+        q0 = performance.now();
+        await memory.search.textSearch(q, 8);
+        textTimes.push(performance.now() - q0);
+      }
+    }
+
+    // One modified note: time the update, less the note's own embedding.
+    const target = generated.paths[Math.floor(generated.paths.length / 2)];
+    appendFileSync(join(root, target), "\n## Added in the benchmark\nA new paragraph about offline sync and garden tomatoes.\n");
+    t = performance.now();
+    const update = await memory.indexer.updateNote(target);
+    await memory.vectors!.flush();
+    const updateMs = performance.now() - t;
+    const updateOneMs = updateMs - update.embedMs;
+
+    const indexBytes = folderBytes(memory.indexDir);
+    const codecs = await compareCodecs(join(vectorsFolder, "index.pb"));
+    return {
+      notes: report.notes,
+      chunks: report.chunks,
+      total_ms: Math.round(totalMs),
+      embed_ms: Math.round(report.embedMs),
+      overhead_ratio: Math.round(((totalMs - report.embedMs) / totalMs) * 1000) / 1000,
+      index_bytes: indexBytes,
+      load_ms: Math.round(loadMs),
+      query_ms_p95: p95(semanticTimes),
+      update_one_ms: Math.round(updateOneMs * 10) / 10,
+      max_block_ms: maxBlock,
+      text_query_ms_p95: p95(textTimes),
+      update_embedded_chunks: update.embedded,
+      restart_reembedded: rebuild.embedded,
+      batch,
+      embedder: embedder === "test-model" ? "test-model (generated GGUF, threads 1)" : `hash (${dim} dims, in-process; measures everything but embedding)`,
+      codec: "protobuf",
+      codec_compare: codecs,
+    };
+  } finally {
+    await memory?.close().catch(() => undefined);
+    if (typeof options.keep !== "string") rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { ContextFullError, budgetPrompt } from "../../../src/core/agent/context-budget";
+import type { ConversationEntry } from "../../../src/core/agent/conversation";
+import { TokenCounter } from "../../../src/core/agent/token-counter";
+import { ScriptedEngine } from "../../../src/engine/scripted";
+
+const counter = new TokenCounter(new ScriptedEngine([]));
+const env = (msg: string) => ({ thought: "", status: "Idle" as const, message_to_user: msg, tool_calls: [] });
+
+function turn(id: string, words: number): ConversationEntry[] {
+  return [
+    { kind: "user", turnId: id, at: 0, content: `question ${id} ` + "word ".repeat(words) },
+    { kind: "assistant", turnId: id, at: 0, envelope: env(`answer ${id}`) },
+  ];
+}
+
+describe("context budget", () => {
+  it("keeps everything when it fits and caps generation at the wanted tokens", async () => {
+    const r = await budgetPrompt({ system: "sys", history: turn("a", 10), current: turn("now", 5).slice(0, 1), contextSize: 4096, marginTokens: 64, wantedTokens: 300, minTokens: 32, counter });
+    expect(r.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
+    expect(r.maxTokens).toBe(300);
+    expect(r.dropped).toBe(0);
+  });
+
+  it("drops the oldest turns first and keeps the system prompt and the current task", async () => {
+    const history = [...turn("old", 200), ...turn("mid", 200), ...turn("new", 20)];
+    const current = turn("now", 5).slice(0, 1);
+    const r = await budgetPrompt({ system: "sys", history, current, contextSize: 700, marginTokens: 16, wantedTokens: 256, minTokens: 32, counter });
+    const text = r.messages.map((m) => m.content).join("\n");
+    expect(text).not.toContain("question old");
+    expect(text).toContain("question new");
+    expect(text).toContain("question now");
+    expect(r.messages[0]).toEqual({ role: "system", content: "sys" });
+    expect(r.promptTokens + r.maxTokens).toBeLessThanOrEqual(700 - 16);
+  });
+
+  it("inside the current turn drops older rounds before the latest results, then shortens those", async () => {
+    const user: ConversationEntry = { kind: "user", turnId: "t", at: 0, content: "task" };
+    const round = (i: number, size: number): ConversationEntry[] => [
+      { kind: "assistant", turnId: "t", at: 0, envelope: { ...env(""), tool_calls: [{ name: "x:y", args: {} }] } },
+      { kind: "tool-results", turnId: "t", at: 0, results: [{ callId: `r${i}c0`, name: "x:y", ok: true, content: `result ${i} ` + "z".repeat(size) }] },
+    ];
+    const current = [user, ...round(1, 2000), ...round(2, 4000)];
+    const r = await budgetPrompt({ system: "sys", history: [], current, contextSize: 900, marginTokens: 16, wantedTokens: 200, minTokens: 32, counter });
+    const text = r.messages.map((m) => m.content).join("\n");
+    expect(text).not.toContain("result 1");
+    expect(text).toContain("result 2");
+    expect(text).toContain("results cut to fit the context");
+    expect(text).toContain("task");
+    expect(r.promptTokens + r.maxTokens).toBeLessThanOrEqual(900 - 16);
+  });
+
+  it("refuses with a sentence when even the task alone does not fit", async () => {
+    const current = turn("now", 3000).slice(0, 1);
+    await expect(budgetPrompt({ system: "sys", history: [], current, contextSize: 512, marginTokens: 16, wantedTokens: 200, minTokens: 32, counter })).rejects.toThrow(ContextFullError);
+    await expect(budgetPrompt({ system: "sys", history: [], current, contextSize: 512, marginTokens: 16, wantedTokens: 200, minTokens: 32, counter })).rejects.toThrow(/shorten the message/);
+  });
+});
