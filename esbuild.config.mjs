@@ -6,10 +6,11 @@ import esbuild from "esbuild";
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
+import { pathToFileURL } from "node:url";
 
 const production = process.argv[2] === "production";
 const HOST_ENTRY = "src/engine/host/main.ts";
-const HOST_OUT = "build/engine-host.mjs";
+export const HOST_OUT = "build/engine-host.mjs";
 
 // Packages that run only in the engine host and load from node_modules in the plugin folder.
 const HOST_EXTERNALS = ["node-llama-cpp", "vectra"];
@@ -34,7 +35,7 @@ const MAIN_EXTERNALS = [
 ];
 
 /** Bundles the engine host as one ESM script (node-llama-cpp is ESM-only). Returns its text. */
-async function buildHost() {
+export async function buildHost() {
   if (!existsSync(HOST_ENTRY)) {
     if (production) throw new Error(`${HOST_ENTRY} is missing: the engine host must exist for a release build.`);
     console.warn(`warning: ${HOST_ENTRY} is missing; main.js embeds an empty engine host.`);
@@ -97,7 +98,11 @@ function mainOptions(hostText) {
   };
 }
 
-if (production) {
+const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href;
+
+if (!invokedDirectly) {
+  // Imported (by tests) for buildHost(): build nothing here.
+} else if (production) {
   const hostText = await buildHost();
   await esbuild.build(mainOptions(hostText));
   const size = statSync("main.js").size;

@@ -33,6 +33,13 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
  * inside the generation cap, so even noise always completes a valid envelope, and fast.
  */
 export const TEST_MODEL_GRAMMAR: GrammarOptions = { maxThoughtChars: 48, maxMessageChars: 96, maxStringChars: 32, maxToolCalls: 2, maxItems: 3, maxKeys: 3, recursionDepth: 1 };
+/**
+ * Grammar caps for real models: llama.cpp refuses a grammar whose repetition reaches 2000 ("exceeds sane
+ * defaults"), which the compiler's default string cap (2000) hits; these stay below it.
+ */
+export const MODEL_GRAMMAR: GrammarOptions = { maxThoughtChars: 1000, maxMessageChars: 1500, maxStringChars: 1500 };
+/** Arg sizes for real models: below llama.cpp's repetition limit (a longer note is written in several appends). */
+export const MODEL_CLAMP: ClampOptions = { maxString: 1500, maxItems: 64 };
 /** Arg sizes on the test model (schema bounds are clamped to these; see clampTools). */
 export const TEST_MODEL_CLAMP = { maxString: 32, maxItems: 3 };
 
@@ -85,7 +92,7 @@ export interface HeadlessOptions {
   /** Fixed clock for tests. */
   now?: () => Date;
   settings?: Partial<ToolSettings>;
-  /** Clamp arg sizes in the grammar (default: only on the test model). */
+  /** Clamp arg sizes in the grammar (default TEST_MODEL_CLAMP on the test model, MODEL_CLAMP otherwise). */
   clamp?: ClampOptions;
   /** Text memory (minisearch over the vault, built in memory at start) for prefetch and search tools. Default true. */
   memory?: boolean;
@@ -138,9 +145,10 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
     stop = () => client.shutdown();
   }
 
-  const grammarOptions = options.grammarOptions ?? (testModel ? TEST_MODEL_GRAMMAR : undefined);
-  // On the test model, schema-bounded sizes (a 20000-character note body) are clamped too, so envelopes stay short.
-  const grammarTools = testModel || options.clamp ? clampTools(registry.grammarTools(), options.clamp ?? TEST_MODEL_CLAMP) : registry.grammarTools();
+  const grammarOptions = options.grammarOptions ?? (testModel ? TEST_MODEL_GRAMMAR : MODEL_GRAMMAR);
+  // Schema-bounded sizes (a 20000-character note body) are clamped in the grammar: llama.cpp refuses repetitions of
+  // 2000 and more, and on the test model short strings keep every envelope quick. ajv still checks the real schema.
+  const grammarTools = clampTools(registry.grammarTools(), options.clamp ?? (testModel ? TEST_MODEL_CLAMP : MODEL_CLAMP));
   const grammars = new SubsetCache(grammarTools, grammarOptions);
   const embedding = options.embedModel ? new EmbeddingScorer(catalog.map(toolCard), engine, options.embedModel.split(/[\\/]/).pop() ?? "embed") : undefined;
   const router = new ToolRouter(catalog, options.routerOptions, embedding);

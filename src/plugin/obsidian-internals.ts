@@ -18,7 +18,7 @@ function settingWindow(app: App): SettingWindow | null {
 export function openPluginSettings(app: App, pluginId: string): void {
   const setting = settingWindow(app);
   if (!setting) {
-    new Notice("Open Settings → Community plugins → Vault Agent.");
+    new Notice("Open settings, then community plugins, then Vault Agent.");
     return;
   }
   setting.open();
@@ -29,7 +29,7 @@ export function openPluginSettings(app: App, pluginId: string): void {
 export function openHotkeys(app: App, filter: string): void {
   const setting = settingWindow(app);
   if (!setting) {
-    new Notice("Open Settings → Hotkeys and search for Vault Agent.");
+    new Notice("Open settings, then hotkeys, and search for Vault Agent.");
     return;
   }
   setting.open();

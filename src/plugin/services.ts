@@ -44,7 +44,11 @@ export class EngineSetupError extends Error {
 
 /** The desktop implementation over Node, rooted in the plugin's folder on disk. */
 export class DesktopServices implements PluginServices {
-  constructor(private readonly pluginDir: string) {}
+  constructor(
+    private readonly pluginDir: string,
+    /** The engine host script to write into the plugin folder; default the one this build embeds. */
+    private readonly host: { source: string; hash: string } = { source: ENGINE_HOST_SOURCE, hash: ENGINE_HOST_HASH },
+  ) {}
 
   modelsFolder(): string {
     return path.join(this.pluginDir, "models");
@@ -75,7 +79,7 @@ export class DesktopServices implements PluginServices {
     if (!settings.modelPath) throw new EngineSetupError("No model selected; choose one in the settings.");
     const runtime = await runtimeState(this.pluginDir, RUNTIME_DEPENDENCIES);
     if (!runtime.installed) throw new EngineSetupError("The engine runtime is not installed; install it from the settings.");
-    const host = await ensureHostScript(this.pluginDir, ENGINE_HOST_SOURCE, ENGINE_HOST_HASH);
+    const host = await ensureHostScript(this.pluginDir, this.host.source, this.host.hash);
     return new EngineClient(obsidianHostLauncher(this.pluginDir, host.path), {
       model: {
         path: settings.modelPath,

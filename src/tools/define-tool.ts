@@ -3,5 +3,5 @@ import type { ToolDefinition } from "../core/protocol/tool";
 
 /** Keeps a tool's handler typed by its own args while the catalog holds plain `ToolDefinition`s. */
 export function defineTool<A extends z.ZodObject>(definition: ToolDefinition<A>): ToolDefinition {
-  return definition as unknown as ToolDefinition;
+  return definition;
 }

@@ -221,6 +221,45 @@ async function runTheme(context, theme) {
     assert((await page.locator(".vault-agent-attachments .vault-agent-chip").count()) === 0, "attachments are cleared once sent");
   });
 
+  await check(`[${theme}] "Summarize this note" sends the open note with the request`, async () => {
+    await newConversation();
+    await page.evaluate(() => window.harness.openNote("Recipes/Banana Bread.md"));
+    await page.evaluate((reply) => window.harness.script([reply], { chunkDelayMs: 2 }), say("- Ripe bananas\n- One loaf, 60 minutes"));
+    assert(await page.evaluate(() => window.harness.runCommand("summarize-note")), "the command should run with a note open");
+    await page.locator(".vault-agent-assistant:not(.is-streaming)").waitFor({ timeout: WAIT });
+    await waitTurnEnd();
+    const user = await page.locator(".vault-agent-user").last().textContent();
+    assert(user.includes("Summarize this note") && user.includes("Recipes/Banana Bread.md"), `user bubble was ${user}`);
+    const prompt = (await page.evaluate(() => window.harness.requests()))[0].join("\n");
+    assert(prompt.toLowerCase().includes("banana"), "the note's text should reach the model");
+    const before = await page.evaluate(() => window.harness.editorText());
+    await page.locator('.vault-agent-assistant button[aria-label="Insert at cursor"]').last().click();
+    const after = await page.evaluate(() => window.harness.editorText());
+    assert(after === "- Ripe bananas\n- One loaf, 60 minutes" + before, "insert at cursor should put the answer at the cursor of the open note");
+  });
+
+  await check(`[${theme}] past conversations are listed and reopen with their messages`, async () => {
+    await page.locator('.vault-agent-toolbar-button[aria-label="Conversations"]').click();
+    await page.locator(".vault-agent-history-row").first().waitFor({ timeout: WAIT });
+    const titles = await page.locator(".vault-agent-history-title").allTextContents();
+    assert(titles.includes("What do I need for the red lentil soup?"), `history titles were ${JSON.stringify(titles)}`);
+    await page.locator(".vault-agent-history-title", { hasText: "What do I need for the red lentil soup?" }).click();
+    await page.locator(".vault-agent-user-text", { hasText: "What do I need for the red lentil soup?" }).waitFor({ timeout: WAIT });
+    const answer = await page.locator(".vault-agent-assistant .vault-agent-answer").first().textContent();
+    assert(answer.includes("200 g red lentils"), `reopened answer was ${answer}`);
+    assert((await page.locator(".vault-agent-history.is-hidden").count()) === 1, "the list closes after opening one");
+  });
+
+  await check(`[${theme}] Index vault builds the text index, reporting in the status bar`, async () => {
+    await page.evaluate(() => window.harness.runCommand("index-vault"));
+    await page.waitForFunction(() => window.harness.notices().some((n) => n.startsWith("Indexed ")), null, { timeout: WAIT });
+    const notice = (await page.evaluate(() => window.harness.notices())).find((n) => n.startsWith("Indexed "));
+    assert(/^Indexed 2\d notes/.test(notice), `notice was ${notice}`);
+    assert((await page.evaluate(() => window.harness.read("Vault agent/Index/text-index.json"))) !== null, "the text index should be saved in the index folder");
+    const bar = await page.locator(".vault-agent-status-bar").textContent();
+    assert(bar.startsWith("Vault agent:"), `status bar was ${bar}`);
+  });
+
   await check(`[${theme}] a missing model shows an error banner whose action opens the model picker`, async () => {
     await newConversation();
     await page.evaluate(() => window.harness.setSetting({ modelPath: "" }));

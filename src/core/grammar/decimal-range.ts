@@ -14,7 +14,7 @@ export interface Decimal {
 }
 
 const anyDigits = (n: number): GbnfExpr => rep(cls([[0x30, 0x39]]), 0, n);
-const digitClass = (lo: number, hi: number): GbnfExpr => cls([[0x30 + lo, 0x30 + hi]]);
+const digitClass = (lo: number, hi: number): GbnfExpr => (lo === hi ? lit(String(lo)) : cls([[0x30 + lo, 0x30 + hi]]));
 
 /** Parses a plain or exponent decimal string (no sign) exactly. */
 export function parseDecimal(text: string): Decimal {

@@ -5,7 +5,7 @@ import { MAX_INT_DIGITS } from "./json-text";
 /** The largest magnitude an integer rule admits (MAX_INT_DIGITS nines). */
 export const MAX_INT_MAGNITUDE = 10n ** BigInt(MAX_INT_DIGITS) - 1n;
 
-const digitClass = (lo: number, hi: number): GbnfExpr => cls([[0x30 + lo, 0x30 + hi]]);
+const digitClass = (lo: number, hi: number): GbnfExpr => (lo === hi ? lit(String(lo)) : cls([[0x30 + lo, 0x30 + hi]]));
 
 /** Digit strings of equal length between a and b (both that length, a ≤ b), leading zeros allowed. */
 function sameLength(a: string, b: string): GbnfExpr {

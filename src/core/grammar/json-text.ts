@@ -60,7 +60,7 @@ function jsonEscape(rules: RuleSet): GbnfExpr {
 /** A JSON string of minLength..maxLength code points. */
 export function jsonString(rules: RuleSet, minLength: number, maxLength: number): GbnfExpr {
   const body = boundedRepeat(jsonChar(rules), minLength, maxLength);
-  return rules.add(`json-string-${minLength}-${maxLength}`.replace("json-", "str-"), seq(lit('"'), body, lit('"')));
+  return rules.add(`string-${minLength}-${maxLength}`, seq(lit('"'), body, lit('"')));
 }
 
 /** Any integer of up to MAX_INT_DIGITS digits. */

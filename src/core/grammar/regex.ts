@@ -303,10 +303,12 @@ export function boundLength(node: RegexNode, lo: number, hi: number): RegexNode 
         const cMax = Math.min(node.max, Math.floor(hi / imin));
         return cMin > cMax ? null : { kind: "repeat", item: node.item, min: cMin, max: cMax };
       }
+      if (hi < imin) return lo <= 0 && node.min === 0 ? { kind: "seq", items: [] } : null;
       // Variable-length item repeated a few times: unroll (x x (x (x)?)?) so the sequence split stays exact.
-      if (node.max <= 8) {
+      const most = imin > 0 ? Math.min(node.max, Math.floor(hi / imin)) : node.max;
+      if (most <= 8 && most >= node.min) {
         let tail: RegexNode = { kind: "seq", items: [] };
-        for (let k = node.max - node.min; k > 0; k--) tail = { kind: "repeat", item: { kind: "seq", items: [node.item, tail] }, min: 0, max: 1 };
+        for (let k = most - node.min; k > 0; k--) tail = { kind: "repeat", item: { kind: "seq", items: [node.item, tail] }, min: 0, max: 1 };
         const unrolled: RegexNode = { kind: "seq", items: [...Array.from({ length: node.min }, () => node.item), tail] };
         return boundSequence(unrolled.kind === "seq" ? unrolled.items : [unrolled], lo, hi);
       }

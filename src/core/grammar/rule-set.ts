@@ -56,9 +56,48 @@ export class RuleSet {
     return ref(name);
   }
 
+  /** The finished grammar; repeated groups that would expand into many llama.cpp rules become named rules first. */
   grammar(root: GbnfExpr): GbnfGrammar {
-    const rules = new Map<string, GbnfExpr>([["root", root]]);
+    const hoistedRoot = this.hoist(root);
+    for (const [n, b] of [...this.rules]) this.rules.set(n, this.hoist(b));
+    const rules = new Map<string, GbnfExpr>([["root", hoistedRoot]]);
     for (const [n, b] of this.rules) rules.set(n, b);
     return { rules, root: "root" };
+  }
+
+  /**
+   * llama.cpp refuses a quantifier on a parenthesized group when the rules generated inside the group
+   * times the repetition exceed 2000 ("exceeds sane defaults"). A group that itself holds a group or
+   * a repetition is therefore moved into its own rule, which llama.cpp counts as one.
+   */
+  private hoist(e: GbnfExpr): GbnfExpr {
+    switch (e.kind) {
+      case "seq":
+        return { kind: "seq", items: e.items.map((i) => this.hoist(i)) };
+      case "alt":
+        return { kind: "alt", options: e.options.map((o) => this.hoist(o)) };
+      case "repeat": {
+        let item = this.hoist(e.item);
+        const printsAsGroup = item.kind === "alt" || (item.kind === "seq" && item.items.length > 1);
+        if (printsAsGroup && generatesRules(item)) item = this.add("group", item);
+        return { kind: "repeat", item, min: e.min, max: e.max };
+      }
+      default:
+        return e;
+    }
+  }
+}
+
+/** True when llama.cpp would generate extra rules for nested groups or repetitions inside this expression. */
+function generatesRules(e: GbnfExpr): boolean {
+  switch (e.kind) {
+    case "seq":
+      return e.items.some((i) => i.kind === "alt" || i.kind === "repeat" || generatesRules(i));
+    case "alt":
+      return e.options.some((o) => o.kind === "alt" || o.kind === "repeat" || (o.kind === "seq" && generatesRules(o)));
+    case "repeat":
+      return true;
+    default:
+      return false;
   }
 }

@@ -187,7 +187,7 @@ export class SchemaCompiler {
   // ---- combinators ------------------------------------------------------------------------
 
   /** allOf over object schemas: properties united, keys allowed only where every part allows them. */
-  private mergeAllOf(s: Schema, path: string): Schema {
+  private mergeAllOf(s: Schema, path: string): JsonSchema {
     const partsRaw = s.allOf;
     if (!Array.isArray(partsRaw) || partsRaw.length === 0) throw new UnsupportedSchema(path, "allOf", "allOf must be a non-empty array");
     const { allOf: _drop, ...rest } = s;
@@ -218,7 +218,8 @@ export class SchemaCompiler {
     }
     for (const k of Object.keys(properties)) {
       if (!objectParts.every((p) => allowed(p, k))) {
-        if (required.has(k)) throw new UnsupportedSchema(path, "allOf", `the required key "${k}" is forbidden by another part`);
+        // A required key another part forbids: no object satisfies every part.
+        if (required.has(k)) return false;
         delete properties[k];
       }
     }

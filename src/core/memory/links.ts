@@ -72,6 +72,15 @@ export function rewriteLinks(
       fence = fenceMatch[1];
       continue;
     }
+    // Inline code is not a link (the parser skips it too): rewrite only the text between code spans.
+    lines[i] = line
+      .split(/(`[^`]*`)/)
+      .map((part) => (part.startsWith("`") && part.endsWith("`") && part.length > 1 ? part : rewritePart(part)))
+      .join("");
+  }
+  return { text: lines.join("\n"), changed };
+
+  function rewritePart(line: string): string {
     let updated = line.replace(/(!?)\[\[([^\]\n]+?)\]\]/g, (whole, bang: string, inner: string) => {
       const pipe = inner.indexOf("|");
       const ref = pipe >= 0 ? inner.slice(0, pipe) : inner;
@@ -101,9 +110,8 @@ export function rewriteLinks(
       const newUrl = angle ? `<${to}${sub}>` : encodeURI(to) + sub;
       return `${bang}[${label}](${newUrl})`;
     });
-    lines[i] = updated;
+    return updated;
   }
-  return { text: lines.join("\n"), changed };
 }
 
 function hasExtension(p: string): boolean {

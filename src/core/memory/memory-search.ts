@@ -9,6 +9,7 @@ import type { VectorStore } from "../ports/vector-store";
 import type { EmbedTexts, Indexer } from "./indexer";
 import { folderOf } from "./indexer";
 import { snippetFor } from "./snippet";
+import { chunkNote, type ChunkOptions } from "./chunker";
 
 export interface MemorySearchDeps {
   indexer: Indexer;
@@ -16,6 +17,8 @@ export interface MemorySearchDeps {
   /** Absent or null: text search only. */
   vectors?: VectorStore | null;
   embed?: EmbedTexts | null;
+  /** The chunking the index was built with (to read chunk texts back by id). */
+  chunk?: ChunkOptions;
 }
 
 export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
@@ -48,7 +51,23 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
       where = { folder: { $in: folders } };
     }
     const hits = await vectors.query(vector, limit, where);
-    return hits.map((h) => ({ path: h.metadata.path, heading: h.metadata.heading, score: h.score, text: h.metadata.text }));
+    // The vector index keeps no chunk texts: read them back from the notes, by chunk id.
+    const notes = new Map<string, Map<string, string> | null>();
+    const out: { path: string; heading: string; score: number; text: string }[] = [];
+    for (const h of hits) {
+      const path = h.metadata.path;
+      if (!notes.has(path)) {
+        try {
+          notes.set(path, new Map(chunkNote(path, await vault.read(path), deps.chunk).map((c) => [c.id, c.text])));
+        } catch {
+          notes.set(path, null);
+        }
+      }
+      const text = h.metadata.text || notes.get(path)?.get(h.id);
+      // A chunk that no longer exists (the note changed and is not re-indexed yet) is left out.
+      if (text) out.push({ path, heading: h.metadata.heading, score: h.score, text });
+    }
+    return out;
   };
   return { textSearch, semanticSearch };
 }

@@ -34,6 +34,8 @@ export class ToolRouter implements RouterPort {
   private readonly cards: ToolCard[];
   private readonly byName: Map<string, ToolCard>;
   private readonly text: TextScorer;
+  /** Why the last routing fell back to text only (the embedding failed), or null. */
+  embeddingError: string | null = null;
 
   constructor(
     tools: readonly RoutableTool[],
@@ -56,7 +58,16 @@ export class ToolRouter implements RouterPort {
     const topK = options.topK ?? this.options.topK;
     const textScores = this.text.score(message);
     if (!this.embedding) return this.decide(message, textScores, topK);
-    const embedScores = await this.embedding.score(message, options.signal);
+    let embedScores: Map<string, number>;
+    try {
+      embedScores = await this.embedding.score(message, options.signal);
+      this.embeddingError = null;
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      // A failing embedding model must not stop the turn: route on text alone and say why.
+      this.embeddingError = err instanceof Error ? err.message : String(err);
+      return this.decide(message, textScores, topK);
+    }
     const w = this.options.textWeight;
     const fused = new Map<string, number>();
     for (const card of this.cards) {

@@ -2,7 +2,9 @@
  * The semantic index: a vectra LocalIndex in a folder (inside the vault by default), serving the
  * VectorStore port in the engine host. The index file uses vectra's protobuf codec (float32 vectors;
  * a 10k-note index stays far below V8's string limit, which JSON hits); writes are deferred and
- * atomic. An unreadable index is moved aside and rebuilt empty with a notice instead of crashing.
+ * atomic. Chunk texts are not stored (hits come back with `text: ""`): they are two thirds of the
+ * file and of its load time, and the notes hold them anyway — MemorySearch reads them back by chunk
+ * id. An unreadable index is moved aside and rebuilt empty with a notice instead of crashing.
  */
 import { promises as fs } from "node:fs";
 import { join, resolve } from "node:path";
@@ -64,7 +66,10 @@ export class VectraStore implements VectorStore {
       }
     }
     await this.update(async (index) => {
-      for (const item of items) await index.upsertItem({ id: item.id, vector: item.vector, metadata: item.metadata });
+      for (const item of items) {
+        const { text: _text, ...metadata } = item.metadata;
+        await index.upsertItem({ id: item.id, vector: item.vector, metadata });
+      }
     });
   }
 
@@ -76,8 +81,8 @@ export class VectraStore implements VectorStore {
   async query(vector: number[], topK: number, filter?: Record<string, unknown>): Promise<VectorHit[]> {
     const index = await this.ready();
     await this.queue;
-    const results = await index.queryItems(vector, "", Math.max(1, topK), filter as never);
-    return results.map((r) => ({ id: r.item.id, score: r.score, metadata: r.item.metadata as VectorItem["metadata"] }));
+    const results = await index.queryItems(vector, "", Math.max(1, topK), filter);
+    return results.map((r): VectorHit => ({ id: r.item.id, score: r.score, metadata: { ...(r.item.metadata as Omit<VectorItem["metadata"], "text">), text: "" } }));
   }
 
   async stats(): Promise<{ items: number; bytes: number; dimension?: number }> {

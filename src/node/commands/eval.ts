@@ -33,7 +33,7 @@ export async function run(argv: string[]): Promise<number> {
       engine,
       cases: EVAL_SUITE.slice(0, limit),
       freeMaxTokens: testModel ? 64 : 384,
-      grammarOptions: testModel ? TEST_MODEL_EVAL_GRAMMAR : { maxThoughtChars: 240, maxMessageChars: 240, maxToolCalls: 2 },
+      grammarOptions: testModel ? TEST_MODEL_EVAL_GRAMMAR : { maxThoughtChars: 240, maxMessageChars: 240, maxStringChars: 1500, maxToolCalls: 2 },
       clamp: testModel ? { maxString: 16, maxItems: 2 } : undefined,
       embedModel,
       seed: Number(options.seed ?? 1),

@@ -1,6 +1,6 @@
 /** IndexStore over a folder on disk: one file per key, written atomically (temp file + rename). */
 import { promises as fs } from "node:fs";
-import { dirname, join, resolve, sep } from "node:path";
+import { dirname, resolve, sep } from "node:path";
 import type { IndexStore } from "../../core/ports/index-store";
 
 export class FolderIndexStore implements IndexStore {

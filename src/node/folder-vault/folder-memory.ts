@@ -75,7 +75,7 @@ export async function openFolderMemory(options: FolderMemoryOptions): Promise<Fo
   const indexer = new Indexer({
     vault,
     indexStore: new FolderIndexStore(indexDir),
-    vectors: vectors as VectorStore | null,
+    vectors,
     embed,
     modelKey,
     excludedFolders: options.excludedFolders,

@@ -58,7 +58,8 @@ export class ChatSession implements UserPort {
   /** Text the pane should put in its input (set by commands such as "Ask about selection"). */
   draft = "";
   private controller: AbortController | null = null;
-  private pending: { resolve: (decision: ConfirmDecision) => void } | null = null;
+  /** The open question to the user: created when the agent announces it, answered from the card. */
+  private pending: { promise: Promise<ConfirmDecision>; resolve: (decision: ConfirmDecision) => void } | null = null;
   private readonly listeners = new Set<(change: SessionChange) => void>();
   private saving: Promise<void> = Promise.resolve();
 
@@ -114,6 +115,7 @@ export class ChatSession implements UserPort {
     } finally {
       this.controller = null;
       this.resolvePending("deny");
+      this.pending = null;
       this.emit({ type: "state" });
       await this.persist(conversation);
     }
@@ -183,11 +185,18 @@ export class ChatSession implements UserPort {
 
   // UserPort: the agent's gatekeeper asks here; the card in the pane answers through `answer`.
   confirm(_request: ConfirmRequest): Promise<ConfirmDecision> {
-    this.resolvePending("deny");
     if (this.controller?.signal.aborted) return Promise.resolve("deny");
-    return new Promise((resolve) => {
-      this.pending = { resolve };
-    });
+    // The card may already be showing (and even answered) from the "confirm-asked" event.
+    return (this.pending ?? this.ask()).promise;
+  }
+
+  private ask(): NonNullable<ChatSession["pending"]> {
+    this.resolvePending("deny");
+    let resolve!: (decision: ConfirmDecision) => void;
+    const promise = new Promise<ConfirmDecision>((r) => (resolve = r));
+    const pending = { promise, resolve };
+    this.pending = pending;
+    return pending;
   }
 
   notify(message: string, kind: "info" | "warning" | "error" = "info"): void {
@@ -195,13 +204,14 @@ export class ChatSession implements UserPort {
     else this.deps.notice(message);
   }
 
+  /** Answers the open question; it stays (resolved) until the agent collects it, so an early answer is not lost. */
   private resolvePending(decision: ConfirmDecision): void {
-    const pending = this.pending;
-    this.pending = null;
-    pending?.resolve(decision);
+    this.pending?.resolve(decision);
   }
 
   private onEvent(event: AgentEvent): void {
+    if (event.type === "confirm-asked") this.ask();
+    if (event.type === "confirm-answered") this.pending = null;
     const ids = this.transcript.apply(event);
     if (ids.length) this.emit({ type: "items", ids });
     if (event.type === "error" && !event.recoverable && event.code !== "aborted") this.setProblem(this.deps.explain(event.message));

@@ -45,7 +45,7 @@ export class ChatView extends ItemView {
   }
 
   getDisplayText(): string {
-    return "Vault agent";
+    return "Vault Agent";
   }
 
   override getIcon(): string {

@@ -65,7 +65,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 
     new Setting(containerEl)
       .setName("Context size")
-      .setDesc("Tokens the model sees at once. 0 chooses automatically from the model and free memory.")
+      .setDesc("Tokens the model sees at once; set it to 0 to choose from the model and free memory.")
       .addText((t) => numberInput(t.inputEl, s.contextSize, 0, 131072, (v) => this.deps.save({ contextSize: v })));
     new Setting(containerEl)
       .setName("GPU layers")
@@ -78,7 +78,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
       );
     new Setting(containerEl)
       .setName("Threads")
-      .setDesc("CPU threads for generation. 0 chooses from your cores and the model's size.")
+      .setDesc("CPU threads for generation; set it to 0 to choose from your cores and the model's size.")
       .addText((t) => numberInput(t.inputEl, s.threads, 0, 256, (v) => this.deps.save({ threads: v })));
     new Setting(containerEl)
       .setName("Temperature")
@@ -92,7 +92,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
       );
     new Setting(containerEl)
       .setName("Unload after idle minutes")
-      .setDesc("Frees the model's memory when the chat is unused for this long. 0 keeps it loaded.")
+      .setDesc("Frees the model's memory when the chat is unused for this long; set it to 0 to keep it loaded.")
       .addText((t) => numberInput(t.inputEl, s.idleUnloadMinutes, 0, 1440, (v) => this.deps.save({ idleUnloadMinutes: v })));
 
     new Setting(containerEl).setName("Agent").setHeading();

@@ -140,7 +140,7 @@ async function boot(options: BootOptions): Promise<void> {
   const exported = moduleObject.exports as { default?: new (app: App, manifest: unknown) => obsidian.Plugin };
   const PluginClass = exported.default;
   if (!PluginClass) throw new Error("main.js did not export a plugin class as its default export.");
-  const Harnessed = class extends (PluginClass as unknown as new (app: App, manifest: unknown) => obsidian.Plugin) {
+  const Harnessed = class extends PluginClass {
     createServices(): PluginServices {
       return services;
     }
@@ -174,6 +174,10 @@ const harness = {
   },
   async openNote(path: string, select?: { from: number; to: number }): Promise<void> {
     await app.workspace.openNote(path, select);
+  },
+  /** The text in the main editor (what insert-at-cursor changes). */
+  editorText(): string | null {
+    return app.workspace.activeEditor?.editor.getValue() ?? null;
   },
   closeNotes(): void {
     for (const leaf of app.workspace.getLeavesOfType("markdown")) leaf.detach();

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AgentEvent } from "../../../src/core/agent/events";
+import { composeHeadless } from "../../../src/node/compose";
+import { testModelPath } from "../../helpers/test-model";
 import { copyVault, snapshot } from "./scripted-helpers";
 
 const cli = fileURLToPath(new URL("../../../src/node/cli.ts", import.meta.url));
@@ -47,5 +49,25 @@ describe("ask over the real engine host with the generated test model", () => {
     const r = ask(["hello"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("Give the vault folder with --vault DIR.");
+  });
+
+  it("an abort during real generation ends the turn cleanly and the next turn still works", async () => {
+    const headless = await composeHeadless({ vault: copyVault(), model: await testModelPath() });
+    try {
+      const controller = new AbortController();
+      const r = await headless.agent.runTurn("hello there, tell me something long", {
+        signal: controller.signal,
+        onEvent: (e) => {
+          if (e.type === "thought-delta" || e.type === "message-delta") controller.abort();
+        },
+      });
+      expect(r.outcome).toBe("aborted");
+      expect(headless.agent.conversation.entries.map((e) => e.kind)).toEqual(["user", "assistant"]);
+      expect(headless.agent.conversation.entries[1]).toMatchObject({ placeholder: "aborted" });
+      const next = await headless.agent.runTurn("thanks!");
+      expect(next.outcome).toBe("done");
+    } finally {
+      await headless.close();
+    }
   });
 });

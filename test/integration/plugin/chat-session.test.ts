@@ -85,6 +85,27 @@ describe("chat session over the real agent, a scripted engine and ObsidianVault"
     expect(session.transcript.items.find((i) => i.kind === "tool")).toMatchObject({ status: "denied" });
   });
 
+  it("Allow for this conversation lets later writes of that tool run without asking again", async () => {
+    const { session, vault } = setup([
+      call("vault:write", { path: "A.md", content: "one" }),
+      say("Wrote A."),
+      call("vault:write", { path: "B.md", content: "two" }),
+      say("Wrote B."),
+    ]);
+    let asked = 0;
+    session.subscribe(() => {
+      if (session.transcript.awaiting) {
+        asked++;
+        session.answer("always");
+      }
+    });
+    await session.send("create a note called A");
+    await session.send("create a note called B");
+    expect(await vault.read("A.md")).toBe("one");
+    expect(await vault.read("B.md")).toBe("two");
+    expect(asked).toBe(1);
+  });
+
   it("Stop aborts a streaming answer and marks the turn stopped", async () => {
     const long = say("word ".repeat(200));
     const { session } = setup([long], { chunkDelayMs: 2 });

@@ -33,12 +33,21 @@ describe("VectraStore", () => {
       await store.close();
       const reopened = new VectraStore(join(dir, codec), { codec });
       expect((await reopened.listIds()).map((x) => x.id).sort()).toEqual(["a", "c"]);
-      expect((await reopened.query([0, 0, 1], 1))[0]).toMatchObject({ id: "a", metadata: { path: "A/x.md", hash: "h-a", text: "text a" } });
+      expect((await reopened.query([0, 0, 1], 1))[0]).toMatchObject({ id: "a", metadata: { path: "A/x.md", hash: "h-a", heading: "H", text: "" } });
       const s = await reopened.stats();
       expect(s).toMatchObject({ items: 2, dimension: 3 });
       expect(s.bytes).toBeGreaterThan(0);
     });
   }
+
+  it("keeps chunk texts out of the index file (the notes hold them)", async () => {
+    const store = new VectraStore(join(dir, "t"));
+    await store.upsert([{ ...item("a", [1, 0], "a.md"), metadata: { ...item("a", [1, 0], "a.md").metadata, text: "UNIQUE-CHUNK-TEXT" } }]);
+    await store.flush();
+    const { readFile } = await import("node:fs/promises");
+    expect((await readFile(join(dir, "t", "index.pb"))).includes("UNIQUE-CHUNK-TEXT")).toBe(false);
+    expect((await readFile(join(dir, "t", "index.pb"))).includes("a.md")).toBe(true);
+  });
 
   it("writes the index file only after the quiet period or a flush, atomically", async () => {
     const folder = join(dir, "wb");

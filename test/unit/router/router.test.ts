@@ -92,4 +92,12 @@ describe("embedding fusion", () => {
     expect(embedded).toBe(cards.length + 3);
     expect([...saved.keys()]).toEqual(["router-cards-mini-embed.gguf.json"]);
   });
+
+  it("falls back to text scores when the embedding model fails", async () => {
+    const failing = { embed: async (): Promise<number[][]> => Promise.reject(new Error("The embedding model is not loaded.")) };
+    const r = new ToolRouter(catalog, {}, new EmbeddingScorer(catalog.map(toolCard), failing, "broken.gguf"));
+    const d = await r.route("what time is it");
+    expect(d.tools[0].name).toBe("clock:now");
+    expect(r.embeddingError).toBe("The embedding model is not loaded.");
+  });
 });

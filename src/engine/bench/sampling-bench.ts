@@ -1,0 +1,88 @@
+/**
+ * The body of `bench sampling`: token cost of free sampling, of sampling under our envelope grammar,
+ * and under node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one
+ * run. Lives in src/engine because it is the code that loads node-llama-cpp.
+ */
+import { getLlama, LlamaCompletion, type LlamaGrammar } from "node-llama-cpp";
+
+/** What to measure. */
+export interface SamplingBenchInput {
+  /** GGUF to load. */
+  modelPath: string;
+  /** Our envelope grammar (GBNF). */
+  gbnf: string;
+  /** The same envelope as a JSON schema in node-llama-cpp's subset. */
+  nlcSchema: Record<string, unknown>;
+  /** Generations per variant (default 12). */
+  runs?: number;
+  /** Token cap per generation (default 512). */
+  maxTokens?: number;
+  /** Progress lines. */
+  log?: (line: string) => void;
+}
+
+/** Milliseconds per generated token for each variant. */
+export interface SamplingBenchResult {
+  vocab: number;
+  free_ms_per_token: number;
+  envelope_ms_per_token: number;
+  overhead_ms_per_token: number;
+  nlc_ms_per_token: number;
+  ratio_vs_nlc: number;
+  tokens: { free: number; envelope: number; nlc: number };
+}
+
+const PROMPT = "<|im_start|>system\nAnswer with one JSON envelope.<|im_end|>\n<|im_start|>user\nWhat is in my project notes?<|im_end|>\n<|im_start|>assistant\n";
+
+export async function runSamplingBench(input: SamplingBenchInput): Promise<SamplingBenchResult> {
+  const runs = input.runs ?? 12;
+  const maxTokens = input.maxTokens ?? 512;
+  const log = input.log ?? (() => {});
+  const llama = await getLlama({ gpu: false, build: "never" });
+  const model = await llama.loadModel({ modelPath: input.modelPath });
+  // One thread: on small shared machines the default thread count is hundreds of times slower.
+  const context = await model.createContext({ contextSize: 2048, threads: 1 });
+  try {
+    const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
+    const ours = await llama.createGrammar({ grammar: input.gbnf });
+    const theirs = await llama.createGrammarForJsonSchema(input.nlcSchema as never);
+
+    const measure = async (label: string, grammar: LlamaGrammar | undefined) => {
+      let tokens = 0;
+      let ms = 0;
+      for (let seed = 1; seed <= runs; seed++) {
+        let n = 0;
+        const start = performance.now();
+        await completion.generateCompletion(PROMPT, { grammar, temperature: 1, seed, maxTokens, onToken: (t) => (n += t.length) });
+        ms += performance.now() - start;
+        tokens += n;
+      }
+      log(`${label}: ${tokens} tokens in ${ms.toFixed(0)} ms`);
+      return { tokens, perToken: ms / Math.max(1, tokens) };
+    };
+
+    // Warm up once so the first variant does not pay for allocation.
+    await completion.generateCompletion(PROMPT, { temperature: 1, seed: 0, maxTokens: 16 });
+    const free = await measure("free", undefined);
+    const envelope = await measure("envelope (ours)", ours);
+    const nlc = await measure("envelope (node-llama-cpp)", theirs);
+    const round = (x: number) => Math.round(x * 1000) / 1000;
+    return {
+      vocab: vocabSize(model),
+      free_ms_per_token: round(free.perToken),
+      envelope_ms_per_token: round(envelope.perToken),
+      overhead_ms_per_token: round(envelope.perToken - free.perToken),
+      nlc_ms_per_token: round(nlc.perToken),
+      ratio_vs_nlc: round(envelope.perToken / nlc.perToken),
+      tokens: { free: free.tokens, envelope: envelope.tokens, nlc: nlc.tokens },
+    };
+  } finally {
+    await context.dispose();
+    await model.dispose();
+  }
+}
+
+function vocabSize(model: { fileInfo: { metadata: unknown } }): number {
+  const meta = model.fileInfo.metadata as { tokenizer?: { ggml?: { tokens?: unknown[] } } };
+  return meta.tokenizer?.ggml?.tokens?.length ?? 0;
+}

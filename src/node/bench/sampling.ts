@@ -1,0 +1,75 @@
+/**
+ * `bench sampling`: ms per token on the 32,000-token test model — free, under our envelope grammar,
+ * and under node-llama-cpp's `createGrammarForJsonSchema` for the same envelope shape, in one run.
+ */
+import { z } from "zod";
+import { compileEnvelopeGrammar, type GrammarTool } from "../../core/grammar";
+import { ENVELOPE_STATUS_VALUES } from "../../core/grammar/envelope";
+import { runSamplingBench } from "../../engine/bench/sampling-bench";
+import { cachedTestModel } from "../test-model/model-cache";
+import { syntheticCatalog } from "./synthetic-catalog";
+
+/** Tools offered in the measured turn: a typical router pick (five tools, three families). */
+const OFFERED = ["vault:read", "vault:list", "search:text", "task:add", "daily:open"];
+const LIMITS = { maxThoughtChars: 200, maxMessageChars: 200, maxToolCalls: 2 };
+
+/** Keywords node-llama-cpp's JSON-schema grammar understands; the rest are dropped for its side. */
+const NLC_KEYS = new Set(["type", "enum", "const", "properties", "required", "additionalProperties", "items", "prefixItems", "minItems", "maxItems", "minLength", "maxLength"]);
+
+function toNlcSchema(schema: unknown): unknown {
+  if (typeof schema !== "object" || schema === null) return schema;
+  const s = schema as Record<string, unknown>;
+  if (Array.isArray(s.anyOf) || Array.isArray(s.oneOf)) return { oneOf: ((s.anyOf ?? s.oneOf) as unknown[]).map(toNlcSchema) };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(s)) {
+    if (!NLC_KEYS.has(k) && !(k === "format" && ["date", "time", "date-time"].includes(String(v)))) continue;
+    if (k === "properties") out[k] = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([pk, pv]) => [pk, toNlcSchema(pv)]));
+    else if (k === "items" || (k === "additionalProperties" && typeof v === "object")) out[k] = toNlcSchema(v);
+    else if (k === "prefixItems") out[k] = (v as unknown[]).map(toNlcSchema);
+    else out[k] = v;
+  }
+  if (out.format !== undefined) {
+    delete out.minLength;
+    delete out.maxLength;
+  }
+  return out;
+}
+
+/** The envelope as a JSON schema for node-llama-cpp: same keys, order, statuses and per-tool args. */
+export function envelopeJsonSchema(tools: GrammarTool[]): Record<string, unknown> {
+  return {
+    type: "object",
+    properties: {
+      thought: { type: "string", maxLength: LIMITS.maxThoughtChars },
+      status: { enum: [...ENVELOPE_STATUS_VALUES] },
+      message_to_user: { oneOf: [{ type: "string", maxLength: LIMITS.maxMessageChars }, { type: "null" }] },
+      tool_calls: {
+        type: "array",
+        maxItems: LIMITS.maxToolCalls,
+        items: {
+          oneOf: tools.map((t) => ({
+            type: "object",
+            properties: { name: { const: t.name }, args: toNlcSchema(t.schema) },
+            required: ["name", "args"],
+            additionalProperties: false,
+          })),
+        },
+      },
+    },
+    required: ["thought", "status", "message_to_user", "tool_calls"],
+    additionalProperties: false,
+  };
+}
+
+export async function run(argv: string[]): Promise<Record<string, unknown>> {
+  const runs = Number(argv[argv.indexOf("--runs") + 1]) || 12;
+  const tools = syntheticCatalog()
+    .filter((t) => OFFERED.includes(t.name))
+    .map((t) => ({ name: t.name, schema: z.toJSONSchema(t.args) as Record<string, unknown> }));
+  const compiled = compileEnvelopeGrammar(tools, LIMITS);
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  log("bench sampling: preparing the 32,000-token test model");
+  const modelPath = cachedTestModel({ vocab: 32000 });
+  const result = await runSamplingBench({ modelPath, gbnf: compiled.gbnf, nlcSchema: envelopeJsonSchema(tools), runs, log });
+  return { ...result, tools: OFFERED.length, runs };
+}

@@ -1,0 +1,60 @@
+/** Every grammar the compiler emits is accepted by llama.cpp's own GBNF parser (no model needed). */
+import fc from "fast-check";
+import { getLlama, type Llama } from "node-llama-cpp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compileEnvelopeGrammar, compileSchemaGrammar, type JsonSchema } from "../../../src/core/grammar";
+import { syntheticGrammarTools } from "../../unit/grammar/helpers/catalog";
+import { schemaArbitrary } from "../../unit/grammar/helpers/schema-arbitrary";
+
+let llama: Llama;
+beforeAll(async () => {
+  llama = await getLlama({ gpu: false, build: "never" });
+});
+
+async function llamaAccepts(gbnf: string): Promise<void> {
+  const grammar = await llama.createGrammar({ grammar: gbnf });
+  expect(grammar.grammar).toBe(gbnf);
+}
+
+const catalog = syntheticGrammarTools();
+
+describe("llama.cpp accepts every compiled grammar", () => {
+  it("accepts the full synthetic catalog envelope, each tool alone, static mode and the empty subset", async () => {
+    await llamaAccepts(compileEnvelopeGrammar(catalog).gbnf);
+    await llamaAccepts(compileEnvelopeGrammar(catalog, { mode: "static" }).gbnf);
+    await llamaAccepts(compileEnvelopeGrammar([]).gbnf);
+    for (const tool of catalog) await llamaAccepts(compileEnvelopeGrammar([tool]).gbnf);
+  });
+
+  it("accepts the real tool catalog's envelope", async () => {
+    const { grammarCatalog } = await import("../../../src/node/commands/grammar");
+    const { tools } = await grammarCatalog();
+    const compiled = compileEnvelopeGrammar(tools);
+    expect(compiled.fallbacks).toEqual([]);
+    await llamaAccepts(compiled.gbnf);
+  });
+
+  it("accepts grammars with escaped keys, long strings, tricky patterns and fallbacks", async () => {
+    const schemas: JsonSchema[] = [
+      { type: "object", properties: { 'q"k': { type: "string" }, "x\\y": { type: "integer" }, é: { type: "null" }, "\u0001": { type: "boolean" } }, additionalProperties: { type: "number" } },
+      { type: "string", maxLength: 9000, minLength: 2500 },
+      { type: "string", pattern: '^["\\\\\\]\\[\\-^]{1,30}$' },
+      { type: "string", pattern: "^[^\\n]{1,200}\\.canvas$" },
+      { type: "string", pattern: "^(?=x)" },
+      { not: {} },
+      { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1e-3 },
+      { type: "array", items: { type: "integer" }, minItems: 2100, maxItems: 4500 },
+      true,
+    ];
+    for (const s of schemas) await llamaAccepts(compileSchemaGrammar(s).gbnf);
+  });
+
+  it("accepts 300 grammars of random schemas", async () => {
+    const samples = fc.sample(schemaArbitrary(), { numRuns: 300, seed: 42 });
+    for (const s of samples) await llamaAccepts(compileSchemaGrammar(s).gbnf);
+  });
+
+  it("rejects a malformed grammar, so the checks above can fail", async () => {
+    await expect(llama.createGrammar({ grammar: 'root ::= "a" (' })).rejects.toThrow();
+  });
+});
