@@ -61,6 +61,7 @@ export default defineConfig([
       "obsidianmd/no-forbidden-elements": "off",
       "obsidianmd/sample-names": "off",
       "obsidianmd/prefer-file-manager-trash-file": "off",
+      "no-unsanitized/method": "off",
     },
   },
 ]);

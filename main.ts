@@ -9,10 +9,11 @@ import { openChat } from "./src/plugin/chat/open-chat";
 import { registerCommands } from "./src/plugin/commands";
 import { ManagedEngine } from "./src/plugin/engine/managed-engine";
 import { MemoryService } from "./src/plugin/memory/memory-service";
+import { semanticSetup } from "./src/plugin/memory/semantic-setup";
 import { openHotkeys, openPluginSettings } from "./src/plugin/obsidian-internals";
 import { explainFailure, readinessProblem } from "./src/plugin/readiness";
 import { DesktopServices, type PluginServices } from "./src/plugin/services";
-import { loadSettings, type VaultAgentSettings } from "./src/plugin/settings/settings";
+import { loadSettings, modelLabel, needsEngineRestart, type VaultAgentSettings } from "./src/plugin/settings/settings";
 import { VaultAgentSettingTab } from "./src/plugin/settings/settings-tab";
 import { StatusBar } from "./src/plugin/status-bar";
 import { ObsidianVault } from "./src/plugin/vault/obsidian-vault";
@@ -32,11 +33,12 @@ export default class VaultAgentPlugin extends Plugin {
     const engine = new ManagedEngine({ create: () => services.createEngine(this.settings), idleMinutes: () => this.settings.idleUnloadMinutes });
     this.register(engine.onStatus((status) => statusBar.setEngine(status)));
     this.register(() => void engine.dispose());
-    const memory = new MemoryService({
+    const memory: MemoryService = new MemoryService({
       vault,
       adapter: this.app.vault.adapter,
-      engine,
       settings: () => this.settings,
+      defaultIndexFolder: `${this.pluginFolder()}/index`,
+      semantic: () => semanticSetup(this.settings, services, engine, memory.indexFolder()),
       progress: (job, done, total) => statusBar.progress(job, done, total),
       notice: (message) => new Notice(message),
     });
@@ -45,7 +47,7 @@ export default class VaultAgentPlugin extends Plugin {
     const session = new ChatSession({
       agentFor: (conversation, user) => agents.agentFor(conversation, user),
       store: new ConversationStore(this.app.vault.adapter, () =>
-        this.settings.conversationStorage === "vault" ? this.settings.conversationFolder : `${this.manifest.dir ?? ""}/conversations`,
+        this.settings.conversationStorage === "vault" ? this.settings.conversationFolder : `${this.pluginFolder()}/conversations`,
       ),
       vault,
       readiness: () => readinessProblem(this.settings, services, openSettings),
@@ -61,13 +63,14 @@ export default class VaultAgentPlugin extends Plugin {
       new VaultAgentSettingTab(this.app, this, {
         settings: () => this.settings,
         save: async (patch) => {
-          const modelChanged = ["modelPath", "embeddingModelPath", "contextSize", "gpuLayers", "threads"].some((k) => k in patch);
           this.settings = { ...this.settings, ...patch };
           await this.saveData(this.settings);
-          if (modelChanged) await engine.reset();
+          if (needsEngineRestart(patch)) await engine.reset();
         },
         services,
         engineStatus: () => engine.current,
+        hostStatus: () => engine.hostStatus(),
+        memoryStatus: () => memory.describe(),
         rebuildIndex: () => void memory.index(true),
         openHotkeys: () => openHotkeys(this.app, this.manifest.name),
       }),
@@ -78,11 +81,11 @@ export default class VaultAgentPlugin extends Plugin {
   protected createServices(): PluginServices {
     const adapter = this.app.vault.adapter;
     const base = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : "";
-    return new DesktopServices(path.join(base, this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`));
+    return new DesktopServices(path.join(base, this.pluginFolder()), undefined, base);
   }
-}
 
-function modelLabel(settings: VaultAgentSettings): string {
-  if (!settings.modelPath) return "No model selected";
-  return path.basename(settings.modelPath).replace(/\.gguf$/i, "");
+  /** The plugin's folder, vault-relative. */
+  private pluginFolder(): string {
+    return this.manifest.dir ?? `${this.app.vault.configDir}/plugins/${this.manifest.id}`;
+  }
 }

@@ -22,6 +22,8 @@ export interface RuntimeReport extends RuntimeState {
 }
 
 export interface PluginServices {
+  /** A vault path as an absolute path on disk, or null when the vault is not on a local disk. */
+  absolutePath(vaultPath: string): string | null;
   /** The plugin's own models folder (absolute). */
   modelsFolder(): string;
   /** GGUF files in the plugin's models folder and the user's folder, with header facts. */
@@ -48,7 +50,13 @@ export class DesktopServices implements PluginServices {
     private readonly pluginDir: string,
     /** The engine host script to write into the plugin folder; default the one this build embeds. */
     private readonly host: { source: string; hash: string } = { source: ENGINE_HOST_SOURCE, hash: ENGINE_HOST_HASH },
+    /** The vault's folder on disk. */
+    private readonly vaultBase: string = "",
   ) {}
+
+  absolutePath(vaultPath: string): string | null {
+    return this.vaultBase ? path.join(this.vaultBase, vaultPath) : null;
+  }
 
   modelsFolder(): string {
     return path.join(this.pluginDir, "models");

@@ -135,6 +135,8 @@ async function runTheme(context, theme) {
     assert(/Qwen2\.5 0\.5B Instruct · [\d.]+ tok\/s · ready/.test(status), `status line should show model and speed, got "${status}"`);
     assert((await page.locator(".vault-agent-thought summary").count()) === 1, "the thought should be available, collapsed");
     assert(!(await page.locator(".vault-agent-thought").getAttribute("open")), "the thought should start collapsed");
+    await link.click();
+    await page.waitForFunction(() => window.harness.activePath() === "Recipes/Red Lentil Soup.md", null, { timeout: WAIT });
   });
 
   await check(`[${theme}] Shift+Enter adds a line instead of sending`, async () => {
@@ -255,7 +257,8 @@ async function runTheme(context, theme) {
     await page.waitForFunction(() => window.harness.notices().some((n) => n.startsWith("Indexed ")), null, { timeout: WAIT });
     const notice = (await page.evaluate(() => window.harness.notices())).find((n) => n.startsWith("Indexed "));
     assert(/^Indexed 2\d notes/.test(notice), `notice was ${notice}`);
-    assert((await page.evaluate(() => window.harness.read("Vault agent/Index/text-index.json"))) !== null, "the text index should be saved in the index folder");
+    assert(notice.includes("full-text only"), `without a vector index the notice should say search is full-text, got ${notice}`);
+    assert((await page.evaluate(() => window.harness.read(".obsidian/plugins/vault-agent/index/text-index.json"))) !== null, "the text index should be saved in the plugin's index folder");
     const bar = await page.locator(".vault-agent-status-bar").textContent();
     assert(bar.startsWith("Vault agent:"), `status bar was ${bar}`);
   });
@@ -267,6 +270,7 @@ async function runTheme(context, theme) {
     await input.press("Enter");
     await page.locator(".vault-agent-banner:not(.is-hidden)").waitFor({ timeout: WAIT });
     assert((await page.locator(".vault-agent-banner-text").textContent()) === "No model selected.", "banner should say what is wrong");
+    assert((await input.inputValue()) === "hello", "the unsent message should stay in the input");
     await shot("chat-error");
     await page.locator(".vault-agent-banner button", { hasText: "Open settings" }).click();
     await page.locator(".vault-agent-model-row").first().waitFor({ timeout: WAIT });
@@ -278,6 +282,24 @@ async function runTheme(context, theme) {
     await page.locator(".vault-agent-model-row", { hasText: "Qwen2.5 0.5B Instruct" }).locator("button", { hasText: "Use" }).click();
     await page.locator(".vault-agent-model-row.is-selected", { hasText: "Qwen2.5 0.5B Instruct" }).waitFor({ timeout: WAIT });
     await shot("settings-model-picker");
+  });
+
+  await check(`[${theme}] a model download shows its progress and can be cancelled`, async () => {
+    const row = page.locator(".vault-agent-recommended", { hasText: "Qwen2.5 1.5B Instruct" });
+    await row.locator("button", { hasText: "Download" }).click();
+    await page.waitForFunction(() => (document.querySelector("progress.vault-agent-progress")?.value ?? 0) > 20_000_000, null, { timeout: WAIT });
+    const line = await page.locator(".vault-agent-download-line").textContent();
+    assert(/Qwen2\.5 1\.5B Instruct \(Q4_K_M\) — \d+ MB of 381 MB/.test(line), `progress line was ${line}`);
+    await page.locator(".vault-agent-download-progress button", { hasText: "Cancel" }).click();
+    await page.locator(".vault-agent-download-line .vault-agent-error-text").waitFor({ timeout: WAIT });
+    const error = await page.locator(".vault-agent-download-line").textContent();
+    assert(error.includes("cancelled; start it again to resume"), `after cancel the line was ${error}`);
+    assert((await page.locator(".vault-agent-download-progress button", { hasText: "Cancel" }).count()) === 0, "no Cancel after the download ended");
+  });
+
+  await check(`[${theme}] unloading the plugin removes its commands, view type, ribbon icon and status bar item`, async () => {
+    const left = await page.evaluate(() => window.harness.unload());
+    assert(JSON.stringify(left) === JSON.stringify({ commands: 0, views: 0, ribbon: 0, statusBar: 0 }), `left behind: ${JSON.stringify(left)}`);
   });
 
   await check(`[${theme}] no uncaught errors in the page`, async () => {

@@ -67,6 +67,9 @@ export function installDomHelpers(): void {
   node.empty = function (this: Node) {
     while (this.firstChild) this.removeChild(this.firstChild);
   };
+  node.instanceOf = function (this: Node, type: abstract new (...args: never[]) => unknown) {
+    return this instanceof type;
+  };
   node.appendText = function (this: Node, val: string) {
     this.appendChild(document.createTextNode(val));
   };

@@ -484,11 +484,8 @@ function renderInline(app: App | null, el: HTMLElement, text: string, sourcePath
     else if (m[4]) {
       const inner = token.slice(2, -2);
       const [target, alias] = inner.split("|");
-      const a = el.createEl("a", { cls: "internal-link", text: alias ?? target, attr: { "data-href": target, href: target } });
-      a.addEventListener("click", (evt) => {
-        evt.preventDefault();
-        void app?.workspace.openLinkText(target, sourcePath);
-      });
+      // Like Obsidian, the renderer only draws the link; the view that hosts it handles clicks.
+      el.createEl("a", { cls: "internal-link", text: alias ?? target, attr: { "data-href": target, href: target } });
     } else if (m[5]) {
       const close = token.indexOf("](");
       el.createEl("a", { cls: "external-link", text: token.slice(1, close), attr: { href: token.slice(close + 2, -1) } });

@@ -282,9 +282,9 @@ export class Workspace extends Events {
   getMostRecentLeaf(): WorkspaceLeaf | null {
     return this.lastMarkdownLeaf ?? this.activeLeaf;
   }
-  async openLinkText(linktext: string, sourcePath: string): Promise<void> {
+  async openLinkText(linktext: string, sourcePath: string, newLeaf?: boolean): Promise<void> {
     const file = this.app.metadataCache.getFirstLinkpathDest(linktext.split("#")[0], sourcePath);
-    if (file) await this.getLeaf(false).openFile(file);
+    if (file) await this.getLeaf(newLeaf).openFile(file);
   }
   /** Test helper: opens a note in the main area and selects a range of it. */
   async openNote(path: string, select?: { from: number; to: number }): Promise<MarkdownView> {

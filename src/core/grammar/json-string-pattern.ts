@@ -1,5 +1,6 @@
 /** Translates a parsed regex into GBNF over JSON string content (what sits between the quotes). */
-import { alt, cls, lit, seq, type GbnfExpr } from "./gbnf-ast";
+import { alt, cls, lit, ref, seq, type GbnfExpr } from "./gbnf-ast";
+import { printExpr } from "./gbnf-printer";
 import { boundedRepeat } from "./bounded-repeat";
 import { complement, contains, intersect, normalize, type CharRanges } from "./char-set";
 import { boundLength, lengthRange, parseRegex, UntranslatableRegex, type RegexNode } from "./regex";
@@ -74,29 +75,50 @@ function encodeUncached(set: CharRanges): GbnfExpr | null {
   return options.length ? alt(...options) : null;
 }
 
-function toGbnf(node: RegexNode, rules: RuleSet): GbnfExpr | null {
+/** Rules a translated pattern needs: fixed names derived from their bodies, so translations can be reused. */
+type RuleDefs = Map<string, GbnfExpr>;
+/** Every name handed out, with its body, so two different bodies never share a name. */
+const namedBodies = new Map<string, string>();
+
+function fnv(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  return h.toString(36);
+}
+
+/** A reference to a shared rule for this body (names start with `json-`, which derived names never take). */
+function sharedRule(prefix: string, body: GbnfExpr, defs: RuleDefs): GbnfExpr {
+  const text = printExpr(body);
+  let name = `json-${prefix}-${fnv(text)}`;
+  for (let i = 2; namedBodies.has(name) && namedBodies.get(name) !== text; i++) name = `json-${prefix}-${fnv(text)}-${i}`;
+  namedBodies.set(name, text);
+  defs.set(name, body);
+  return ref(name);
+}
+
+function toGbnf(node: RegexNode, defs: RuleDefs): GbnfExpr | null {
   switch (node.kind) {
     case "set": {
       const e = encodeCharSet(node.ranges);
-      return e && e.kind === "alt" ? rules.add("pattern-char", e) : e;
+      return e && e.kind === "alt" ? sharedRule("pchar", e, defs) : e;
     }
     case "seq": {
       const items: GbnfExpr[] = [];
       for (const item of node.items) {
-        const e = toGbnf(item, rules);
+        const e = toGbnf(item, defs);
         if (!e) return null;
         items.push(e);
       }
       return seq(...items);
     }
     case "alt": {
-      const options = node.options.map((o) => toGbnf(o, rules)).filter((o): o is GbnfExpr => o !== null);
+      const options = node.options.map((o) => toGbnf(o, defs)).filter((o): o is GbnfExpr => o !== null);
       return options.length ? alt(...options) : null;
     }
     case "repeat": {
-      const item = toGbnf(node.item, rules);
+      const item = toGbnf(node.item, defs);
       if (!item) return node.min === 0 ? seq() : null;
-      const atom = item.kind === "seq" || item.kind === "alt" ? rules.add("pattern-group", item) : item;
+      const atom = item.kind === "seq" || item.kind === "alt" ? sharedRule("pgroup", item, defs) : item;
       return boundedRepeat(atom, node.min, node.max);
     }
   }
@@ -119,8 +141,18 @@ export function translatePattern(pattern: string, minLength: number, maxLength: 
   if (bounded === null) return { ok: false, reason: `its quantifiers cannot be narrowed to lengths ${minLength}..${maxLength}` };
   if (bounded === EMPTY_LANGUAGE) return { ok: true, content: null };
   if (typeof bounded === "string") return { ok: false, reason: bounded };
-  return { ok: true, content: toGbnf(bounded, rules) };
+  let translated = translations.get(key);
+  if (!translated) {
+    const defs: RuleDefs = new Map();
+    translated = { content: toGbnf(bounded, defs), defs };
+    remember(translations, key, translated);
+  }
+  for (const [name, body] of translated.defs) rules.shared(name, () => body);
+  return { ok: true, content: translated.content };
 }
+
+/** Translated contents with the shared rules they reference. */
+const translations = new Map<string, { content: GbnfExpr | null; defs: RuleDefs }>();
 
 /** Shortest and longest match of a pattern in code points, or null when it is untranslatable. */
 export function patternLengths(pattern: string): [number, number] | null {

@@ -312,7 +312,8 @@ export class SchemaCompiler {
     if (format && FORMAT_PATTERNS[format]) {
       source = FORMAT_PATTERNS[format];
       if (pattern !== undefined) {
-        if (PATTERNS_WITHIN_FORMAT[format]?.includes(pattern)) source = pattern;
+        const within = PATTERNS_WITHIN_FORMAT[format]?.[pattern];
+        if (within !== undefined) source = within;
         else this.fallback(`${path}/pattern`, "pattern", `the pattern next to format "${format}" is not enforced; the grammar enforces the format only`);
       }
     } else if (format && AJV_FORMATS.has(format)) {
@@ -334,7 +335,7 @@ export class SchemaCompiler {
     if (source === undefined) return jsonString(this.rules, minLength, maxLength);
     const translated = translatePattern(source, minLength, maxLength, this.rules);
     if (!translated.ok) {
-      if (source !== pattern) throw new UnsupportedSchema(path, "format", `the format "${format}" does not fit lengths ${minLength}..${maxLength}`);
+      if (source !== pattern || format !== undefined) throw new UnsupportedSchema(path, "format", `the format "${format}" does not fit lengths ${minLength}..${maxLength}`);
       this.fallback(`${path}/pattern`, "pattern", `${translated.reason}, so it falls back to a plain string of ${minLength}..${maxLength} characters`);
       return jsonString(this.rules, minLength, maxLength);
     }

@@ -99,7 +99,7 @@ export class Indexer {
   /** The full-text index, searchable while indexing runs. */
   readonly text = new TextIndex();
   private manifest: Manifest = emptyManifest(null);
-  private loaded = false;
+  private loading: Promise<void> | null = null;
   /** Serialises builds and incremental updates. */
   private queue: Promise<unknown> = Promise.resolve();
   private readonly pending = new Map<string, VaultChange>();
@@ -120,9 +120,12 @@ export class Indexer {
   }
 
   /** Loads the manifest and text index saved by an earlier run; safe to call more than once. */
-  async load(): Promise<void> {
-    if (this.loaded) return;
-    this.loaded = true;
+  load(): Promise<void> {
+    this.loading ??= this.loadSaved();
+    return this.loading;
+  }
+
+  private async loadSaved(): Promise<void> {
     const raw = await this.options.indexStore.load(MANIFEST_KEY);
     let manifest: Manifest | null = null;
     if (raw !== null) {

@@ -5,38 +5,65 @@
  * possible" format, keeping each link's `#heading` and `|alias`.
  */
 
-/** Resolves a link target against the set of vault paths; null when nothing matches. */
-export function resolveLinkpath(target: string, sourcePath: string, paths: readonly string[]): string | null {
-  const clean = target.trim().replace(/^\/+/, "");
-  if (clean === "") return null;
-  const lowerPaths = new Map<string, string>();
-  for (const p of paths) if (!lowerPaths.has(p.toLowerCase())) lowerPaths.set(p.toLowerCase(), p);
-  const candidates = hasExtension(clean) ? [clean] : [`${clean}.md`, clean];
-  const sourceFolder = folderOf(sourcePath);
-  for (const c of candidates) {
-    const exact = lowerPaths.get(c.toLowerCase());
-    if (exact) return exact;
-  }
-  for (const c of candidates) {
-    const relative = normalizeRelative(sourceFolder, c);
-    if (relative !== null) {
-      const hit = lowerPaths.get(relative.toLowerCase());
-      if (hit) return hit;
+/** Resolves link targets against one snapshot of the vault's paths, with lookup tables built once. */
+export class LinkResolver {
+  /** Lowercased path → path. */
+  private readonly byPath = new Map<string, string>();
+  /** Lowercased file name (with extension) → paths. */
+  private readonly byName = new Map<string, string[]>();
+
+  constructor(readonly paths: readonly string[]) {
+    for (const p of paths) {
+      const lower = p.toLowerCase();
+      if (!this.byPath.has(lower)) this.byPath.set(lower, p);
+      const name = lower.split("/").pop() ?? lower;
+      const list = this.byName.get(name);
+      if (list) list.push(p);
+      else this.byName.set(name, [p]);
     }
   }
-  const matches: string[] = [];
-  for (const c of candidates) {
-    const suffix = `/${c.toLowerCase()}`;
-    for (const p of paths) if (`/${p.toLowerCase()}`.endsWith(suffix)) matches.push(p);
-    if (matches.length > 0) break;
+
+  /** The vault path a link target points to, as seen from `sourcePath`; null when nothing matches. */
+  resolve(target: string, sourcePath: string): string | null {
+    const clean = target.trim().replace(/^\/+/, "");
+    if (clean === "") return null;
+    const candidates = hasExtension(clean) ? [clean] : [`${clean}.md`, clean];
+    const sourceFolder = folderOf(sourcePath);
+    for (const c of candidates) {
+      const exact = this.byPath.get(c.toLowerCase());
+      if (exact) return exact;
+    }
+    for (const c of candidates) {
+      const relative = normalizeRelative(sourceFolder, c);
+      if (relative !== null) {
+        const hit = this.byPath.get(relative.toLowerCase());
+        if (hit) return hit;
+      }
+    }
+    for (const c of candidates) {
+      const lower = c.toLowerCase();
+      const suffix = `/${lower}`;
+      const matches = (this.byName.get(lower.split("/").pop() ?? lower) ?? []).filter((p) => `/${p.toLowerCase()}`.endsWith(suffix));
+      if (matches.length === 0) continue;
+      matches.sort((a, b) => {
+        const sameA = folderOf(a) === sourceFolder ? 0 : 1;
+        const sameB = folderOf(b) === sourceFolder ? 0 : 1;
+        return sameA - sameB || a.split("/").length - b.split("/").length || a.length - b.length || a.localeCompare(b);
+      });
+      return matches[0];
+    }
+    return null;
   }
-  if (matches.length === 0) return null;
-  matches.sort((a, b) => {
-    const sameA = folderOf(a) === sourceFolder ? 0 : 1;
-    const sameB = folderOf(b) === sourceFolder ? 0 : 1;
-    return sameA - sameB || a.split("/").length - b.split("/").length || a.length - b.length || a.localeCompare(b);
-  });
-  return matches[0];
+
+  /** How many files share this file name (case-insensitively). */
+  nameCount(fileName: string): number {
+    return this.byName.get(fileName.toLowerCase())?.length ?? 0;
+  }
+}
+
+/** Resolves a link target against the set of vault paths; null when nothing matches. */
+export function resolveLinkpath(target: string, sourcePath: string, paths: readonly string[]): string | null {
+  return new LinkResolver(paths).resolve(target, sourcePath);
 }
 
 /** The link text Obsidian writes for `path` ("shortest path when possible"): the bare name when unique. */
@@ -54,11 +81,12 @@ export function rewriteLinks(
   sourcePath: string,
   from: string,
   to: string,
-  pathsBefore: readonly string[],
+  pathsBefore: readonly string[] | LinkResolver,
   pathsAfter: readonly string[],
 ): { text: string; changed: number } {
   let changed = 0;
   const newWikiTarget = shortestLinktext(to, pathsAfter);
+  const before = pathsBefore instanceof LinkResolver ? pathsBefore : new LinkResolver(pathsBefore);
   const lines = text.split("\n");
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
@@ -88,7 +116,7 @@ export function rewriteLinks(
       const hash = ref.indexOf("#");
       const target = hash >= 0 ? ref.slice(0, hash) : ref;
       const sub = hash >= 0 ? ref.slice(hash) : "";
-      if (target.trim() === "" || resolveLinkpath(target, sourcePath, pathsBefore) !== from) return whole;
+      if (target.trim() === "" || before.resolve(target, sourcePath) !== from) return whole;
       changed++;
       const written = hasExtension(target.trim()) && !target.trim().toLowerCase().endsWith(".md") ? to : newWikiTarget;
       return `${bang}[[${written}${sub}${rest}]]`;
@@ -105,7 +133,7 @@ export function rewriteLinks(
       const hash = url.indexOf("#");
       const target = hash >= 0 ? url.slice(0, hash) : url;
       const sub = hash >= 0 ? url.slice(hash) : "";
-      if (resolveLinkpath(target, sourcePath, pathsBefore) !== from) return whole;
+      if (before.resolve(target, sourcePath) !== from) return whole;
       changed++;
       const newUrl = angle ? `<${to}${sub}>` : encodeURI(to) + sub;
       return `${bang}[${label}](${newUrl})`;

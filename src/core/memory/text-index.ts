@@ -98,6 +98,8 @@ export class TextIndex {
 
   /** Loads a saved index; false (and an empty index) when absent, corrupt or from another version. */
   async load(store: IndexStore, key: string): Promise<boolean> {
+    // Whatever happens, shard files from an earlier index must not survive next to a rebuilt one.
+    for (let i = 0; i < SHARDS; i++) this.dirty.add(i);
     try {
       const head = await store.load(key);
       if (head === null) return false;
@@ -119,7 +121,6 @@ export class TextIndex {
     } catch {
       this.shards = Array.from({ length: SHARDS }, () => new MiniSearch<TextDoc>(OPTIONS));
       this.hashes.clear();
-      for (let i = 0; i < SHARDS; i++) this.dirty.add(i);
       return false;
     }
   }

@@ -47,25 +47,28 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     const ours = await llama.createGrammar({ grammar: input.gbnf });
     const theirs = await llama.createGrammarForJsonSchema(input.nlcSchema as never);
 
-    const measure = async (label: string, grammar: LlamaGrammar | undefined) => {
-      let tokens = 0;
-      let ms = 0;
-      for (let seed = 1; seed <= runs; seed++) {
-        let n = 0;
-        const start = performance.now();
-        await completion.generateCompletion(PROMPT, { grammar, temperature: 1, seed, maxTokens, onToken: (t) => (n += t.length) });
-        ms += performance.now() - start;
-        tokens += n;
-      }
-      log(`${label}: ${tokens} tokens in ${ms.toFixed(0)} ms`);
-      return { tokens, perToken: ms / Math.max(1, tokens) };
+    const totals = { free: { tokens: 0, ms: 0 }, envelope: { tokens: 0, ms: 0 }, nlc: { tokens: 0, ms: 0 } };
+    const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number) => {
+      let n = 0;
+      const start = performance.now();
+      await completion.generateCompletion(PROMPT, { grammar, temperature: 1, seed, maxTokens, onToken: (t) => (n += t.length) });
+      totals[variant].ms += performance.now() - start;
+      totals[variant].tokens += n;
     };
 
     // Warm up once so the first variant does not pay for allocation.
     await completion.generateCompletion(PROMPT, { temperature: 1, seed: 0, maxTokens: 16 });
-    const free = await measure("free", undefined);
-    const envelope = await measure("envelope (ours)", ours);
-    const nlc = await measure("envelope (node-llama-cpp)", theirs);
+    // Variants are interleaved seed by seed, so load from other processes on the machine hits all three alike.
+    for (let seed = 1; seed <= runs; seed++) {
+      await once("free", undefined, seed);
+      await once("envelope", ours, seed);
+      await once("nlc", theirs, seed);
+    }
+    const perToken = (v: keyof typeof totals) => totals[v].ms / Math.max(1, totals[v].tokens);
+    for (const v of ["free", "envelope", "nlc"] as const) log(`${v}: ${totals[v].tokens} tokens in ${totals[v].ms.toFixed(0)} ms`);
+    const free = { tokens: totals.free.tokens, perToken: perToken("free") };
+    const envelope = { tokens: totals.envelope.tokens, perToken: perToken("envelope") };
+    const nlc = { tokens: totals.nlc.tokens, perToken: perToken("nlc") };
     const round = (x: number) => Math.round(x * 1000) / 1000;
     return {
       vocab: vocabSize(model),

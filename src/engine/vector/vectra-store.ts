@@ -82,7 +82,10 @@ export class VectraStore implements VectorStore {
     const index = await this.ready();
     await this.queue;
     const results = await index.queryItems(vector, "", Math.max(1, topK), filter);
-    return results.map((r): VectorHit => ({ id: r.item.id, score: r.score, metadata: { ...(r.item.metadata as Omit<VectorItem["metadata"], "text">), text: "" } }));
+    return results.map((r): VectorHit => {
+      const m = r.item.metadata;
+      return { id: r.item.id, score: r.score, metadata: { ...m, path: String(m.path ?? ""), heading: String(m.heading ?? ""), hash: String(m.hash ?? ""), text: "" } };
+    });
   }
 
   async stats(): Promise<{ items: number; bytes: number; dimension?: number }> {

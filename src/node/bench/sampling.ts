@@ -61,15 +61,30 @@ export function envelopeJsonSchema(tools: GrammarTool[]): Record<string, unknown
   };
 }
 
+/**
+ * node-llama-cpp's JSON-schema grammar writes every declared property (it has no optional keys), so
+ * for the same envelope shape the measured tools' args declare every property required on both sides.
+ */
+function allRequired(schema: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...schema };
+  if (out.properties && typeof out.properties === "object") {
+    const props = Object.fromEntries(Object.entries(out.properties as Record<string, unknown>).map(([k, v]) => [k, typeof v === "object" && v !== null ? allRequired(v as Record<string, unknown>) : v]));
+    out.properties = props;
+    out.required = Object.keys(props);
+  }
+  if (out.items && typeof out.items === "object") out.items = allRequired(out.items as Record<string, unknown>);
+  return out;
+}
+
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const runs = Number(argv[argv.indexOf("--runs") + 1]) || 12;
   const tools = syntheticCatalog()
     .filter((t) => OFFERED.includes(t.name))
-    .map((t) => ({ name: t.name, schema: z.toJSONSchema(t.args) as Record<string, unknown> }));
+    .map((t) => ({ name: t.name, schema: allRequired(z.toJSONSchema(t.args) as Record<string, unknown>) }));
   const compiled = compileEnvelopeGrammar(tools, LIMITS);
   const log = (line: string) => process.stderr.write(`${line}\n`);
   log("bench sampling: preparing the 32,000-token test model");
   const modelPath = cachedTestModel({ vocab: 32000 });
   const result = await runSamplingBench({ modelPath, gbnf: compiled.gbnf, nlcSchema: envelopeJsonSchema(tools), runs, log });
-  return { ...result, tools: OFFERED.length, runs };
+  return { ...result, offered: OFFERED, runs, max_thought_chars: LIMITS.maxThoughtChars, max_tool_calls: LIMITS.maxToolCalls };
 }

@@ -10,7 +10,6 @@ import { FolderIndexStore } from "./folder-index-store";
 import { Indexer, type IndexProgress } from "../../core/memory/indexer";
 import { createMemorySearch } from "../../core/memory/memory-search";
 import type { MemorySearch } from "../../core/protocol/tool";
-import type { VectorStore } from "../../core/ports/vector-store";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import type { EngineClient } from "../../engine/client/engine-client";
 import { RemoteVectorStore } from "../../engine/vector/remote-store";

@@ -15,7 +15,7 @@ import {
   type VaultPort,
 } from "../../core/ports/vault";
 import { parseNote, type ParsedNote } from "../../core/memory/note-parser";
-import { resolveLinkpath, rewriteLinks } from "../../core/memory/links";
+import { LinkResolver, rewriteLinks } from "../../core/memory/links";
 import { parseYaml, splitFrontmatter, withFrontmatter } from "../../core/memory/frontmatter";
 
 export interface FolderVaultOptions {
@@ -50,6 +50,8 @@ export class FolderVault implements VaultPort {
   private readonly seen = new Map<string, Seen>();
   /** Paths with pending watcher events. */
   private readonly pending = new Set<string>();
+  /** The vault's paths and a link resolver over them, reused for a moment so per-note lookups stay cheap. */
+  private snapshot: { at: number; resolver: LinkResolver } | null = null;
   private watcher: FSWatcher | null = null;
   private flushTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly watchEnabled: boolean;
@@ -106,6 +108,7 @@ export class FolderVault implements VaultPort {
         throw this.ioError(err, path);
       }
       await this.remember(path);
+      this.snapshot = null;
       this.emit({ kind: "create", path });
     });
   }
@@ -140,6 +143,7 @@ export class FolderVault implements VaultPort {
   async move(from: string, to: string): Promise<void> {
     if (from === to) return;
     const before = (await this.list()).map((f) => f.path);
+    const resolverBefore = new LinkResolver(before);
     if (!before.includes(from)) throw new VaultError(`"${from}" does not exist; check the path with vault:list.`, "not_found", from);
     if (await this.exists(to)) throw new VaultError(`"${to}" already exists; choose another name.`, "exists", to);
     await this.locked(from, async () => {
@@ -148,6 +152,7 @@ export class FolderVault implements VaultPort {
       await fs.rename(this.abs(from), absTo);
       this.seen.delete(from);
       this.parsed.delete(from);
+      this.snapshot = null;
       await this.remember(to);
     });
     this.emit({ kind: "rename", path: to, oldPath: from });
@@ -160,7 +165,7 @@ export class FolderVault implements VaultPort {
       const name = baseName(from).toLowerCase();
       // Cheap filter: a note that never mentions the name cannot link to it.
       if (!lower.includes(name) && !lower.includes(encodeURI(name))) continue;
-      const result = rewriteLinks(text, sourceBefore, from, to, before, after);
+      const result = rewriteLinks(text, sourceBefore, from, to, resolverBefore, after);
       if (result.changed > 0) await this.process(source, () => result.text, text);
     }
   }
@@ -174,6 +179,7 @@ export class FolderVault implements VaultPort {
       await fs.rename(this.abs(path), target);
       this.seen.delete(path);
       this.parsed.delete(path);
+      this.snapshot = null;
     });
     this.emit({ kind: "delete", path });
   }
@@ -182,32 +188,30 @@ export class FolderVault implements VaultPort {
     if (!path.endsWith(".md")) return null;
     const note = await this.parsedNote(path);
     if (!note) return null;
-    const paths = (await this.list()).map((f) => f.path);
+    const resolver = await this.resolver();
     return {
       frontmatter: note.frontmatter,
       tags: [...note.tags],
-      links: note.links.map((l) => ({ ...l, resolved: resolveLinkpath(l.target, path, paths) })),
+      links: note.links.map((l) => ({ ...l, resolved: resolver.resolve(l.target, path) })),
       headings: note.headings.map((h) => ({ ...h })),
       tasks: note.tasks.map((t) => ({ ...t })),
     };
   }
 
   async backlinks(path: string): Promise<string[]> {
-    const files = await this.list();
-    const paths = files.map((f) => f.path);
+    const resolver = await this.resolver(true);
     const out: string[] = [];
-    for (const f of files) {
-      if (!f.path.endsWith(".md") || f.path === path) continue;
-      const note = await this.parsedNote(f.path, f);
-      if (note?.links.some((l) => resolveLinkpath(l.target, f.path, paths) === path)) out.push(f.path);
+    for (const source of resolver.paths) {
+      if (!source.endsWith(".md") || source === path) continue;
+      const note = await this.parsedNote(source);
+      if (note?.links.some((l) => resolver.resolve(l.target, source) === path)) out.push(source);
     }
     return out;
   }
 
   async resolveLink(linkText: string, sourcePath: string): Promise<string | null> {
     const target = linkText.replace(/\|.*$/, "").replace(/#.*$/, "");
-    const paths = (await this.list()).map((f) => f.path);
-    return resolveLinkpath(target === "" ? sourcePath : target, sourcePath, paths);
+    return (await this.resolver()).resolve(target === "" ? sourcePath : target, sourcePath);
   }
 
   async processFrontMatter(path: string, fn: (frontmatter: Record<string, unknown>) => void): Promise<void> {
@@ -264,8 +268,16 @@ export class FolderVault implements VaultPort {
     }
   }
 
-  private async parsedNote(path: string, known?: FileStat): Promise<ParsedNote | null> {
-    const s = known ?? (await this.stat(path));
+  /** A resolver over the vault's paths; reused for 2 s (our own creates, moves and deletes refresh it at once). */
+  private async resolver(fresh = false): Promise<LinkResolver> {
+    if (!fresh && this.snapshot && Date.now() - this.snapshot.at < 2000) return this.snapshot.resolver;
+    const resolver = new LinkResolver((await this.list()).map((f) => f.path));
+    this.snapshot = { at: Date.now(), resolver };
+    return resolver;
+  }
+
+  private async parsedNote(path: string): Promise<ParsedNote | null> {
+    const s = await this.stat(path);
     if (!s) return null;
     const cached = this.parsed.get(path);
     if (cached && cached.mtime === s.mtime && cached.size === s.size) return cached.note;
@@ -343,6 +355,7 @@ export class FolderVault implements VaultPort {
 
   private async flush(): Promise<void> {
     this.flushTimer = null;
+    this.snapshot = null;
     const paths = [...this.pending];
     this.pending.clear();
     for (const path of paths) {

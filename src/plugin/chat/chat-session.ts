@@ -90,6 +90,8 @@ export class ChatSession implements UserPort {
     if (!message || this.running) return;
     const problem = await this.deps.readiness();
     if (problem) {
+      // Nothing was sent: give the text back to the input so the user loses nothing.
+      this.draft = text;
       this.setProblem(problem);
       return;
     }

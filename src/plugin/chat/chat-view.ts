@@ -65,6 +65,15 @@ export class ChatView extends ItemView {
     this.historyEl = root.createDiv({ cls: "vault-agent-history is-hidden" });
 
     this.messagesEl = root.createDiv({ cls: "vault-agent-messages" });
+    // Rendered Markdown only draws [[links]]; a view must open them itself (Ctrl/Cmd-click: in a new tab).
+    this.registerDomEvent(this.messagesEl, "click", (evt: MouseEvent) => {
+      const target = evt.target as Node | null;
+      const link = target?.instanceOf(HTMLElement) ? target.closest<HTMLElement>("a.internal-link") : null;
+      const href = link?.dataset.href ?? link?.getAttribute("href");
+      if (!href) return;
+      evt.preventDefault();
+      void this.app.workspace.openLinkText(href, this.app.workspace.getActiveFile()?.path ?? "", evt.ctrlKey || evt.metaKey);
+    });
     this.emptyEl = this.messagesEl.createDiv({ cls: "vault-agent-empty" });
     this.renderEmpty();
 

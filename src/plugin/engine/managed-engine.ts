@@ -4,9 +4,12 @@
  * for the status bar and the chat pane's status line.
  */
 import type { Engine, GenerateRequest, GenerateResult, ModelInfo } from "../../core/ports/engine";
+import type { HostStatus } from "../../engine/host/protocol";
 
 /** An engine that may also manage a process (EngineClient does; the scripted test engine does not). */
 export type InnerEngine = Engine & {
+  /** Extra host operations (the vector index); absent in engines without a host. */
+  request?(op: string, params: unknown, opts?: { signal?: AbortSignal }): Promise<unknown>;
   unload?(): Promise<void>;
   shutdown?(graceMs?: number): Promise<void>;
   readonly state?: string;
@@ -79,6 +82,21 @@ export class ManagedEngine implements Engine {
       this.set({ modelName: info.name });
       return info;
     });
+  }
+
+  /** Sends a host operation (e.g. "vector.query") through the engine host, starting it if needed. */
+  async request(op: string, params: unknown, opts?: { signal?: AbortSignal }): Promise<unknown> {
+    return this.use((engine) => {
+      if (!engine.request) throw new Error("This engine has no host to run the vector index in.");
+      return engine.request(op, params, opts);
+    });
+  }
+
+  /** The running host's backend and threads; null when no host runs (asking never starts one). */
+  async hostStatus(): Promise<HostStatus | null> {
+    const engine = this.inner ? await this.inner.catch(() => null) : null;
+    if (!engine?.request || engine.state === "stopped" || engine.state === "crashed") return null;
+    return (await engine.request("status", {}).catch(() => null)) as HostStatus | null;
   }
 
   /** Forgets the engine so the next use builds it with new settings (a different model). */

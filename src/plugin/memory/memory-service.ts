@@ -1,25 +1,40 @@
 /**
- * The plugin's memory: the core Indexer over ObsidianVault with its manifest and full-text index stored in the
- * index folder inside the vault. Indexing runs only when the user asks (Index vault / Rebuild index), then keeps
- * up with edits; its progress goes to the status bar. Search is text-only until an embedding model is wired in.
+ * The plugin's memory: the core Indexer over ObsidianVault, its manifest and full-text index stored through
+ * Obsidian's adapter in the index folder (by default the plugin's folder, where the CLI looks too), and — when a
+ * model is ready — embeddings from the engine with the vectra index living in the engine host. Indexing runs when
+ * the user asks (Index vault / Rebuild index), then keeps up with edits; progress goes to the status bar.
  */
 import { normalizePath } from "obsidian";
 import { Indexer } from "../../core/memory/indexer";
 import { createMemorySearch } from "../../core/memory/memory-search";
 import type { IndexStore } from "../../core/ports/index-store";
 import type { VaultPort } from "../../core/ports/vault";
+import type { VectorStore } from "../../core/ports/vector-store";
 import type { MemorySearch } from "../../core/protocol/tool";
+import { RemoteVectorStore, type EngineRequester } from "../../engine/vector/remote-store";
 import type { FolderAdapter } from "../chat/conversation-store";
 import type { VaultAgentSettings } from "../settings/settings";
+
+/** What semantic memory needs: an embedder, the host for the vector index, and where that index lives on disk. */
+export interface SemanticSetup {
+  embed: (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
+  host: EngineRequester;
+  /** Absolute folder for the vectra index. */
+  vectorFolder: string;
+  /** Identifies the embedding model; a different one re-embeds everything. */
+  modelKey: string;
+}
 
 export interface MemoryServiceDeps {
   vault: VaultPort;
   adapter: FolderAdapter;
   settings: () => VaultAgentSettings;
+  /** Vault-relative index folder used when the setting is empty (the plugin's folder + "/index"). */
+  defaultIndexFolder: string;
+  /** Semantic memory when a model is ready, else null (text search only). */
+  semantic: () => Promise<SemanticSetup | null>;
   progress: (job: string, done: number, total?: number) => void;
   notice: (message: string) => void;
-  /** Unused until semantic search is wired; kept so the engine is handed over in one place. */
-  engine?: unknown;
 }
 
 /** An IndexStore over Obsidian's DataAdapter, one file per key in a vault folder. */
@@ -46,14 +61,34 @@ export class AdapterIndexStore implements IndexStore {
 
 export class MemoryService {
   private indexer: Indexer | null = null;
+  private searchFn: MemorySearch | undefined;
+  private vectors: RemoteVectorStore | null = null;
   private running: Promise<void> | null = null;
   private stopWatching: (() => void) | null = null;
 
   constructor(private readonly deps: MemoryServiceDeps) {}
 
+  /** The vault-relative folder holding the index files. */
+  indexFolder(): string {
+    return normalizePath(this.deps.settings().indexFolder || this.deps.defaultIndexFolder);
+  }
+
   /** Search over the index once it has been built; undefined before. */
   search(): MemorySearch | undefined {
-    return this.indexer ? createMemorySearch({ indexer: this.indexer, vault: this.deps.vault }) : undefined;
+    return this.searchFn;
+  }
+
+  /** One sentence on the index for the settings tab. */
+  describe(): string {
+    if (this.running) return "Indexing now.";
+    if (!this.indexer) return "Not indexed yet; run Index vault from the command palette.";
+    const { notes, chunks } = this.indexer.stats();
+    return `${notes} notes, ${chunks} passages, ${this.semantic ? "semantic and full-text search" : "full-text search only"}.`;
+  }
+
+  /** Whether the last build included embeddings. */
+  get semantic(): boolean {
+    return this.indexer?.semantic ?? false;
   }
 
   /** Builds (or with `rebuild`, rebuilds from scratch) the index. A second call while one runs waits for it. */
@@ -68,35 +103,42 @@ export class MemoryService {
 
   private async run(rebuild: boolean): Promise<void> {
     const settings = this.deps.settings();
-    const store = new AdapterIndexStore(this.deps.adapter, () => this.deps.settings().indexFolder);
-    if (rebuild || !this.indexer) {
+    const folder = this.indexFolder();
+    const store = new AdapterIndexStore(this.deps.adapter, () => folder);
+    try {
       this.stopWatching?.();
       if (this.indexer) await this.indexer.close();
       if (rebuild) for (const key of ["memory-manifest.json", "text-index.json"]) await store.remove(key);
+      const semantic = await this.deps.semantic().catch(() => null);
+      const vectors: VectorStore | null = semantic ? new RemoteVectorStore(semantic.host, { folder: semantic.vectorFolder, onNotice: this.deps.notice }) : null;
+      this.vectors = vectors as RemoteVectorStore | null;
+      const embed = semantic?.embed ?? null;
       this.indexer = new Indexer({
         vault: this.deps.vault,
         indexStore: store,
-        vectors: null,
-        embed: null,
-        excludedFolders: [...settings.excludedFolders, settings.indexFolder],
-        onProgress: (p) => this.deps.progress(p.phase === "save" ? "saving index" : "indexing", p.done, p.total),
+        vectors,
+        embed,
+        modelKey: semantic?.modelKey,
+        excludedFolders: [...settings.excludedFolders, folder],
+        onProgress: (p) => this.deps.progress(p.phase === "save" ? "saving index" : p.phase === "embed" ? "embedding" : "indexing", p.done, p.total),
         onNotice: (message) => this.deps.notice(message),
       });
       await this.indexer.load();
-    }
-    try {
       const report = await this.indexer.build();
+      this.searchFn = createMemorySearch({ indexer: this.indexer, vault: this.deps.vault, vectors, embed });
       this.stopWatching = this.indexer.watch();
-      this.deps.progress("indexing", 1, 1);
-      this.deps.notice(`Indexed ${report.notes} notes (${report.chunks} passages) in ${(report.totalMs / 1000).toFixed(1)} s.`);
+      const kind = semantic ? "semantic and full-text" : "full-text only; choose a model for semantic search";
+      this.deps.notice(`Indexed ${report.notes} notes (${report.chunks} passages, ${kind}) in ${(report.totalMs / 1000).toFixed(1)} s.`);
     } catch (error) {
-      this.deps.progress("indexing", 1, 1);
       this.deps.notice(`Indexing failed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      this.deps.progress("indexing", 1, 1);
     }
   }
 
   async close(): Promise<void> {
     this.stopWatching?.();
     await this.indexer?.close();
+    await this.vectors?.flush().catch(() => undefined);
   }
 }

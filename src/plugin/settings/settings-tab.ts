@@ -3,6 +3,7 @@ import { ButtonComponent, Notice, PluginSettingTab, Setting, normalizePath, type
 import { toolFamilies } from "../agent/agent-factory";
 import type { DownloadProgress } from "../download/model-download";
 import type { EngineStatus } from "../engine/managed-engine";
+import type { HostStatus } from "../../engine/host/protocol";
 import { describeModel, formatBytes, type ModelEntry } from "../models/model-library";
 import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { PluginServices } from "../services";
@@ -15,6 +16,10 @@ export interface SettingsTabDeps {
   save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
   services: PluginServices;
   engineStatus: () => EngineStatus;
+  /** Backend and threads of the running host; null when none runs. */
+  hostStatus: () => Promise<HostStatus | null>;
+  /** One line on the index: notes, passages, semantic or not. */
+  memoryStatus: () => string;
   /** Rebuilds the semantic and text indexes. */
   rebuildIndex: () => void;
   /** Opens Obsidian's hotkey settings filtered to this plugin's commands. */
@@ -151,8 +156,13 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     new Setting(containerEl).setName("Memory").setHeading();
     new Setting(containerEl)
       .setName("Index folder")
-      .setDesc("Vault folder where the search indexes are stored.")
-      .addText((t) => t.setValue(s.indexFolder).onChange(async (v) => this.deps.save({ indexFolder: normalizePath(v || "Vault agent/Index") })));
+      .setDesc("Vault folder where the search indexes are stored. Empty keeps them in the plugin's folder.")
+      .addText((t) =>
+        t
+          .setPlaceholder("Plugin folder")
+          .setValue(s.indexFolder)
+          .onChange(async (v) => this.deps.save({ indexFolder: v.trim() ? normalizePath(v) : "" })),
+      );
     new Setting(containerEl)
       .setName("Excluded folders")
       .setDesc("One folder per line. The agent neither reads nor indexes them.")
@@ -173,7 +183,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
       .addText((t) => t.setValue(s.memoryFolder).onChange(async (v) => this.deps.save({ memoryFolder: normalizePath(v || "Memory") })));
     new Setting(containerEl)
       .setName("Rebuild index")
-      .setDesc("Re-reads every note. Progress shows in the status bar.")
+      .setDesc(`${this.deps.memoryStatus()} Rebuilding re-reads every note; progress shows in the status bar.`)
       .addButton((b) => b.setButtonText("Rebuild").onClick(() => this.deps.rebuildIndex()));
 
     new Setting(containerEl).setName("Conversations").setHeading();
@@ -338,9 +348,12 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     el.empty();
     const status = this.deps.engineStatus();
     const runtime = await this.deps.services.runtime().catch(() => null);
-    new Setting(el)
-      .setName("Engine")
-      .setDesc(`${status.state === "ready" || status.state === "generating" ? "Running" : status.state === "error" ? `Error: ${status.error ?? "unknown"}` : "Not running"}${status.modelName ? ` · ${status.modelName}` : ""}`);
+    const host = await this.deps.hostStatus().catch(() => null);
+    const parts = [host ? "Running" : status.state === "error" ? `Error: ${status.error ?? "unknown"}` : "Not running (starts when you send a message)"];
+    if (host) parts.push(`backend ${host.gpu === false ? "CPU" : host.gpu.toUpperCase()}`, host.loaded ? "model loaded" : "model unloaded");
+    if (host?.threads) parts.push(`${host.threads} threads`);
+    if (status.modelName) parts.push(status.modelName);
+    new Setting(el).setName("Engine").setDesc(parts.join(" · "));
     if (!runtime) return;
     if (runtime.installed) {
       new Setting(el).setName("Runtime").setDesc(`Installed: node-llama-cpp ${runtime.version ?? "unknown version"} in ${runtime.folder}.`);

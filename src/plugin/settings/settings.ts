@@ -34,7 +34,7 @@ export interface VaultAgentSettings {
   /** Network tools (web fetch); off by default. */
   networkTools: boolean;
 
-  /** Vault folder for the semantic index (vectra) and the text index. */
+  /** Vault folder for the semantic index (vectra) and the text index; "" = the plugin's folder (where the CLI looks too). */
   indexFolder: string;
   /** Folders the agent neither reads nor indexes. */
   excludedFolders: string[];
@@ -62,7 +62,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   disabledToolFamilies: [],
   writePolicy: "confirm",
   networkTools: false,
-  indexFolder: "Vault agent/Index",
+  indexFolder: "",
   excludedFolders: [],
   memoryFolder: "Memory",
   conversationStorage: "plugin",
@@ -86,4 +86,17 @@ export function loadSettings(stored: unknown): VaultAgentSettings {
   if (!["confirm", "refuse"].includes(settings.writePolicy)) settings.writePolicy = DEFAULT_SETTINGS.writePolicy;
   if (!["plugin", "vault"].includes(settings.conversationStorage)) settings.conversationStorage = DEFAULT_SETTINGS.conversationStorage;
   return settings;
+}
+
+/** Settings whose change means the engine must restart with the new model or options. */
+const ENGINE_KEYS: (keyof VaultAgentSettings)[] = ["modelPath", "embeddingModelPath", "contextSize", "gpuLayers", "threads"];
+
+export function needsEngineRestart(patch: Partial<VaultAgentSettings>): boolean {
+  return ENGINE_KEYS.some((key) => key in patch);
+}
+
+/** The chosen model's file name for the status line before the engine has reported its real name. */
+export function modelLabel(settings: VaultAgentSettings): string {
+  if (!settings.modelPath) return "No model selected";
+  return (settings.modelPath.split(/[\\/]/).pop() ?? settings.modelPath).replace(/\.gguf$/i, "");
 }

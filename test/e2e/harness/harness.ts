@@ -106,11 +106,25 @@ class HarnessEngine implements Engine {
 const engine = new HarnessEngine();
 
 const services: PluginServices = {
+  // The harness vault lives in memory: no vector index on disk, so memory is full-text only.
+  absolutePath: () => null,
   modelsFolder: () => "/plugin/models",
   listModels: async () => MODELS,
-  download: async () => {
-    throw new Error("Downloads are tested in vitest against a local server, not in the browser harness.");
-  },
+  // The downloader itself is tested in vitest against a local server; here a slow stand-in drives the settings UI.
+  download: (_source, onProgress, signal) =>
+    new Promise<string>((resolve, reject) => {
+      const total = 400_000_000;
+      let received = 0;
+      const timer = setInterval(() => {
+        received += 7_000_000;
+        onProgress({ received, total, resumedFrom: 0 });
+      }, 50);
+      signal.addEventListener("abort", () => {
+        clearInterval(timer);
+        reject(new Error("The download was cancelled; start it again to resume where it stopped."));
+      });
+      void resolve;
+    }),
   runtime: async (): Promise<RuntimeReport> => ({ installed: true, version: "3.21.1", missing: [], command: "npm install", folder: "/plugin" }),
   installRuntime: async () => undefined,
   createEngine: async () => engine,
@@ -175,6 +189,10 @@ const harness = {
   async openNote(path: string, select?: { from: number; to: number }): Promise<void> {
     await app.workspace.openNote(path, select);
   },
+  /** Path of the note open in the main editor. */
+  activePath(): string | null {
+    return app.workspace.activeEditor?.file?.path ?? null;
+  },
   /** The text in the main editor (what insert-at-cursor changes). */
   editorText(): string | null {
     return app.workspace.activeEditor?.editor.getValue() ?? null;
@@ -188,6 +206,16 @@ const harness = {
     await app.vault.adapter.write(path, JSON.stringify({ ...current, ...patch }));
     const plugin = (window as unknown as { __plugin?: { settings: Record<string, unknown> } }).__plugin;
     if (plugin) Object.assign(plugin.settings, patch);
+  },
+  /** Unloads the plugin as Obsidian does when it is disabled. */
+  unload(): { commands: number; views: number; ribbon: number; statusBar: number } {
+    (window as unknown as { __plugin?: obsidian.Plugin }).__plugin?.unload();
+    return {
+      commands: Object.keys(app.commands.commands).filter((id) => id.startsWith("vault-agent:")).length,
+      views: app.viewRegistry.has("vault-agent-chat") ? 1 : 0,
+      ribbon: document.querySelectorAll(".side-dock-ribbon-action").length,
+      statusBar: document.querySelectorAll(".vault-agent-status-bar").length,
+    };
   },
   settingsTabOpen(): boolean {
     return app.setting.activeTab !== null;

@@ -92,10 +92,10 @@ describe("memory over the engine host", () => {
     const indexDir = join(root, "cli-index");
     const out: string[] = [];
     const write = process.stdout.write.bind(process.stdout);
-    process.stdout.write = ((chunk: string) => {
+    process.stdout.write = (chunk: string | Uint8Array) => {
       out.push(String(chunk));
       return true;
-    }) as typeof process.stdout.write;
+    };
     try {
       expect(await runIndex(["--vault", root, "--embed-model", model, "--index-dir", indexDir, "--threads", "1", "--json"])).toBe(0);
       expect(await runSearch(["--vault", root, "--index-dir", indexDir, "--json", "shakshuka"])).toBe(0);

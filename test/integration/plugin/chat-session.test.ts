@@ -130,6 +130,7 @@ describe("chat session over the real agent, a scripted engine and ObsidianVault"
     const { session, engine } = setup([say("never")], { ready: { message: "No model selected." } });
     await session.send("hello");
     expect(session.problem?.message).toBe("No model selected.");
+    expect(session.draft).toBe("hello");
     expect(engine.served).toBe(0);
     expect(session.transcript.items).toEqual([]);
   });

@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineClient } from "../../../src/engine/client";
 import { HOST_SCRIPT_NAME, ensureHostScript } from "../../../src/plugin/engine/host-script";
 import { ManagedEngine, type EngineStatus } from "../../../src/plugin/engine/managed-engine";
+import { existsSync, mkdirSync } from "node:fs";
+import { MemoryService } from "../../../src/plugin/memory/memory-service";
+import { semanticSetup } from "../../../src/plugin/memory/semantic-setup";
 import { DesktopServices, EngineSetupError } from "../../../src/plugin/services";
+import { ObsidianVault } from "../../../src/plugin/vault/obsidian-vault";
+import { fakeApp } from "../../fakes/fake-app";
+import { FolderBackend } from "../../fakes/folder-backend";
 import { DEFAULT_SETTINGS } from "../../../src/plugin/settings/settings";
 import { testModelPath } from "../../helpers/test-model";
 
@@ -105,6 +111,7 @@ describe("engine host in the plugin folder", () => {
     engine.onStatus((s) => states.push(s.state));
     expect(inner).toBeNull();
     expect(engine.current.state).toBe("idle");
+    expect(await engine.hostStatus()).toBeNull();
 
     const result = await engine.generate({ messages: [{ role: "user", content: "hello" }], maxTokens: 6, temperature: 0 });
     expect(result.tokensOut).toBeGreaterThan(0);
@@ -117,8 +124,10 @@ describe("engine host in the plugin folder", () => {
     expect(alive(pid)).toBe(true);
     expect(readFileSync(join(pluginDir, HOST_SCRIPT_NAME), "utf8").endsWith(host.source)).toBe(true);
 
+    expect(await engine.hostStatus()).toMatchObject({ loaded: true, gpu: false, threads: 1 });
     await until(() => engine.current.state === "idle");
     expect(inner!.state).toBe("running");
+    expect(await engine.hostStatus()).toMatchObject({ loaded: false });
     expect(alive(pid)).toBe(true);
 
     const again = await engine.countTokens("hello again");
@@ -128,5 +137,45 @@ describe("engine host in the plugin folder", () => {
     await engine.dispose();
     await until(() => !alive(pid));
     expect(inner!.state).toBe("stopped");
+  });
+
+  it("indexes the vault with embeddings from the host and a vectra index in the plugin folder", async () => {
+    const vaultRoot = mkdtempSync(join(tmpdir(), "semantic-vault-"));
+    try {
+      mkdirSync(join(vaultRoot, "Garden"));
+      writeFileSync(join(vaultRoot, "Garden/Tomatoes.md"), "# Tomatoes\nSow tomatoes indoors in March, plant out after the frost.\n");
+      writeFileSync(join(vaultRoot, "Recipes.md"), "# Soup\nRed lentils, carrots and cumin.\n");
+      const { app } = fakeApp(new FolderBackend(vaultRoot));
+      const vault = new ObsidianVault(app);
+      const services = new DesktopServices(pluginDir, host, vaultRoot);
+      const settings = { ...DEFAULT_SETTINGS, modelPath: model, threads: 1, contextSize: 512 };
+      const engine = new ManagedEngine({ create: () => services.createEngine(settings), idleMinutes: () => 0 });
+      const notices: string[] = [];
+      const memory: MemoryService = new MemoryService({
+        vault,
+        adapter: app.vault.adapter,
+        settings: () => settings,
+        defaultIndexFolder: ".obsidian/plugins/vault-agent/index",
+        semantic: () => semanticSetup(settings, services, engine, memory.indexFolder()),
+        progress: () => undefined,
+        notice: (m) => notices.push(m),
+      });
+      expect(memory.describe()).toMatch(/Not indexed yet/);
+      await memory.index(false);
+      expect(notices.find((n) => n.startsWith("Indexed"))).toMatch(/^Indexed 2 notes \(\d+ passages, semantic and full-text\)/);
+      expect(memory.semantic).toBe(true);
+      expect(memory.describe()).toMatch(/^2 notes, \d+ passages, semantic and full-text search\.$/);
+      const search = memory.search()!;
+      expect((await search.textSearch("tomatoes", 3))[0]?.path).toBe("Garden/Tomatoes.md");
+      const semantic = await search.semanticSearch!("when do I sow tomatoes", 2);
+      expect(semantic.length).toBeGreaterThan(0);
+      expect(["Garden/Tomatoes.md", "Recipes.md"]).toContain(semantic[0].path);
+      await memory.close();
+      expect(existsSync(join(vaultRoot, ".obsidian/plugins/vault-agent/index/vectors"))).toBe(true);
+      expect(existsSync(join(vaultRoot, ".obsidian/plugins/vault-agent/index/text-index.json"))).toBe(true);
+      await engine.dispose();
+    } finally {
+      rmSync(vaultRoot, { recursive: true, force: true });
+    }
   });
 });

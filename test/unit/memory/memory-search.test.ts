@@ -55,6 +55,19 @@ describe("createMemorySearch", () => {
     expect(await search.semanticSearch!("anything", 5, { pathPrefix: "Nowhere/" })).toEqual([]);
   });
 
+  it("reads hit texts back from the notes, leaving out chunks that no longer exist", async () => {
+    const { indexer, store } = f.open();
+    await indexer.build();
+    const search = createMemorySearch({ indexer, vault: f.vault, vectors: store, embed: f.embedder.embed });
+    const [hit] = await search.semanticSearch!("red lentil soup cumin", 1);
+    expect(await f.vault.read(hit.path)).toContain(hit.text);
+    // Replace that chunk (and its heading) without re-indexing: the stored id points at nothing now, so the hit is dropped.
+    const text = await f.vault.read(hit.path);
+    await f.vault.process(hit.path, () => text.replace(hit.text, "## Gone\nreplaced"));
+    const again = await search.semanticSearch!("red lentil soup cumin", 1);
+    expect(again.every((h) => h.text !== hit.text)).toBe(true);
+  });
+
   it("backs the tools: vault:search, vault:semantic_search and memory:recall by meaning", async () => {
     const { indexer, store } = f.open();
     await indexer.build();

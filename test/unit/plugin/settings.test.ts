@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SETTINGS, loadSettings } from "../../../src/plugin/settings/settings";
+import { DEFAULT_SETTINGS, loadSettings, modelLabel, needsEngineRestart } from "../../../src/plugin/settings/settings";
 
 describe("settings loading", () => {
   it("gives the defaults for a first run", () => {
@@ -25,5 +25,17 @@ describe("settings loading", () => {
 
   it("network tools are off by default", () => {
     expect(loadSettings(undefined).networkTools).toBe(false);
+  });
+
+  it("restarts the engine only for model and runtime options", () => {
+    expect(needsEngineRestart({ modelPath: "/a.gguf" })).toBe(true);
+    expect(needsEngineRestart({ threads: 2 })).toBe(true);
+    expect(needsEngineRestart({ temperature: 0.1, routerTopK: 4 })).toBe(false);
+  });
+
+  it("labels the model by its file name until the engine reports its name", () => {
+    expect(modelLabel({ ...DEFAULT_SETTINGS, modelPath: "C:\\models\\Qwen.Q4.gguf" })).toBe("Qwen.Q4");
+    expect(modelLabel({ ...DEFAULT_SETTINGS, modelPath: "/m/tiny.GGUF" })).toBe("tiny");
+    expect(modelLabel(DEFAULT_SETTINGS)).toBe("No model selected");
   });
 });
