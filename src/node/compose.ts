@@ -3,10 +3,8 @@
  * router, the grammar subset cache, and an engine (the real host over a GGUF, or a given one such as the
  * scripted engine in tests). Everything else is passed down from here.
  */
-import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Agent } from "../core/agent/agent";
 import type { MemoryPrefetch } from "../core/agent/ports";
 import { Indexer, createMemorySearch, prefetchMemories } from "../core/memory";
@@ -23,34 +21,20 @@ import { createNodeEngine } from "../engine/client/node-launcher";
 import { createToolCatalog, dailySettingsFromObsidian } from "../tools/index";
 import { ToolRegistry } from "../tools/registry";
 import { FolderVault } from "./folder-vault/folder-vault";
-import { writeTestModel } from "./test-model/test-model";
+import { cachedTestModel } from "./test-model/model-cache";
 import { clampTools, type ClampOptions } from "./eval/clamp-schema";
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 
 /**
  * Grammar caps for the tiny random-weight test model: short strings keep every envelope's byte bound
  * inside the generation cap, so even noise always completes a valid envelope, and fast.
  */
 export const TEST_MODEL_GRAMMAR: GrammarOptions = { maxThoughtChars: 48, maxMessageChars: 96, maxStringChars: 32, maxToolCalls: 2, maxItems: 3, maxKeys: 3, recursionDepth: 1 };
-/**
- * Grammar caps for real models: llama.cpp refuses a grammar whose repetition reaches 2000 ("exceeds sane
- * defaults"), which the compiler's default string cap (2000) hits; these stay below it.
- */
-export const MODEL_GRAMMAR: GrammarOptions = { maxThoughtChars: 1000, maxMessageChars: 1500, maxStringChars: 1500 };
-/** Arg sizes for real models: below llama.cpp's repetition limit (a longer note is written in several appends). */
-export const MODEL_CLAMP: ClampOptions = { maxString: 1500, maxItems: 64 };
 /** Arg sizes on the test model (schema bounds are clamped to these; see clampTools). */
 export const TEST_MODEL_CLAMP = { maxString: 32, maxItems: 3 };
 
-/** The generated test model, written once under .cache/test-models (named by a hash of its generator). */
+/** The generated test model (default vocabulary and seed), from the shared cache that tests use too. */
 export function defaultTestModelPath(): string {
-  const generatorDir = join(repoRoot, "src", "node", "test-model");
-  const hash = createHash("sha256");
-  for (const f of readdirSync(generatorDir).filter((n) => n.endsWith(".ts")).sort()) hash.update(f).update(readFileSync(join(generatorDir, f)));
-  const path = join(repoRoot, ".cache", "test-models", `cli-test-model-${hash.digest("hex").slice(0, 10)}.gguf`);
-  if (!existsSync(path)) writeTestModel(path);
-  return path;
+  return cachedTestModel();
 }
 
 /** The CLI's person: writes need --allow-writes (then they are approved); notices go to stderr. */
@@ -81,7 +65,7 @@ export interface HeadlessOptions {
   user?: UserPort;
   agentOptions?: Partial<AgentOptions>;
   routerOptions?: Partial<RouterOptions>;
-  /** Grammar caps; default the compiler's, or TEST_MODEL_GRAMMAR on the test model. */
+  /** Grammar caps; default the compiler's (llama.cpp accepts them), or TEST_MODEL_GRAMMAR on the test model. */
   grammarOptions?: GrammarOptions;
   /** Append every agent event as a JSON line to this file. */
   transcriptFile?: string;
@@ -92,7 +76,7 @@ export interface HeadlessOptions {
   /** Fixed clock for tests. */
   now?: () => Date;
   settings?: Partial<ToolSettings>;
-  /** Clamp arg sizes in the grammar (default TEST_MODEL_CLAMP on the test model, MODEL_CLAMP otherwise). */
+  /** Clamp arg sizes in the grammar (default TEST_MODEL_CLAMP on the test model, none otherwise). */
   clamp?: ClampOptions;
   /** Text memory (minisearch over the vault, built in memory at start) for prefetch and search tools. Default true. */
   memory?: boolean;
@@ -145,13 +129,16 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
     stop = () => client.shutdown();
   }
 
-  const grammarOptions = options.grammarOptions ?? (testModel ? TEST_MODEL_GRAMMAR : MODEL_GRAMMAR);
-  // Schema-bounded sizes (a 20000-character note body) are clamped in the grammar: llama.cpp refuses repetitions of
-  // 2000 and more, and on the test model short strings keep every envelope quick. ajv still checks the real schema.
-  const grammarTools = clampTools(registry.grammarTools(), options.clamp ?? (testModel ? TEST_MODEL_CLAMP : MODEL_CLAMP));
+  const grammarOptions = options.grammarOptions ?? (testModel ? TEST_MODEL_GRAMMAR : {});
+  // On the test model short strings keep every envelope quick (noise fills every string to its cap); real models get
+  // the schemas as they are. A clamp only narrows the grammar: ajv still checks the real schema.
+  const clamp = options.clamp ?? (testModel ? TEST_MODEL_CLAMP : undefined);
+  const grammarTools = clamp ? clampTools(registry.grammarTools(), clamp) : registry.grammarTools();
   const grammars = new SubsetCache(grammarTools, grammarOptions);
   const embedding = options.embedModel ? new EmbeddingScorer(catalog.map(toolCard), engine, options.embedModel.split(/[\\/]/).pop() ?? "embed") : undefined;
   const router = new ToolRouter(catalog, options.routerOptions, embedding);
+  // Note names the user says ("my shopping list") read as "a note" to the router; headless vaults do not change mid-run.
+  router.setNotes((await vault.list()).map((f) => f.path));
   const user = options.user ?? cliUser(!!options.allowWrites);
   const toolContext: ToolContext = { vault, user, settings, now: options.now ?? (() => new Date()) };
   let memory: MemoryPrefetch | undefined;

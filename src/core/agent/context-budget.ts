@@ -1,7 +1,9 @@
 /**
- * Context budget: the prompt plus the generation cap always fit the model's context. History is trimmed
- * oldest turn first; inside the current turn older rounds go before the latest results; the system prompt
- * and the current task always stay.
+ * Context budget: the prompt plus the generation cap always fit the model's context. The cap is
+ * min(the grammar's length bound, what the context leaves after the counted prompt). History is trimmed
+ * (oldest turn first; inside the current turn older rounds before the latest results; the system prompt
+ * and the current task always stay) only until `reserveTokens` are free, so a huge grammar bound does not
+ * wipe the history.
  */
 import type { ChatMessage } from "../protocol/messages";
 import type { ConversationEntry } from "./conversation";
@@ -21,8 +23,10 @@ export interface BudgetInput {
   contextSize: number;
   /** Tokens kept free for template overhead. */
   marginTokens: number;
-  /** Tokens the generation should be allowed (min of the grammar bound and the cap). */
-  wantedTokens: number;
+  /** Upper bound on the reply: the grammar's length bound in tokens (a token is at least one byte), or a cap without one. */
+  boundTokens: number;
+  /** Tokens trimming makes room for (at most `boundTokens` are used); more is given when the context has it. */
+  reserveTokens: number;
   /** Fewer generation tokens than this is a context_full failure. */
   minTokens: number;
   counter: TokenCounter;
@@ -32,7 +36,7 @@ export interface BudgetedPrompt {
   messages: ChatMessage[];
   /** Estimated prompt tokens. */
   promptTokens: number;
-  /** The generation cap: min(wanted, what the context leaves). */
+  /** The generation cap: min(boundTokens, what the context leaves after the prompt). */
   maxTokens: number;
   /** Entries left out to fit. */
   dropped: number;
@@ -83,7 +87,7 @@ export async function budgetPrompt(input: BudgetInput): Promise<BudgetedPrompt> 
     pairs.push({ msgs, cost: c });
   }
   const limit = input.contextSize - input.marginTokens;
-  const wanted = Math.max(input.minTokens, input.wantedTokens);
+  const wanted = Math.max(input.minTokens, Math.min(input.reserveTokens, input.boundTokens));
   let total = systemCost + userCost + historyMsgs.reduce((s, h) => s + h.cost, 0) + pairs.reduce((s, p) => s + p.cost, 0);
   let dropped = 0;
   let firstTurn = 0;
@@ -113,7 +117,7 @@ export async function budgetPrompt(input: BudgetInput): Promise<BudgetedPrompt> 
     last.msgs = [last.msgs[0], shortened];
   }
   const available = limit - total;
-  const maxTokens = Math.min(input.wantedTokens, available);
+  const maxTokens = Math.min(input.boundTokens, available);
   if (maxTokens < input.minTokens) {
     throw new ContextFullError(
       `The message and its attachments need about ${total} tokens, but the model's context holds ${input.contextSize}; shorten the message or attach less.`,

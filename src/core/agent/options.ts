@@ -15,7 +15,10 @@ export interface AgentOptions {
   resultChars: number;
   /** Tokens of the system prompt given to prefetched memories. Default 300. */
   memoryTokens: number;
-  /** Cap on generated tokens per round, on top of the grammar and context bounds. Default 1024. */
+  /**
+   * Tokens of reply the context budget makes room for by trimming history (the reply may use more when the context
+   * has it, up to the grammar's bound), and the cap on a reply without a grammar bound. Default 1024.
+   */
   maxTokensCap: number;
   /** Context size when the engine does not report one. Default 4096. */
   fallbackContextSize: number;

@@ -54,6 +54,13 @@ export function truncateResult(text: string, maxChars: number): string {
   return `${text.slice(0, maxChars)}\n[…${text.length - maxChars} more characters not shown]`;
 }
 
+/** The second half of a correction: what to send next. */
+function retryAdvice(failure: Failure): string {
+  const tool = failure.tool ?? "a tool";
+  if (failure.code === "not_allowed_in_state") return `Call ${tool} again in a reply with status "Task".`;
+  return `Call ${tool} again with corrected arguments.`;
+}
+
 const EMPTY_ENVELOPE: Envelope = { thought: "", status: "Idle", message_to_user: null, tool_calls: [] };
 
 export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
@@ -146,15 +153,18 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
         today: isoDay(deps.toolContext.now()),
       });
       systemCorrection = "";
-      const wanted = Math.min(options.maxTokensCap, grammar ? Math.ceil(grammar.maxBytes) : Infinity);
+      // maxTokens = min(grammar bound, remaining context): every token carries at least one byte, so the grammar's
+      // byte bound bounds its tokens. Without a grammar (or an unbounded one) the reply is capped by maxTokensCap.
+      const bound = grammar && Number.isFinite(grammar.maxBytes) ? Math.ceil(grammar.maxBytes) : options.maxTokensCap;
       const prompt = await budgetPrompt({
         system,
         history,
         current,
         contextSize,
         marginTokens: options.templateMarginTokens,
-        wantedTokens: wanted,
-        minTokens: Math.min(wanted, 32),
+        boundTokens: bound,
+        reserveTokens: options.maxTokensCap,
+        minTokens: Math.min(bound, 32),
         counter,
       });
       rounds++;
@@ -263,7 +273,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
       }
 
       const recovering = !!failure && options.recovery && !stopped && attempts < options.recoveryAttempts;
-      const correction = recovering && failure ? `${failure.sentence} Call ${failure.tool ?? "a tool"} again with corrected arguments.` : undefined;
+      const correction = recovering && failure ? `${failure.sentence} ${retryAdvice(failure)}` : undefined;
       commit(assistantEntry);
       commit({ kind: "tool-results", turnId, at: Date.now(), results, ...(correction ? { correction } : {}) });
       if (stopped) throw new TurnAborted();

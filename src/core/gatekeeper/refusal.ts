@@ -14,8 +14,18 @@ export class ToolRefusal extends Error {
     this.name = "ToolRefusal";
   }
 
-  /** Whether the recovery ladder handles this refusal (the model wrote a malformed call) rather than the model reading it as a result. */
+  /**
+   * Whether the recovery ladder handles this refusal (the model wrote a malformed call, or a call its own status
+   * forbids) rather than the model reading it as a result. Policy refusals (paths, writes off, the user's "no")
+   * are answers the model must respect, not mistakes to retry.
+   */
   get malformed(): boolean {
-    return this.code === "invalid_args" || this.code === "empty_required" || this.code === "unknown_tool" || this.code === "not_offered";
+    return (
+      this.code === "invalid_args" ||
+      this.code === "empty_required" ||
+      this.code === "unknown_tool" ||
+      this.code === "not_offered" ||
+      this.code === "not_allowed_in_state"
+    );
   }
 }

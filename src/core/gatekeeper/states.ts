@@ -1,6 +1,14 @@
 /**
  * Agent states and what each may call. Task works with every offered tool; Reflect checks results with read
  * tools only; Idle is done and calls nothing; Recover retries only the tools being repaired.
+ *
+ * The state belongs to the agent, not to the model: the turn loop owns it. Outside recovery it takes the state
+ * the model's `status` asks for ("Process" counts as Task); during Recover the loop ignores `status` until the
+ * targeted call succeeds. So the allowlists judge a reply against what the reply itself claims: "Idle" means
+ * "I am finished", and an Idle reply that still calls a tool (or a Reflect reply that calls a writer)
+ * contradicts itself. Such a call is not run (an Idle model never acts, a reflecting one never writes), but the
+ * refusal is not a dead end: it is recoverable (`ToolRefusal.malformed`), so the recovery loop retries that one
+ * tool with the correction "use status Task", and Recover then runs it whatever the status says.
  */
 import type { EnvelopeStatus } from "../protocol/envelope";
 import type { ToolEffect } from "../protocol/tool";

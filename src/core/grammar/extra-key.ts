@@ -4,7 +4,7 @@
  * (no `\u`), which keeps every encoding of a declared name excluded.
  */
 import { alt, cls, lit, rep, seq, type GbnfExpr } from "./gbnf-ast";
-import { complement, normalize, type CharRanges } from "./char-set";
+import { BEYOND_UNICODE, complement, normalize, type CharRanges } from "./char-set";
 import type { RuleSet } from "./rule-set";
 
 const SHORT: Array<[string, number]> = [
@@ -28,7 +28,7 @@ const NEVER_RAW: CharRanges = [
 function keyCharExcept(excluded: number[]): GbnfExpr {
   const raw = complement(normalize([...NEVER_RAW, ...excluded.map((c) => [c, c] as [number, number])]));
   const escapes = SHORT.filter(([, cp]) => !excluded.includes(cp)).map(([c]) => c);
-  const rawClass = cls(complement(raw), true);
+  const rawClass = cls([...complement(raw), BEYOND_UNICODE], true);
   return escapes.length ? alt(rawClass, seq(lit("\\"), cls(escapes.map((c) => [c.charCodeAt(0), c.charCodeAt(0)] as [number, number])))) : rawClass;
 }
 

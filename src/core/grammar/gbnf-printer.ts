@@ -51,6 +51,7 @@ const printed = new WeakMap<GbnfExpr, [string | undefined, string | undefined]>(
 
 /** Prints one expression; `atom` asks for parentheses around anything that is not a single element. */
 export function printExpr(e: GbnfExpr, atom = false): string {
+  if (e.kind === "literal" || e.kind === "ref" || e.kind === "any") return printUncached(e, atom);
   let entry = printed.get(e);
   if (!entry) {
     entry = [undefined, undefined];

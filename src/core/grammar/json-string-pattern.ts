@@ -2,7 +2,7 @@
 import { alt, cls, lit, ref, seq, type GbnfExpr } from "./gbnf-ast";
 import { printExpr } from "./gbnf-printer";
 import { boundedRepeat } from "./bounded-repeat";
-import { complement, contains, intersect, normalize, type CharRanges } from "./char-set";
+import { BEYOND_UNICODE, complement, contains, intersect, normalize, type CharRanges } from "./char-set";
 import { boundLength, lengthRange, parseRegex, UntranslatableRegex, type RegexNode } from "./regex";
 import type { RuleSet } from "./rule-set";
 
@@ -32,7 +32,7 @@ function hexDigitClass(d: number): GbnfExpr {
 /** A class printed in whichever form (plain or negated) needs fewer ranges. */
 export function compactClass(ranges: CharRanges): GbnfExpr {
   const inverse = complement(ranges);
-  return inverse.length < ranges.length ? cls(inverse, true) : cls(ranges);
+  return inverse.length < ranges.length ? cls([...inverse, BEYOND_UNICODE], true) : cls(ranges);
 }
 
 /**
@@ -156,6 +156,15 @@ const translations = new Map<string, { content: GbnfExpr | null; defs: RuleDefs 
 
 /** Shortest and longest match of a pattern in code points, or null when it is untranslatable. */
 export function patternLengths(pattern: string): [number, number] | null {
+  if (lengthsCache.has(pattern)) return lengthsCache.get(pattern)!;
+  const lengths = patternLengthsUncached(pattern);
+  remember(lengthsCache, pattern, lengths);
+  return lengths;
+}
+
+const lengthsCache = new Map<string, [number, number] | null>();
+
+function patternLengthsUncached(pattern: string): [number, number] | null {
   try {
     const branches = parseRegex(pattern);
     const lengths = branches.map((b) => {

@@ -1,6 +1,7 @@
 /** Shared rules for JSON text: string characters, generic numbers, and bounded strings. */
 import { alt, chars, cls, lit, opt, ref, rep, seq, type GbnfExpr } from "./gbnf-ast";
 import { boundedRepeat } from "./bounded-repeat";
+import { BEYOND_UNICODE } from "./char-set";
 import type { RuleSet } from "./rule-set";
 
 /** Digits allowed in an integer part: 16 covers every safe integer (Zod's `int()` bounds). */
@@ -33,6 +34,7 @@ export function jsonChar(rules: RuleSet): GbnfExpr {
           [0x5c, 0x5c],
           [0x00, 0x1f],
           [0xd800, 0xdfff],
+          BEYOND_UNICODE,
         ],
         true,
       ),

@@ -92,7 +92,7 @@ interface Manifest {
 
 const MANIFEST_KEY = "memory-manifest.json";
 const TEXT_KEY = "text-index.json";
-const MANIFEST_VERSION = 1;
+const MANIFEST_VERSION = 2;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export class Indexer {
@@ -130,8 +130,7 @@ export class Indexer {
     let manifest: Manifest | null = null;
     if (raw !== null) {
       try {
-        const parsed = JSON.parse(raw) as Manifest;
-        if (parsed.version === MANIFEST_VERSION && parsed.notes) manifest = parsed;
+        manifest = parseManifest(raw);
       } catch {
         this.options.onNotice?.("The memory index manifest was unreadable, so it is being rebuilt.");
       }
@@ -245,10 +244,21 @@ export class Indexer {
       this.dirty = true;
     }
     const files = (await opts.vault.list()).filter((f) => this.isCandidate(f.path));
+    // What the vector index holds now: chunks whose id and hash match are never embedded again.
+    const stored = this.semantic ? new Map((await opts.vectors!.listIds()).map((x) => [x.id, x.hash])) : new Map<string, string>();
     const live = new Set<string>();
     this.manifest.skipped = {};
-    const toChunk: Chunk[] = [];
-    const rereadIfMissing: string[] = [];
+    // Only ids travel to the embed phase (texts are read again there), so a 10,000-note build holds
+    // a few megabytes, not every chunk's text.
+    const pending = new Map<string, Set<string>>();
+    let pendingCount = 0;
+    const want = (path: string, ids: string[]) => {
+      if (!this.semantic || ids.length === 0) return;
+      const set = pending.get(path) ?? new Set<string>();
+      for (const id of ids) if (!set.has(id)) set.add(id);
+      pending.set(path, set);
+      pendingCount += ids.length;
+    };
     let done = 0;
     let sliceStart = Date.now();
     for (const f of files) {
@@ -265,12 +275,13 @@ export class Indexer {
       const entry = this.manifest.notes[f.path];
       if (entry && entry.mtime === f.mtime && entry.size === f.size && this.text.hashOf(f.path) === entry.hash) {
         live.add(f.path);
-        rereadIfMissing.push(f.path);
+        // Unchanged note; its vectors may still be missing (a rebuilt or fresh vector index).
+        want(f.path, entry.chunks.filter((c) => stored.get(c.id) !== c.hash).map((c) => c.id));
       } else {
         const chunks = await this.readAndIndex(f.path, f.mtime, f.size, report);
         if (chunks) {
           live.add(f.path);
-          toChunk.push(...chunks);
+          want(f.path, chunks.filter((c) => stored.get(c.id) !== c.hash).map((c) => c.id));
         }
       }
       if (Date.now() - sliceStart > 8) {
@@ -285,15 +296,6 @@ export class Indexer {
     for (const p of this.text.paths()) if (!live.has(p)) this.text.remove(p);
 
     if (this.semantic) {
-      const stored = new Map((await opts.vectors!.listIds()).map((x) => [x.id, x.hash]));
-      // An unchanged note whose vectors are missing (a rebuilt or fresh vector index) is read again.
-      for (const p of rereadIfMissing) {
-        const entry = this.manifest.notes[p];
-        if (entry.chunks.some((c) => stored.get(c.id) !== c.hash)) {
-          const chunks = await this.readAndIndex(p, entry.mtime, entry.size, report);
-          if (chunks) toChunk.push(...chunks);
-        }
-      }
       const wanted = new Set<string>();
       for (const e of Object.values(this.manifest.notes)) for (const c of e.chunks) wanted.add(c.id);
       const stale = [...stored.keys()].filter((id) => !wanted.has(id));
@@ -301,8 +303,7 @@ export class Indexer {
         await opts.vectors!.delete(stale);
         report.deleted += stale.length;
       }
-      const changed = toChunk.filter((c) => stored.get(c.id) !== c.hash);
-      const cancelled = await this.embedAndStore(changed, report, signal);
+      const cancelled = await this.embedPending(pending, pendingCount, report, signal);
       if (cancelled) return this.finish(report, started, true);
     }
     if (this.dirty) await this.saveNow();
@@ -347,27 +348,71 @@ export class Indexer {
     this.text.remove(path);
   }
 
-  /** Embeds chunks in batches and stores them; true when cancelled part-way. */
-  private async embedAndStore(chunks: Chunk[], report: IndexReport, signal?: AbortSignal): Promise<boolean> {
+  /** Embeds one batch and stores it. */
+  private async embedBatch(batch: Chunk[], report: IndexReport, signal?: AbortSignal): Promise<void> {
     const opts = this.options;
-    const batchSize = Math.max(1, opts.batchSize ?? 32);
+    const t0 = this.now();
+    const vectors = await opts.embed!(batch.map((c) => c.embedText), signal);
+    report.embedMs += this.now() - t0;
+    const items: VectorItem[] = batch.map((c, k) => ({
+      id: c.id,
+      vector: vectors[k],
+      // Texts stay in the notes (MemorySearch reads them back by id); sending them would only cost IPC.
+      metadata: { path: c.path, folder: folderOf(c.path), heading: c.heading, hash: c.hash, text: "", line: c.line },
+    }));
+    await opts.vectors!.upsert(items);
+    report.embedded += batch.length;
+  }
+
+  private progress(done: number, total: number, started: number): void {
+    const elapsed = this.now() - started;
+    this.options.onProgress?.({ phase: "embed", done, total, etaMs: done > 0 ? Math.round((elapsed / done) * Math.max(0, total - done)) : null });
+  }
+
+  /** Embeds the given chunks in batches; true when cancelled part-way. */
+  private async embedAndStore(chunks: Chunk[], report: IndexReport, signal?: AbortSignal): Promise<boolean> {
+    const batchSize = Math.max(1, this.options.batchSize ?? 32);
     const started = this.now();
     for (let i = 0; i < chunks.length; i += batchSize) {
       if (signal?.aborted) return true;
-      const batch = chunks.slice(i, i + batchSize);
-      const t0 = this.now();
-      const vectors = await opts.embed!(batch.map((c) => c.embedText), signal);
-      report.embedMs += this.now() - t0;
-      const items: VectorItem[] = batch.map((c, k) => ({
-        id: c.id,
-        vector: vectors[k],
-        metadata: { path: c.path, folder: folderOf(c.path), heading: c.heading, hash: c.hash, text: c.text, line: c.line },
-      }));
-      await opts.vectors!.upsert(items);
-      report.embedded += batch.length;
-      const done = Math.min(chunks.length, i + batchSize);
-      const elapsed = this.now() - started;
-      opts.onProgress?.({ phase: "embed", done, total: chunks.length, etaMs: done > 0 ? Math.round((elapsed / done) * (chunks.length - done)) : null });
+      await this.embedBatch(chunks.slice(i, i + batchSize), report, signal);
+      this.progress(Math.min(chunks.length, i + batchSize), chunks.length, started);
+    }
+    return false;
+  }
+
+  /** Reads each note again and embeds the chunks whose ids were marked, in batches across notes; true when cancelled. */
+  private async embedPending(pending: Map<string, Set<string>>, total: number, report: IndexReport, signal?: AbortSignal): Promise<boolean> {
+    const batchSize = Math.max(1, this.options.batchSize ?? 32);
+    const started = this.now();
+    const batch: Chunk[] = [];
+    let done = 0;
+    const flush = async (n: number) => {
+      const part = batch.splice(0, n);
+      await this.embedBatch(part, report, signal);
+      done += part.length;
+      this.progress(done, total, started);
+    };
+    for (const [path, ids] of pending) {
+      if (signal?.aborted) return true;
+      const entry = this.manifest.notes[path];
+      let text: string;
+      try {
+        text = await this.options.vault.read(path);
+      } catch {
+        continue;
+      }
+      // Changed since the scan: the change event (or the next build) embeds its new chunks.
+      if (!entry || contentHash(text) !== entry.hash) continue;
+      for (const c of chunkNote(path, text, this.options.chunk)) if (ids.has(c.id)) batch.push(c);
+      while (batch.length >= batchSize) {
+        if (signal?.aborted) return true;
+        await flush(batchSize);
+      }
+    }
+    if (batch.length > 0) {
+      if (signal?.aborted) return true;
+      await flush(batch.length);
     }
     return false;
   }
@@ -441,7 +486,7 @@ export class Indexer {
     this.saveTimer = null;
     this.dirty = false;
     this.options.onProgress?.({ phase: "save", done: 0, total: 1, etaMs: null });
-    await this.options.indexStore.save(MANIFEST_KEY, JSON.stringify(this.manifest));
+    await this.options.indexStore.save(MANIFEST_KEY, await stringifyManifest(this.manifest));
     await this.text.save(this.options.indexStore, TEXT_KEY);
   }
 
@@ -449,6 +494,42 @@ export class Indexer {
     const stats = this.stats();
     return { ...report, notes: stats.notes, chunks: stats.chunks, skipped: this.skipCounts(), totalMs: this.now() - started, cancelled };
   }
+}
+
+/**
+ * On disk a note entry is `[mtime, size, hash, "<id><hash>..."]` (chunk ids and hashes are 16 hex digits
+ * each, packed in one string): a tenth of the objects to create, so a 10,000-note manifest parses in a
+ * few milliseconds instead of tens.
+ */
+type StoredEntry = [number, number, string, string];
+
+function parseManifest(raw: string): Manifest | null {
+  const parsed = JSON.parse(raw) as { version?: number; modelKey?: string | null; skipped?: Manifest["skipped"]; notes?: Record<string, StoredEntry> };
+  if (parsed.version !== MANIFEST_VERSION || !parsed.notes) return null;
+  const notes: Record<string, NoteEntry> = {};
+  for (const [path, [mtime, size, hash, packed]] of Object.entries(parsed.notes)) {
+    const chunks: NoteEntry["chunks"] = [];
+    for (let i = 0; i + 32 <= packed.length; i += 32) chunks.push({ id: packed.slice(i, i + 16), hash: packed.slice(i + 16, i + 32) });
+    notes[path] = { mtime, size, hash, chunks };
+  }
+  return { version: MANIFEST_VERSION, modelKey: parsed.modelKey ?? null, skipped: parsed.skipped ?? {}, notes };
+}
+
+/** JSON of the manifest, 1000 notes at a time with yields between, so a 10,000-note vault never blocks for long. */
+async function stringifyManifest(manifest: Manifest): Promise<string> {
+  const entries = Object.entries(manifest.notes);
+  const parts: string[] = [];
+  for (let i = 0; i < entries.length; i += 1000) {
+    parts.push(
+      entries
+        .slice(i, i + 1000)
+        .map(([path, e]) => `${JSON.stringify(path)}:${JSON.stringify([e.mtime, e.size, e.hash, e.chunks.map((c) => c.id + c.hash).join("")])}`)
+        .join(","),
+    );
+    await yieldToLoop();
+  }
+  const head = JSON.stringify({ version: manifest.version, modelKey: manifest.modelKey, skipped: manifest.skipped });
+  return `${head.slice(0, -1)},"notes":{${parts.join(",")}}}`;
 }
 
 function emptyManifest(modelKey: string | null): Manifest {

@@ -25,6 +25,15 @@ function withoutPastWriting(message: string): string {
   return message.replace(/\b(did i write|have i written|i wrote|i've written|did i note|i noted)\b/gi, " find notes mentioning ");
 }
 
+/**
+ * "What is on my list?", "what's in Projects/Alpha.md?": a question about what something holds asks to read it.
+ * The word "read" is added rather than substituted, so the user's own words still meet the routing hints
+ * ("what's on my plate today", "what's in the folder").
+ */
+function withReadingQuestion(message: string): string {
+  return /\b(what(?:'s|’s| is| are)|whats)\s+(on|in|inside)\b/i.test(message) ? `${message} read` : message;
+}
+
 function terms(text: string): string[] {
   return (text.match(/[\p{L}\p{N}']+/gu) ?? []).map(processWord).filter((t): t is string => !!t);
 }
@@ -46,7 +55,7 @@ export class TextScorer {
 
   /** Scores in 0..1 per tool name; tools that do not match are absent. */
   score(message: string): Map<string, number> {
-    const query = withoutPastWriting(withoutPaths(message));
+    const query = withReadingQuestion(withoutPastWriting(withoutPaths(message)));
     const out = new Map<string, number>();
     const hits = this.words.search(query, {
       boost: { nameWords: 2, hints: 1.5 },

@@ -7,6 +7,7 @@ import type { RouteDecision, RouterPort } from "../agent/ports";
 import type { ToolDefinition } from "../protocol/tool";
 import type { EmbeddingScorer } from "./embedding-scorer";
 import { asksToChange, isSmallTalk, looksLikeChat, namedTools } from "./intents";
+import { NoteNames } from "./note-names";
 import { TextScorer } from "./text-scorer";
 import { toolCard, type ToolCard } from "./tool-card";
 
@@ -36,6 +37,8 @@ export class ToolRouter implements RouterPort {
   private readonly text: TextScorer;
   /** Why the last routing fell back to text only (the embedding failed), or null. */
   embeddingError: string | null = null;
+  /** The vault's note names: a mention of one reads as "a note" (see NoteNames). Empty until `setNotes`. */
+  private notes = new NoteNames([]);
 
   constructor(
     tools: readonly RoutableTool[],
@@ -49,14 +52,23 @@ export class ToolRouter implements RouterPort {
     this.text = new TextScorer(this.cards);
   }
 
+  /** Tells the router which notes the vault has (vault-relative paths), so their names in a message read as "a note". */
+  setNotes(paths: Iterable<string>): void {
+    this.notes = new NoteNames(paths);
+  }
+
   /** Routes with text scores only (synchronous; what `bench router` measures). */
   routeText(message: string, topK = this.options.topK): RouteDecision {
-    return this.decide(message, this.text.score(message), topK);
+    return this.decide(message, this.textScores(message), topK);
+  }
+
+  private textScores(message: string): Map<string, number> {
+    return this.text.score(this.notes.mark(message));
   }
 
   async route(message: string, options: { signal?: AbortSignal; topK?: number } = {}): Promise<RouteDecision> {
     const topK = options.topK ?? this.options.topK;
-    const textScores = this.text.score(message);
+    const textScores = this.textScores(message);
     if (!this.embedding) return this.decide(message, textScores, topK);
     let embedScores: Map<string, number>;
     try {
@@ -84,10 +96,14 @@ export class ToolRouter implements RouterPort {
     const named = namedTools(message, [...this.byName.keys()]);
     const top = ranked.slice(0, topK).map(([name, score]) => ({ name, score: round(score) }));
     if (named.length === 0) {
+      // A message that names one of the vault's notes is about the vault, never small talk: judge it with the name
+      // read as "note" ("when is the Team Offsite" → "when is the note").
+      const said = this.notes.mark(message);
+      const chatLike = looksLikeChat(said);
       // Small talk stays chat even when a hint shares a word with it ("tell me a joke" vs "tell me about").
-      if (isSmallTalk(message) && best < 0.95) return { tools: [], chatOnly: true, unsure: false };
-      if (best < chatFloor || (looksLikeChat(message) && best < threshold * 1.5)) {
-        return best < chatFloor && !looksLikeChat(message) ? { tools: top, chatOnly: false, unsure: true } : { tools: [], chatOnly: true, unsure: false };
+      if (isSmallTalk(said) && best < 0.95) return { tools: [], chatOnly: true, unsure: false };
+      if (best < chatFloor || (chatLike && best < threshold * 1.5)) {
+        return best < chatFloor && !chatLike ? { tools: top, chatOnly: false, unsure: true } : { tools: [], chatOnly: true, unsure: false };
       }
       if (best < threshold) return { tools: top, chatOnly: false, unsure: true };
     }

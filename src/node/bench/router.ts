@@ -1,4 +1,4 @@
-/** `bench router`: median time of one routing decision (text only, no embeddings) over a 50-tool synthetic catalog. */
+/** `bench router`: median time of one routing decision (text only, no embeddings) over a 50-tool synthetic catalog and 1,000 note names. */
 import { ToolRouter } from "../../core/router/tool-router";
 import { syntheticCatalog } from "./synthetic-catalog";
 
@@ -36,6 +36,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   }));
   const built = performance.now();
   const router = new ToolRouter(tools);
+  // As in `ask`, the router knows the vault's note names; 1,000 of them, as a mid-sized vault has.
+  const topics = ["Garden", "Project", "Shopping List", "Reading List", "Meeting", "Recipe", "Trip", "Budget", "Home", "Ideas"];
+  router.setNotes(Array.from({ length: 1000 }, (_, i) => `Folder ${i % 20}/${topics[i % topics.length]} ${i}.md`).concat(topics.map((t) => `${t}.md`)));
   const buildMs = performance.now() - built;
   const samples: number[] = [];
   for (let r = 0; r < rounds; r++) {

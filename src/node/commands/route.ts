@@ -1,13 +1,16 @@
-/** `route [--top K] [--json] (QUERY | --file F)`: the router's choice per query, as JSON lines. */
-import { readFileSync } from "node:fs";
+/** `route [--top K] [--json] [--vault DIR] (QUERY | --file F)`: the router's choice per query, as JSON lines. */
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { FolderVault } from "../folder-vault/folder-vault";
 import { ToolRouter } from "../../core/router/tool-router";
 import { createToolCatalog } from "../../tools/index";
 import { parseArgs, UsageError } from "../cli-types";
 
-export const usage = "route [--top K] [--json] (QUERY | --file F)   the router's tools per query (one query per line in F), as JSON lines";
+export const usage =
+  "route [--top K] [--json] [--vault DIR] (QUERY | --file F)   the router's tools per query (one query per line in F), as JSON lines; with --vault, note names in a query read as notes, as in ask";
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["top", "file"], booleans: ["json"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["top", "file", "vault"], booleans: ["json"] });
   const top = options.top === undefined ? 3 : Number(options.top);
   if (!Number.isInteger(top) || top < 1 || top > 50) throw new UsageError(`--top must be a whole number from 1 to 50, got "${String(options.top)}".`);
   let queries: string[];
@@ -26,6 +29,11 @@ export async function run(argv: string[]): Promise<number> {
     queries = [q];
   }
   const router = new ToolRouter(createToolCatalog({ semantic: false }), { topK: top });
+  if (typeof options.vault === "string") {
+    const root = resolve(options.vault);
+    if (!existsSync(root)) throw new UsageError(`The vault folder ${root} does not exist; pass an existing folder with --vault.`);
+    router.setNotes((await new FolderVault(root, { watch: false }).list()).map((f) => f.path));
+  }
   for (const query of queries) {
     const d = router.routeText(query, top);
     process.stdout.write(JSON.stringify({ query, tools: d.tools, chatOnly: d.chatOnly, unsure: d.unsure }) + "\n");

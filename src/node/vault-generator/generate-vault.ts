@@ -48,11 +48,45 @@ function prng(seed: number): () => number {
   };
 }
 
+/**
+ * A vocabulary with natural-language statistics: the common words above plus 8,000 made-up words from
+ * syllables, drawn with Zipf's law (rank r has weight 1/r), so a few words are everywhere and most are
+ * rare, as in real notes (which is what full-text search cost depends on).
+ */
+function zipfVocabulary(rand: () => number): () => string {
+  const syllables = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "pe", "da", "gri", "shu", "tan", "mor", "vel", "bri", "zen", "qua", "hol", "fin"];
+  const vocab = [...WORDS];
+  const seen = new Set(vocab);
+  while (vocab.length < WORDS.length + 8000) {
+    const n = 2 + Math.floor(rand() * 3);
+    const w = Array.from({ length: n }, () => syllables[Math.floor(rand() * syllables.length)]).join("");
+    if (!seen.has(w)) {
+      seen.add(w);
+      vocab.push(w);
+    }
+  }
+  const cumulative: number[] = [];
+  let total = 0;
+  for (let r = 1; r <= vocab.length; r++) cumulative.push((total += 1 / r));
+  return () => {
+    const x = rand() * total;
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cumulative[mid] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return vocab[lo];
+  };
+}
+
 export function generateVault(root: string, options: GenerateOptions = {}): GeneratedVault {
   const count = options.notes ?? 10_000;
   const rand = prng(options.seed ?? 42);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)];
-  const words = (n: number) => Array.from({ length: n }, () => pick(WORDS)).join(" ");
+  const word = zipfVocabulary(rand);
+  const words = (n: number) => Array.from({ length: n }, word).join(" ");
   const sentence = () => {
     const s = words(6 + Math.floor(rand() * 14));
     return s[0].toUpperCase() + s.slice(1) + ".";

@@ -5,7 +5,8 @@ import { Conversation } from "../../../src/core/agent/conversation";
 import { GbnfRecognizer } from "../../../src/core/grammar";
 import { createToolCatalog } from "../../../src/tools/index";
 import type { ConfirmRequest, UserPort } from "../../../src/core/ports/user";
-import { ScriptedEngine, type ScriptStep, type ScriptedEngineOptions } from "../../../src/engine/scripted";
+import { ScriptedEngine, scriptedTokenCount, type ScriptStep, type ScriptedEngineOptions } from "../../../src/engine/scripted";
+import { TEST_MODEL_GRAMMAR } from "../../../src/node/compose";
 import { composeHeadless, type HeadlessOptions } from "../../../src/node/compose";
 import { copyVault, envelope, EventLog, snapshot } from "./scripted-helpers";
 
@@ -105,6 +106,44 @@ describe("agent turns with the scripted engine over examples/vault", () => {
     expect(grammarTools(engine.requests[2].grammar)).toEqual(grammarTools(engine.requests[0].grammar));
   });
 
+  it("an Idle reply that calls a tool is not run, but gets a correction and a targeted retry that runs", async () => {
+    const { agent, engine } = await setup([
+      envelope([{ name: "vault:read", args: { path: "Inbox.md" } }], null, "Idle"),
+      // During Recover the loop owns the state: the retried call runs whatever status the reply claims.
+      envelope([{ name: "vault:read", args: { path: "Inbox.md" } }], null, "Idle"),
+      envelope([], "Done."),
+    ]);
+    const log = new EventLog();
+    const r = await agent.runTurn("read my Inbox note", { onEvent: log.listener });
+    expect(r.outcome).toBe("done");
+    expect(log.of("error")).toEqual([expect.objectContaining({ code: "not_allowed_in_state", recoverable: true })]);
+    expect(r.toolResults.map((t) => [t.ok, t.error?.code])).toEqual([
+      [false, "not_allowed_in_state"],
+      [true, undefined],
+    ]);
+    expect(engine.requests[1].messages.at(-1)!.content).toMatch(/"Idle" reply must not call tools.*Call vault:read again in a reply with status "Task"/s);
+    expect(grammarTools(engine.requests[1].grammar)).toEqual(["vault:read"]);
+  });
+
+  it("a reflecting reply may read but a write it calls is held for a retry with status Task", async () => {
+    const user: UserPort = { confirm: async () => "approve", notify: () => {} };
+    const { agent, dir } = await setup(
+      [
+        envelope([{ name: "vault:append", args: { path: "Inbox.md", content: "- [ ] reflect" } }], null, "Reflect"),
+        envelope([{ name: "vault:append", args: { path: "Inbox.md", content: "- [ ] reflect" } }], null, "Task"),
+        envelope([], "Added."),
+      ],
+      { user, allowWrites: true },
+    );
+    const r = await agent.runTurn("add reflect to my Inbox note");
+    expect(r.outcome).toBe("done");
+    expect(r.toolResults.map((t) => [t.ok, t.error?.code])).toEqual([
+      [false, "not_allowed_in_state"],
+      [true, undefined],
+    ]);
+    expect(readFileSync(join(dir, "Inbox.md"), "utf8").match(/- \[ \] reflect/g)).toHaveLength(1);
+  });
+
   it("recovery ladder: targeted grammar, then the static grammar, then a clear stop within the budget", async () => {
     const bad = envelope([{ name: "vault:read", args: { path: " " } }]);
     const { agent, engine } = await setup([bad, bad, bad, bad]);
@@ -128,6 +167,22 @@ describe("agent turns with the scripted engine over examples/vault", () => {
     expect(r.outcome).toBe("done");
     expect(acceptsForeignKey(engine.requests[2].grammar)).toBe(true);
     expect(r.toolResults.at(-1)).toMatchObject({ ok: true, args: { path: "Inbox.md" } });
+  });
+
+  it("recovery from a schema violation: ajv's complaint becomes the correction, and the corrected call runs", async () => {
+    // Without a grammar (prompt-only) the model can write a wrong type; the gatekeeper's ajv check catches it.
+    const { agent, engine } = await setup(
+      [envelope([{ name: "vault:read", args: { path: "Inbox.md", offset: "ten" } }]), envelope([{ name: "vault:read", args: { path: "Inbox.md", offset: 10 } }]), envelope([], "Done.")],
+      { agentOptions: { grammar: false } },
+    );
+    const log = new EventLog();
+    const r = await agent.runTurn("read my Inbox note", { onEvent: log.listener });
+    expect(r.outcome).toBe("done");
+    expect(log.of("error")).toEqual([expect.objectContaining({ code: "invalid_args", recoverable: true })]);
+    expect(r.toolResults.map((t) => t.ok)).toEqual([false, true]);
+    expect(engine.requests[1].messages.at(-1)!.content).toMatch(/Correction: Tool "vault:read" got invalid arguments: .*offset.*Call vault:read again with corrected arguments/s);
+    expect(engine.requests[1].messages[0].content).toContain("- vault:read");
+    expect(engine.requests[1].messages[0].content).not.toContain("- vault:list");
   });
 
   it("alias repair without a grammar (prompt-only mode)", async () => {
@@ -156,6 +211,23 @@ describe("agent turns with the scripted engine over examples/vault", () => {
     ]);
     // The second correction moved to the looser static grammar.
     expect(acceptsForeignKey(engine.requests[2].grammar)).toBe(true);
+  });
+
+  it("asks for maxTokens = min(the grammar's byte bound, the context left after the counted prompt)", async () => {
+    // Tokens a message costs in the budget: its counted text plus the template allowance (6), and a 64-token margin.
+    const promptTokens = (req: { messages: { content: string }[] }) => req.messages.reduce((n, m) => n + scriptedTokenCount(m.content) + 6, 0);
+    // The compiler's default grammar allows far more bytes than the context: the context decides.
+    const wide = await setup([envelope([], "Hi.")], { scripted: { contextSize: 4096 } });
+    await wide.agent.runTurn("hello there");
+    const w = wide.engine.requests[0];
+    expect(wide.headless.grammars.get([], "dynamic").maxBytes).toBeGreaterThan(4096);
+    expect(w.maxTokens).toBe(4096 - 64 - promptTokens(w));
+    // Short test-model caps: the grammar's bound decides.
+    const narrow = await setup([envelope([], "Hi.")], { scripted: { contextSize: 4096 }, grammarOptions: TEST_MODEL_GRAMMAR });
+    await narrow.agent.runTurn("hello there");
+    const bound = Math.ceil(narrow.headless.grammars.get([], "dynamic").maxBytes);
+    expect(bound).toBeLessThan(4096 - 64 - promptTokens(narrow.engine.requests[0]));
+    expect(narrow.engine.requests[0].maxTokens).toBe(bound);
   });
 
   it("attached notes reach the model after the message", async () => {

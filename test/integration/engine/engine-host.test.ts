@@ -229,4 +229,15 @@ describe("engine host", () => {
     expect((err as EngineError).message).toContain('no operation "no.such.op"');
     expect(await engine.countTokens("ok")).toBeGreaterThan(0);
   });
+
+  it("unloads the model in the running host, and the next request loads it again", async () => {
+    const pid = engine.hostPid;
+    await engine.unload();
+    expect(((await engine.request("status", {})) as HostStatus).loaded).toBe(false);
+    expect(engine.hostPid).toBe(pid);
+    const again = await engine.generate({ messages: user("Back again?"), maxTokens: 4, seed: 1 });
+    expect(again.tokensOut).toBeGreaterThan(0);
+    expect(((await engine.request("status", {})) as HostStatus).loaded).toBe(true);
+    expect(engine.hostPid).toBe(pid);
+  });
 });

@@ -16,16 +16,35 @@ function turn(id: string, words: number): ConversationEntry[] {
 
 describe("context budget", () => {
   it("keeps everything when it fits and caps generation at the wanted tokens", async () => {
-    const r = await budgetPrompt({ system: "sys", history: turn("a", 10), current: turn("now", 5).slice(0, 1), contextSize: 4096, marginTokens: 64, wantedTokens: 300, minTokens: 32, counter });
+    const r = await budgetPrompt({ system: "sys", history: turn("a", 10), current: turn("now", 5).slice(0, 1), contextSize: 4096, marginTokens: 64, boundTokens: 300, reserveTokens: 1024, minTokens: 32, counter });
     expect(r.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "user"]);
     expect(r.maxTokens).toBe(300);
     expect(r.dropped).toBe(0);
   });
 
+  it("gives the reply min(grammar bound, what the counted prompt leaves) but trims history only for the reserve", async () => {
+    const history = [...turn("old", 200), ...turn("new", 20)];
+    const current = turn("now", 5).slice(0, 1);
+    // A grammar bound far above the context: nothing is trimmed for it, the reply gets all that is left.
+    const big = await budgetPrompt({ system: "sys", history, current, contextSize: 2048, marginTokens: 16, boundTokens: 500_000, reserveTokens: 256, minTokens: 32, counter });
+    expect(big.dropped).toBe(0);
+    const counted = (await Promise.all(big.messages.map((m) => counter.count(m.content)))).reduce((a, b) => a + b, 0) + 6 * big.messages.length;
+    expect(big.promptTokens).toBe(counted);
+    expect(big.maxTokens).toBe(2048 - 16 - counted);
+    // A small grammar bound caps the reply even though the context has more room.
+    const small = await budgetPrompt({ system: "sys", history, current, contextSize: 2048, marginTokens: 16, boundTokens: 120, reserveTokens: 1024, minTokens: 32, counter });
+    expect(small.maxTokens).toBe(120);
+    expect(small.dropped).toBe(0);
+    // A reserve that does not fit next to the history trims the oldest turn for it.
+    const tight = await budgetPrompt({ system: "sys", history, current, contextSize: 2048, marginTokens: 16, boundTokens: 500_000, reserveTokens: 1900, minTokens: 32, counter });
+    expect(tight.dropped).toBe(2);
+    expect(tight.maxTokens).toBeGreaterThanOrEqual(1900);
+  });
+
   it("drops the oldest turns first and keeps the system prompt and the current task", async () => {
     const history = [...turn("old", 200), ...turn("mid", 200), ...turn("new", 20)];
     const current = turn("now", 5).slice(0, 1);
-    const r = await budgetPrompt({ system: "sys", history, current, contextSize: 700, marginTokens: 16, wantedTokens: 256, minTokens: 32, counter });
+    const r = await budgetPrompt({ system: "sys", history, current, contextSize: 700, marginTokens: 16, boundTokens: 256, reserveTokens: 256, minTokens: 32, counter });
     const text = r.messages.map((m) => m.content).join("\n");
     expect(text).not.toContain("question old");
     expect(text).toContain("question new");
@@ -41,7 +60,7 @@ describe("context budget", () => {
       { kind: "tool-results", turnId: "t", at: 0, results: [{ callId: `r${i}c0`, name: "x:y", ok: true, content: `result ${i} ` + "z".repeat(size) }] },
     ];
     const current = [user, ...round(1, 2000), ...round(2, 4000)];
-    const r = await budgetPrompt({ system: "sys", history: [], current, contextSize: 900, marginTokens: 16, wantedTokens: 200, minTokens: 32, counter });
+    const r = await budgetPrompt({ system: "sys", history: [], current, contextSize: 900, marginTokens: 16, boundTokens: 200, reserveTokens: 200, minTokens: 32, counter });
     const text = r.messages.map((m) => m.content).join("\n");
     expect(text).not.toContain("result 1");
     expect(text).toContain("result 2");
@@ -52,7 +71,7 @@ describe("context budget", () => {
 
   it("refuses with a sentence when even the task alone does not fit", async () => {
     const current = turn("now", 3000).slice(0, 1);
-    await expect(budgetPrompt({ system: "sys", history: [], current, contextSize: 512, marginTokens: 16, wantedTokens: 200, minTokens: 32, counter })).rejects.toThrow(ContextFullError);
-    await expect(budgetPrompt({ system: "sys", history: [], current, contextSize: 512, marginTokens: 16, wantedTokens: 200, minTokens: 32, counter })).rejects.toThrow(/shorten the message/);
+    await expect(budgetPrompt({ system: "sys", history: [], current, contextSize: 512, marginTokens: 16, boundTokens: 200, reserveTokens: 200, minTokens: 32, counter })).rejects.toThrow(ContextFullError);
+    await expect(budgetPrompt({ system: "sys", history: [], current, contextSize: 512, marginTokens: 16, boundTokens: 200, reserveTokens: 200, minTokens: 32, counter })).rejects.toThrow(/shorten the message/);
   });
 });

@@ -85,6 +85,16 @@ describe("gatekeeper", () => {
     expect(gk.check(write, { state: "Recover", offered, targets: new Set(["notes:append"]) }).args.line).toBe("x");
   });
 
+  it("makes a state refusal a correction the recovery loop acts on, while policy refusals stay answers", () => {
+    const idle = refusal(() => gk.check({ name: "notes:read", args: { path: "Inbox.md" } }, { state: "Idle", offered }));
+    expect(idle.malformed).toBe(true);
+    expect(idle.message).toMatch(/use status "Task" to call one/);
+    const escape = refusal(() => gk.check({ name: "notes:read", args: { path: "../x.md" } }, { state: "Task", offered }));
+    expect(escape.malformed).toBe(false);
+    expect(new ToolRefusal("write_not_permitted", "off", "notes:append").malformed).toBe(false);
+    expect(new ToolRefusal("denied_by_user", "no", "notes:append").malformed).toBe(false);
+  });
+
   it("refuses path escapes, the config folder and excluded folders", () => {
     for (const path of ["../outside.md", "/etc/passwd", ".obsidian/app.json", "Private/diary.md"]) {
       expect(refusal(() => gk.check({ name: "notes:read", args: { path } }, { state: "Task", offered })).code, path).toBe("path_refused");

@@ -3,6 +3,8 @@ import { EmbeddingScorer } from "../../../src/core/router/embedding-scorer";
 import { processWord, stem } from "../../../src/core/router/stem";
 import { ToolRouter } from "../../../src/core/router/tool-router";
 import { toolCard } from "../../../src/core/router/tool-card";
+import { NoteNames } from "../../../src/core/router/note-names";
+import { EVAL_SUITE } from "../../../src/node/eval/suite";
 import type { IndexStore } from "../../../src/core/ports/index-store";
 import { createToolCatalog } from "../../../src/tools/index";
 
@@ -65,6 +67,60 @@ describe("hybrid tool router (text only)", () => {
     expect(d.tools.map((t) => t.name)).toEqual(["links:backlinks"]);
     // Noise shares few trigrams with any card, so it stays below the threshold.
     expect(router.routeText("xyzzy plugh frobnicate").unsure).toBe(true);
+  });
+});
+
+describe("questions about a named note", () => {
+  const notes = ["Shopping List.md", "Reading List.md", "Projects/Team Offsite.md", "Inbox.md", "Time.md", "Attachments/diagram.png"];
+  const vaultRouter = new ToolRouter(catalog);
+  vaultRouter.setNotes(notes);
+
+  it("reads a note's name as 'a note': several words in any case, one word only as a proper name", () => {
+    const n = new NoteNames(notes);
+    expect(n.mark("What is on my shopping list?")).toBe("What is on my note?");
+    expect(n.mark("add eggs to the Reading List note")).toBe("add eggs to the note note");
+    expect(n.mark("what is in my Inbox")).toBe("what is in my note");
+    // A one-word name in lower case, or as the first word, is an ordinary word; attachments are not notes.
+    expect(n.mark("what time is it")).toBe("what time is it");
+    expect(n.mark("Inbox zero is my goal")).toBe("Inbox zero is my goal");
+    expect(n.mark("show the diagram")).toBe("show the diagram");
+  });
+
+  it("offers vault:read, not the list tools, for 'what is on my shopping list'", () => {
+    const d = vaultRouter.routeText("What is on my shopping list?");
+    expect(d.tools[0].name).toBe("vault:read");
+    expect(d.tools.map((t) => t.name)).not.toContain("tags:list");
+    expect(new ToolRouter(catalog).routeText("What is on my shopping list?").tools[0].name).toBe("vault:read");
+  });
+
+  it("treats 'what is in/on X' as a request to read X, while the folder and daily hints still win their cases", () => {
+    expect(names("what's in Projects/Kitchen Renovation.md?")).toContain("vault:read");
+    expect(names("what's in the folder People")).toContain("vault:list");
+    expect(names("what's on my plate today")[0]).toBe("daily:get");
+  });
+
+  it("never calls a message that names a note small talk", () => {
+    expect(router.routeText("when is the Team Offsite").chatOnly).toBe(true);
+    const d = vaultRouter.routeText("when is the Team Offsite");
+    expect(d.chatOnly).toBe(false);
+    expect(d.unsure || d.tools.some((t) => t.name === "vault:read")).toBe(true);
+  });
+});
+
+describe("router quality on the bundled eval suite", () => {
+  it("offers the expected tool (or the full catalog) for at least 95% of tool requests and chat only for most chat", () => {
+    const r = new ToolRouter(createToolCatalog({ semantic: false, network: false }));
+    const toolCases = EVAL_SUITE.filter((c) => c.tools.length > 0);
+    const chatCases = EVAL_SUITE.filter((c) => c.tools.length === 0);
+    const offered = toolCases.filter((c) => {
+      const d = r.routeText(c.query);
+      return d.unsure || d.tools.some((t) => c.tools.includes(t.name));
+    });
+    const fullCatalog = toolCases.filter((c) => r.routeText(c.query).unsure);
+    expect(offered.length / toolCases.length).toBeGreaterThanOrEqual(0.95);
+    // The full catalog is the fallback, not the answer: it must stay rare.
+    expect(fullCatalog.length).toBeLessThanOrEqual(5);
+    expect(chatCases.filter((c) => r.routeText(c.query).chatOnly).length).toBeGreaterThanOrEqual(chatCases.length - 1);
   });
 });
 

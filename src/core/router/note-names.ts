@@ -1,0 +1,97 @@
+/**
+ * Note names in a message. "What is on my shopping list?" names the note "Shopping List"; its words say
+ * which note, not what to do with it (the "list" there is no request to list files or tags). Like a file
+ * path, a mention of a note's name is read as the word "note" before text scoring.
+ *
+ * A name of several words matches in any case ("shopping list"); a one-word name only as a proper name
+ * (capitalized as the note is, not the message's first word), so a note called "Time" does not swallow
+ * "what time is it".
+ */
+
+/** Longest note name matched, in words (longer names are still known, they just need an exact path). */
+const MAX_NAME_WORDS = 8;
+
+/** Edge punctuation of a message word that is not part of a name ("list?" → "list"). */
+const EDGE_PUNCTUATION = /^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu;
+
+function stripEdges(word: string): string {
+  return word.replace(EDGE_PUNCTUATION, "");
+}
+
+function words(text: string): string[] {
+  return text.split(/\s+/).map(stripEdges).filter(Boolean);
+}
+
+/** The note's name: its file name without folder and extension. */
+function noteName(path: string): string {
+  const base = path.split("/").pop() ?? path;
+  return base.replace(/\.(md|canvas)$/i, "");
+}
+
+export class NoteNames {
+  /** Lowercased multi-word names, words joined by one space. */
+  private readonly multi = new Set<string>();
+  /** One-word names as written (matched case-sensitively). */
+  private readonly single = new Set<string>();
+  /** Most words in any known name. */
+  private longest = 1;
+
+  /** `paths`: vault-relative note paths (only .md and .canvas files count as notes). */
+  constructor(paths: Iterable<string>) {
+    for (const path of paths) {
+      if (!/\.(md|canvas)$/i.test(path)) continue;
+      const nameWords = words(noteName(path));
+      if (nameWords.length === 0 || nameWords.length > MAX_NAME_WORDS) continue;
+      if (nameWords.length === 1) {
+        if (/^\p{Lu}/u.test(nameWords[0])) this.single.add(nameWords[0]);
+      } else {
+        this.multi.add(nameWords.join(" ").toLowerCase());
+        this.longest = Math.max(this.longest, nameWords.length);
+      }
+    }
+  }
+
+  get size(): number {
+    return this.multi.size + this.single.size;
+  }
+
+  /** The message with each mentioned note name replaced by the word "note" (longest name first). */
+  mark(message: string): string {
+    if (this.size === 0) return message;
+    const tokens = message.split(/(\s+)/);
+    const wordAt: number[] = [];
+    tokens.forEach((t, i) => {
+      if (!/^\s*$/.test(t)) wordAt.push(i);
+    });
+    const out: string[] = [];
+    let w = 0;
+    let last = 0;
+    while (w < wordAt.length) {
+      let matched = 0;
+      for (let n = Math.min(this.longest, wordAt.length - w); n >= 1; n--) {
+        const span = wordAt.slice(w, w + n).map((i) => stripEdges(tokens[i]));
+        if (span.some((s) => !s)) continue;
+        const hit = n === 1 ? w > 0 && this.single.has(span[0]) : this.multi.has(span.join(" ").toLowerCase());
+        if (hit) {
+          matched = n;
+          break;
+        }
+      }
+      if (matched === 0) {
+        w++;
+        continue;
+      }
+      const first = wordAt[w];
+      const lastToken = wordAt[w + matched - 1];
+      out.push(tokens.slice(last, first).join(""), "note", trailingPunctuation(tokens[lastToken]));
+      last = lastToken + 1;
+      w += matched;
+    }
+    out.push(tokens.slice(last).join(""));
+    return out.join("");
+  }
+}
+
+function trailingPunctuation(token: string): string {
+  return /[)"'”’\].,;:!?]+$/u.exec(token)?.[0] ?? "";
+}

@@ -1,0 +1,18 @@
+import { getLlama, LlamaCompletion, TokenBias, type Token } from "node-llama-cpp";
+import { cachedTestModel } from "./src/node/test-model/model-cache.ts";
+const llama = await getLlama({ gpu: false, build: "never" });
+const model = await llama.loadModel({ modelPath: cachedTestModel({}) });
+const ctx = await model.createContext({ contextSize: 2048, threads: 1 });
+const completion = new LlamaCompletion({ contextSequence: ctx.getSequence() });
+const pieces = (model.fileInfo.metadata as any).tokenizer.ggml.tokens as string[];
+const b = new TokenBias(model.tokenizer);
+for (let t = 0; t < pieces.length; t++) if (!(t >= 1000 && t < 1010)) b.set(t as Token, "never");
+console.log("biases", (b as any)._biases.size);
+const out: number[] = [];
+await completion.generateCompletion("hello", { temperature: 1, seed: 3, maxTokens: 20, tokenBias: b, onToken: (t) => out.push(...t) });
+console.log(out);
+const b2 = new TokenBias(model.tokenizer);
+for (let t = 0; t < pieces.length; t++) if (!(t >= 1000 && t < 1010)) b2.set([t as Token], "never");
+const out2: number[] = [];
+await completion.generateCompletion("hello", { temperature: 1, seed: 3, maxTokens: 20, tokenBias: () => b2, onToken: (t) => out2.push(...t) });
+console.log((b2 as any)._biases.size, out2);

@@ -1,0 +1,16 @@
+import { getLlama, LlamaCompletion, TokenBias, type Token } from "node-llama-cpp";
+import { cachedTestModel } from "./src/node/test-model/model-cache.ts";
+const llama = await getLlama({ gpu: false, build: "never" });
+const model = await llama.loadModel({ modelPath: cachedTestModel({}) });
+const ctx = await model.createContext({ contextSize: 2048, threads: 1 });
+const seq = ctx.getSequence();
+const completion = new LlamaCompletion({ contextSequence: seq });
+const pieces = (model.fileInfo.metadata as any).tokenizer.ggml.tokens as string[];
+const byteTok = (b: number) => pieces.indexOf(`<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`);
+const only = (allowed: number[]) => { const b = new TokenBias(model.tokenizer); for (let t = 0; t < pieces.length; t++) if (!allowed.includes(t)) b.set(t as Token, "never"); return b; };
+const conts = Array.from({ length: 64 }, (_, i) => byteTok(0x80 + i));
+const g = process.argv[2];
+const grammar = await llama.createGrammar({ grammar: g });
+let step = 0; const out: string[] = [];
+await completion.generateCompletion("hello", { grammar, temperature: 1, seed: 1, maxTokens: 6, tokenBias: () => { const k = step++; return k === 0 ? only([pieces.indexOf("a")]) : k === 1 ? only([byteTok(0xE2)]) : k < 4 ? only(conts) : new TokenBias(model.tokenizer); }, onToken: (t) => out.push(...t.map((x) => pieces[x])) });
+console.log(g, "=>", out.join(" "));
