@@ -170,6 +170,8 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
     options: {
       writes: options.allowWrites ? "confirm" : "refuse",
       writesOffHint: "rerun with --allow-writes to let the agent change notes.",
+      // Noise fills strings to their caps, so a test-model reply can need its whole grammar bound: history is trimmed
+      // to make room for all of it, never just the default reserve.
       ...(testModel ? { maxTokensCap: 4096 } : {}),
       ...options.agentOptions,
     },

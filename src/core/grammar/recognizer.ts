@@ -76,7 +76,7 @@ class Program {
       case "literal":
         return [...e.text].map((ch) => {
           const cp = ch.codePointAt(0)!;
-          return { t: 0, ranges: [[cp, cp]], negated: false } as CharElem;
+          return { t: 0, ranges: [[cp, cp]], negated: false };
         });
       case "class":
         return [{ t: 0, ranges: e.ranges, negated: e.negated }];

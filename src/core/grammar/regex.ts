@@ -204,7 +204,7 @@ class RegexParser {
         return single(cp);
       }
       default:
-        if (/[\^$\\.*+?()[\]{}|/\-]/.test(c)) return single(c.codePointAt(0)!);
+        if (/[\^$\\.*+?()[\]{}|/-]/.test(c)) return single(c.codePointAt(0)!);
         throw new UntranslatableRegex(`the escape \`\\${c}\``);
     }
   }

@@ -105,7 +105,7 @@ export class SchemaCompiler {
     let types: string[];
     if (schema.type === undefined) types = ALL_TYPES;
     else if (typeof schema.type === "string") types = [schema.type];
-    else if (Array.isArray(schema.type) && schema.type.every((t) => typeof t === "string")) types = schema.type as string[];
+    else if (Array.isArray(schema.type) && schema.type.every((t) => typeof t === "string")) types = schema.type;
     else throw new UnsupportedSchema(path, "type", "type must be a string or an array of strings");
     if (types.includes("number")) types = types.filter((t) => t !== "integer");
     const options: GbnfExpr[] = [];
@@ -191,9 +191,9 @@ export class SchemaCompiler {
     const partsRaw = s.allOf;
     if (!Array.isArray(partsRaw) || partsRaw.length === 0) throw new UnsupportedSchema(path, "allOf", "allOf must be a non-empty array");
     const { allOf: _drop, ...rest } = s;
-    const parts = [rest, ...partsRaw].map((p, i) => {
+    const parts = [rest, ...(partsRaw as unknown[])].map((p, i) => {
       const d = this.deref(p as JsonSchema, `${path}/allOf/${i}`);
-      if (d === true) return {} as Schema;
+      if (d === true) return {};
       if (!isSchema(d)) throw new UnsupportedSchema(`${path}/allOf/${i}`, "allOf", "a false schema in allOf accepts nothing");
       return d;
     });

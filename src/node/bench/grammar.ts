@@ -24,7 +24,7 @@ function subsets(tools: GrammarTool[], count: number): GrammarTool[][] {
 }
 
 export async function run(): Promise<Record<string, unknown>> {
-  const tools = syntheticCatalog().map((t) => ({ name: t.name, schema: z.toJSONSchema(t.args) as Record<string, unknown> }));
+  const tools = syntheticCatalog().map((t) => ({ name: t.name, schema: z.toJSONSchema(t.args) }));
   const time = (f: () => void) => {
     const start = performance.now();
     f();

@@ -27,6 +27,14 @@ describe("CLI: route, bench step/router, eval usage, demo", () => {
     expect(lines[2].tools[0].name).toBe("tasks:complete");
   });
 
+  it("route --vault reads the vault's note names in a query as notes, as ask does", () => {
+    const r = cli("route", "--vault", join(root, "examples/vault"), "What is on my shopping list?");
+    expect(r.status, r.stderr).toBe(0);
+    const line = JSON.parse(r.stdout.trim()) as { tools: { name: string }[] };
+    expect(line.tools.map((t) => t.name)).toEqual(["vault:read"]);
+    expect(cli("route", "--vault", "/nonexistent/vault", "x").stderr).toContain("does not exist");
+  });
+
   it("route refuses bad usage with exit 2 and a sentence", () => {
     const r = cli("route", "--top", "0", "x");
     expect(r.status).toBe(2);
@@ -57,6 +65,8 @@ describe("CLI: route, bench step/router, eval usage, demo", () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain("[demo] vault copied to");
     expect(r.stdout).toContain("> What is on my shopping list?");
+    // "shopping list" names the note Shopping List.md: the router offers reading it, not listing files or tags.
+    expect(r.stdout).toMatch(/\[routed\] routed: vault:read \(1\)\n/);
     expect(r.stdout).toMatch(/\[end\] (done|round-cap)/);
   });
 });

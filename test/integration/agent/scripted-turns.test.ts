@@ -69,6 +69,24 @@ describe("agent turns with the scripted engine over examples/vault", () => {
     expect(log.of("turn-end")[0].tokensIn).toBeGreaterThan(0);
   });
 
+  it("router unsure: a message nothing matches clearly gets the full catalog's grammar", async () => {
+    const { agent, engine, headless } = await setup([envelope([], "Could you say that another way?")]);
+    const log = new EventLog();
+    await agent.runTurn("xyzzy plugh frobnicate", { onEvent: log.listener });
+    expect(log.of("routed")[0]).toMatchObject({ chatOnly: false, branch: "full" });
+    expect(grammarTools(engine.requests[0].grammar)).toEqual([...headless.registry.names()].sort());
+  });
+
+  it("a long tool result reaches the model cut to the result budget, saying how much was left out", async () => {
+    const { agent, engine } = await setup([envelope([{ name: "vault:read", args: { path: "Projects/Project Alpha.md" } }]), envelope([], "ok")], {
+      agentOptions: { resultChars: 120 },
+    });
+    const r = await agent.runTurn("read my Project Alpha note");
+    expect(r.toolResults[0].content).toMatch(/\n\[…\d+ more characters not shown\]$/);
+    expect(r.toolResults[0].content.length).toBeLessThan(120 + 60);
+    expect(engine.requests[1].messages.at(-1)!.content).toContain("more characters not shown");
+  });
+
   it("two rounds: searches, then reads the note it found", async () => {
     const { agent } = await setup([
       envelope([{ name: "vault:search", args: { query: "lentils" } }]),

@@ -14,5 +14,5 @@ const shared = makeAjv();
 /** A validator for the schema (compiled once per call site). */
 export function validatorFor(schema: JsonSchema): (value: unknown) => boolean {
   const v = shared.compile(schema as object);
-  return (value) => v(value) as boolean;
+  return (value) => v(value);
 }

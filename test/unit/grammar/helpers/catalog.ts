@@ -4,5 +4,5 @@ import type { GrammarTool } from "../../../../src/core/grammar";
 import { syntheticCatalog } from "../../../../src/node/bench/synthetic-catalog";
 
 export function syntheticGrammarTools(): GrammarTool[] {
-  return syntheticCatalog().map((t) => ({ name: t.name, schema: z.toJSONSchema(t.args) as Record<string, unknown> }));
+  return syntheticCatalog().map((t) => ({ name: t.name, schema: z.toJSONSchema(t.args) }));
 }
