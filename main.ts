@@ -44,6 +44,7 @@ export default class VaultAgentPlugin extends Plugin {
     });
     this.register(() => void memory.close());
     const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search() });
+    this.register(agents.dispose);
     const session = new ChatSession({
       agentFor: (conversation, user) => agents.agentFor(conversation, user),
       store: new ConversationStore(this.app.vault.adapter, () =>

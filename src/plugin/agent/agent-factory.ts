@@ -25,9 +25,18 @@ export interface AgentFactoryDeps {
 }
 
 export class AgentFactory {
-  private cached: { key: string; agent: Agent; toolContext: ToolContext } | null = null;
+  private cached: { key: string; agent: Agent; toolContext: ToolContext; router: ToolRouter } | null = null;
+  /** Note names the router knows are out of date (set on any vault change). */
+  private notesStale = true;
+  /** Stops listening to vault changes. */
+  readonly dispose: () => void;
 
-  constructor(private readonly deps: AgentFactoryDeps) {}
+  constructor(private readonly deps: AgentFactoryDeps) {
+    // The router reads a note's name in a message as "about a note"; keep its list in step with the vault.
+    this.dispose = deps.vault.onChange(() => {
+      this.notesStale = true;
+    });
+  }
 
   /** The agent for this conversation, with the current settings. */
   agentFor(conversation: Conversation, user: UserPort): Agent {
@@ -45,12 +54,23 @@ export class AgentFactory {
     ]);
     if (!this.cached || this.cached.key !== key) this.cached = { key, ...this.build(settings, user) };
     this.cached.agent.conversation = conversation;
+    if (this.notesStale) {
+      this.notesStale = false;
+      const router = this.cached.router;
+      void this.deps.vault.list().then(
+        (files) => router.setNotes(files.map((f) => f.path)),
+        () => {
+          this.notesStale = true;
+        },
+      );
+    }
     // Memory appears once the user indexed the vault; the tools see it from the next turn on.
     this.cached.toolContext.memory = this.deps.memory?.();
     return this.cached.agent;
   }
 
-  private build(settings: VaultAgentSettings, user: UserPort): { agent: Agent; toolContext: ToolContext } {
+  private build(settings: VaultAgentSettings, user: UserPort): { agent: Agent; toolContext: ToolContext; router: ToolRouter } {
+    this.notesStale = true;
     const disabled = new Set(settings.disabledToolFamilies);
     const catalog = createToolCatalog({ semantic: false, network: settings.networkTools }).filter((t) => !disabled.has(t.family));
     const tools = new ToolRegistry(catalog);
@@ -83,7 +103,7 @@ export class AgentFactory {
         temperature: settings.temperature,
       },
     });
-    return { agent, toolContext };
+    return { agent, toolContext, router };
   }
 }
 
