@@ -3,6 +3,7 @@ import { alt, lit, opt, ref, seq, type GbnfExpr } from "./gbnf-ast";
 import { boundedRepeat } from "./bounded-repeat";
 import { jsonBoolean, jsonNull, jsonNumber, jsonString } from "./json-text";
 import type { RuleSet } from "./rule-set";
+import { printExpr } from "./gbnf-printer";
 
 /** Sizes for free-form values. */
 export interface FreeformLimits {
@@ -31,7 +32,7 @@ export function anyValue(rules: RuleSet, limits: FreeformLimits): GbnfExpr {
 }
 
 function anyObjectWith(rules: RuleSet, limits: FreeformLimits, inner: GbnfExpr): GbnfExpr {
-  const member = rules.add("json-member", seq(jsonString(rules, 0, limits.maxKeyChars), lit(":"), inner));
+  const member = rules.add("json-member", seq(jsonString(rules, 0, limits.maxKeyChars), lit(":"), inner), `member|${limits.maxKeyChars}|${printExpr(inner)}`);
   return list(member, limits.maxKeys, "{", "}");
 }
 

@@ -3,11 +3,6 @@ export type CharRanges = Array<[number, number]>;
 
 export const MAX_CODE_POINT = 0x10ffff;
 
-/**
- * Values above U+10FFFF that llama.cpp's lenient UTF-8 decoder produces from byte-fallback tokens
- * (e.g. F4 90 80 80, or F8-FF taken as lead bytes). A negated class must list them, or the model could emit bytes that are not UTF-8.
- */
-export const BEYOND_UNICODE: [number, number] = [0x110000, 0xffffffff];
 
 export function normalize(ranges: CharRanges): CharRanges {
   const sorted = ranges.filter(([a, b]) => a <= b).sort((x, y) => x[0] - y[0]);

@@ -4,7 +4,7 @@
  * (no `\u`), which keeps every encoding of a declared name excluded.
  */
 import { alt, cls, lit, rep, seq, type GbnfExpr } from "./gbnf-ast";
-import { BEYOND_UNICODE, complement, normalize, type CharRanges } from "./char-set";
+import { complement, normalize, type CharRanges } from "./char-set";
 import type { RuleSet } from "./rule-set";
 
 const SHORT: Array<[string, number]> = [
@@ -21,14 +21,13 @@ const NEVER_RAW: CharRanges = [
   [0x00, 0x1f],
   [0x22, 0x22],
   [0x5c, 0x5c],
-  [0xd800, 0xdfff],
 ];
 
 /** One key character whose decoded code point is not in `excluded`. */
 function keyCharExcept(excluded: number[]): GbnfExpr {
   const raw = complement(normalize([...NEVER_RAW, ...excluded.map((c) => [c, c] as [number, number])]));
   const escapes = SHORT.filter(([, cp]) => !excluded.includes(cp)).map(([c]) => c);
-  const rawClass = cls([...complement(raw), BEYOND_UNICODE], true);
+  const rawClass = cls(complement(raw), true);
   return escapes.length ? alt(rawClass, seq(lit("\\"), cls(escapes.map((c) => [c.charCodeAt(0), c.charCodeAt(0)] as [number, number])))) : rawClass;
 }
 
@@ -57,13 +56,13 @@ export function extraKey(rules: RuleSet, names: string[], maxChars: number): Gbn
     }
     node.terminal = true;
   }
-  const anyChar = rules.add("key-char", keyCharExcept([]));
+  const anyChar = rules.add("key-char", keyCharExcept([]), "key-char|");
   const walk = (node: Trie, budget: number): GbnfExpr | null => {
     const options: GbnfExpr[] = [];
     if (!node.terminal) options.push(seq());
     if (budget > 0) {
       const excluded = [...node.children.keys()].map((c) => c.codePointAt(0)!);
-      const other = excluded.length ? rules.add("key-char", keyCharExcept(excluded)) : anyChar;
+      const other = excluded.length ? rules.add("key-char", keyCharExcept(excluded), `key-char|${[...excluded].sort((x, y) => x - y).join(",")}`) : anyChar;
       options.push(seq(other, rep(anyChar, 0, budget - 1)));
       for (const [ch, child] of node.children) {
         const rest = walk(child, budget - 1);
@@ -73,5 +72,5 @@ export function extraKey(rules: RuleSet, names: string[], maxChars: number): Gbn
     return options.length ? alt(...options) : null;
   };
   const body = walk(root, maxChars) ?? seq();
-  return rules.add("extra-key", seq(lit('"'), body, lit('"')));
+  return rules.add("extra-key", seq(lit('"'), body, lit('"')), `extra-key|${maxChars}|${JSON.stringify([...names].sort())}`);
 }

@@ -46,19 +46,9 @@ function printRepeat(item: string, min: number, max: number): string {
   return `${item}{${min},${max}}`;
 }
 
-/** Printed forms per expression object (expressions are never mutated), plain and as an atom. */
-const printed = new WeakMap<GbnfExpr, [string | undefined, string | undefined]>();
-
 /** Prints one expression; `atom` asks for parentheses around anything that is not a single element. */
 export function printExpr(e: GbnfExpr, atom = false): string {
-  if (e.kind === "literal" || e.kind === "ref" || e.kind === "any") return printUncached(e, atom);
-  let entry = printed.get(e);
-  if (!entry) {
-    entry = [undefined, undefined];
-    printed.set(e, entry);
-  }
-  const slot = atom ? 1 : 0;
-  return (entry[slot] ??= printUncached(e, atom));
+  return printUncached(e, atom);
 }
 
 function printUncached(e: GbnfExpr, atom: boolean): string {

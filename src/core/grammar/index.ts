@@ -17,3 +17,5 @@ export { SubsetCache } from "./subset-cache";
 export { parseGbnf, GbnfParseError } from "./gbnf-parser";
 export type { GbnfGrammar, GbnfExpr } from "./gbnf-ast";
 export { GbnfRecognizer } from "./recognizer";
+export { GrammarSampler, type SamplerOptions } from "./sampler";
+export { isWholeUtf8, sentencePieceBytes, splitCharacterTokens } from "./utf8-guard";

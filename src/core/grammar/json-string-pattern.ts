@@ -1,20 +1,20 @@
 /** Translates a parsed regex into GBNF over JSON string content (what sits between the quotes). */
-import { alt, cls, lit, ref, seq, type GbnfExpr } from "./gbnf-ast";
+import { EMPTY, alt, cls, lit, ref, seq, type GbnfExpr } from "./gbnf-ast";
+import { literalChoice } from "./literal-choice";
 import { printExpr } from "./gbnf-printer";
 import { boundedRepeat } from "./bounded-repeat";
-import { BEYOND_UNICODE, complement, contains, intersect, normalize, type CharRanges } from "./char-set";
+import { complement, contains, intersect, normalize, type CharRanges } from "./char-set";
 import { boundLength, lengthRange, parseRegex, UntranslatableRegex, type RegexNode } from "./regex";
 import type { RuleSet } from "./rule-set";
 
-/** Code points a JSON string may hold raw. */
+/** Code points a JSON string may hold raw (surrogates and ill-formed bytes are the engine's to prevent, see json-text.ts). */
 const RAW_ALLOWED: CharRanges = complement([
   [0x00, 0x1f],
   [0x22, 0x22],
   [0x5c, 0x5c],
-  [0xd800, 0xdfff],
 ]);
-/** Every code point a string can hold (surrogate halves excluded). */
-export const ANY_CHAR: CharRanges = complement([[0xd800, 0xdfff]]);
+/** Every code point a string can hold. */
+export const ANY_CHAR: CharRanges = [[0, 0x10ffff]];
 
 const SHORT_ESCAPES = new Map<number, string>([
   [0x08, "b"],
@@ -24,15 +24,10 @@ const SHORT_ESCAPES = new Map<number, string>([
   [0x09, "t"],
 ]);
 
-function hexDigitClass(d: number): GbnfExpr {
-  const ch = d.toString(16);
-  return /[a-f]/.test(ch) ? cls([[ch.charCodeAt(0), ch.charCodeAt(0)], [ch.toUpperCase().charCodeAt(0), ch.toUpperCase().charCodeAt(0)]]) : lit(ch);
-}
-
 /** A class printed in whichever form (plain or negated) needs fewer ranges. */
 export function compactClass(ranges: CharRanges): GbnfExpr {
   const inverse = complement(ranges);
-  return inverse.length < ranges.length ? cls([...inverse, BEYOND_UNICODE], true) : cls(ranges);
+  return inverse.length < ranges.length ? cls(inverse, true) : cls(ranges);
 }
 
 /**
@@ -62,16 +57,21 @@ function encodeUncached(set: CharRanges): GbnfExpr | null {
   const raw = intersect(set, RAW_ALLOWED);
   if (raw.length === 1 && raw[0][0] === raw[0][1]) options.push(lit(String.fromCodePoint(raw[0][0])));
   else if (raw.length) options.push(compactClass(raw));
-  if (contains(set, 0x22)) options.push(lit('\\"'));
-  if (contains(set, 0x5c)) options.push(lit("\\\\"));
-  if (contains(set, 0x2f)) options.push(lit("\\/"));
+  // Escapes share one backslash and a prefix tree, so a position inside the string keeps two live parses.
+  const escapes: string[] = [];
+  if (contains(set, 0x22)) escapes.push('"');
+  if (contains(set, 0x5c)) escapes.push("\\");
+  if (contains(set, 0x2f)) escapes.push("/");
   for (const [a, b] of intersect(set, [[0x00, 0x1f]])) {
     for (let cp = a; cp <= b; cp++) {
       const short = SHORT_ESCAPES.get(cp);
-      if (short) options.push(lit(`\\${short}`));
-      else options.push(seq(lit("\\u00"), lit(String(cp >> 4)), hexDigitClass(cp & 15)));
+      if (short) escapes.push(short);
+      const hex = cp.toString(16).padStart(4, "0");
+      escapes.push(`u${hex}`);
+      if (hex !== hex.toUpperCase()) escapes.push(`u${hex.toUpperCase()}`);
     }
   }
+  if (escapes.length) options.push(seq(lit("\\"), literalChoice(escapes.map((text) => ({ text, then: EMPTY })))));
   return options.length ? alt(...options) : null;
 }
 

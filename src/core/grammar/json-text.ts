@@ -1,7 +1,6 @@
 /** Shared rules for JSON text: string characters, generic numbers, and bounded strings. */
-import { alt, chars, cls, lit, opt, ref, rep, seq, type GbnfExpr } from "./gbnf-ast";
+import { alt, chars, cls, lit, opt, rep, seq, type GbnfExpr } from "./gbnf-ast";
 import { boundedRepeat } from "./bounded-repeat";
-import { BEYOND_UNICODE } from "./char-set";
 import type { RuleSet } from "./rule-set";
 
 /** Digits allowed in an integer part: 16 covers every safe integer (Zod's `int()` bounds). */
@@ -21,9 +20,15 @@ export const digit = (): GbnfExpr => cls([[0x30, 0x39]]);
 export const nonZeroDigit = (): GbnfExpr => cls([[0x31, 0x39]]);
 
 /**
- * One JSON string character: any code point except `"`, `\`, controls and lone surrogates, or an
- * escape. `\u` escapes exclude surrogate halves, so every character counts as one code point for
- * minLength/maxLength (non-BMP characters are written raw).
+ * One JSON string character: any code point except `"`, `\` and controls, or an escape. `\u` escapes
+ * exclude surrogate halves, so every character counts as one code point for minLength/maxLength
+ * (non-BMP characters are written raw).
+ *
+ * The raw class lists only those three entries on purpose: llama.cpp checks every entry of a class
+ * for every character of every candidate token, and measured on the 32,000-token model two more
+ * entries (surrogates, values past U+10FFFF) cost 13% per token inside strings. Those code points
+ * only arise from ill-formed UTF-8, which the engine prevents by banning split-character tokens
+ * (utf8-guard.ts); the grammar's promises assume that ban.
  */
 export function jsonChar(rules: RuleSet): GbnfExpr {
   return rules.shared("json-char", () =>
@@ -33,19 +38,17 @@ export function jsonChar(rules: RuleSet): GbnfExpr {
           [0x22, 0x22],
           [0x5c, 0x5c],
           [0x00, 0x1f],
-          [0xd800, 0xdfff],
-          BEYOND_UNICODE,
         ],
         true,
       ),
-      seq(lit("\\"), jsonEscape(rules)),
+      seq(lit("\\"), jsonEscape()),
     ),
   );
 }
 
-function jsonEscape(rules: RuleSet): GbnfExpr {
-  return rules.shared("json-escape", () =>
-    alt(
+/** What may follow a backslash (inline: one rule less to expand per escape). */
+function jsonEscape(): GbnfExpr {
+  return alt(
       chars('"\\/bfnrt'),
       seq(
         lit("u"),
@@ -55,14 +58,13 @@ function jsonEscape(rules: RuleSet): GbnfExpr {
           seq(chars("EFef"), rep(cls(HEX), 3, 3)),
         ),
       ),
-    ),
-  );
+    );
 }
 
 /** A JSON string of minLength..maxLength code points. */
 export function jsonString(rules: RuleSet, minLength: number, maxLength: number): GbnfExpr {
   const body = boundedRepeat(jsonChar(rules), minLength, maxLength);
-  return rules.add(`string-${minLength}-${maxLength}`, seq(lit('"'), body, lit('"')));
+  return rules.add(`string-${minLength}-${maxLength}`, seq(lit('"'), body, lit('"')), `string|${minLength}|${maxLength}`);
 }
 
 /** Any integer of up to MAX_INT_DIGITS digits. */
@@ -88,6 +90,3 @@ export function jsonBoolean(rules: RuleSet): GbnfExpr {
 }
 
 export const jsonNull = (): GbnfExpr => lit("null");
-
-/** Exposed for callers that need a plain reference to an already-shared rule. */
-export const sharedRef = ref;

@@ -2,7 +2,8 @@
  * A choice between literal texts, factored into a prefix tree so llama.cpp keeps one live stack per
  * character instead of one per alternative (`"vault:` is matched once for every vault tool).
  */
-import { EMPTY, alt, lit, seq, type GbnfExpr } from "./gbnf-ast";
+import { EMPTY, alt, cls, isEmpty, lit, seq, type GbnfExpr } from "./gbnf-ast";
+import { normalize } from "./char-set";
 
 /** One alternative: its literal text and what follows it. */
 export interface LiteralBranch {
@@ -27,7 +28,13 @@ function build(branches: Array<{ chars: string[]; then: GbnfExpr }>, at: number)
     group.push(b);
     groups.set(c, group);
   }
+  // Alternatives that are one final character with nothing after them become a single class.
+  const finals: number[] = [];
   for (const [, group] of groups) {
+    if (group.length === 1 && group[0].chars.length === at + 1 && isEmpty(group[0].then)) {
+      finals.push(group[0].chars[at].codePointAt(0)!);
+      continue;
+    }
     if (group.length === 1) {
       options.push(seq(lit(group[0].chars.slice(at).join("")), group[0].then));
       continue;
@@ -37,5 +44,7 @@ function build(branches: Array<{ chars: string[]; then: GbnfExpr }>, at: number)
     while (group.every((b) => b.chars.length > end && b.chars[end] === group[0].chars[end])) end++;
     options.push(seq(lit(group[0].chars.slice(at, end).join("")), build(group, end)));
   }
+  if (finals.length === 1) options.push(lit(String.fromCodePoint(finals[0])));
+  else if (finals.length > 1) options.push(cls(normalize(finals.map((c) => [c, c] as [number, number]))));
   return options.length ? alt(...options) : EMPTY;
 }

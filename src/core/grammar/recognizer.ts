@@ -105,6 +105,9 @@ function matches(el: CharElem, cp: number): boolean {
   return inside !== el.negated;
 }
 
+/** Nesting of rule entries within one character step beyond which the grammar must be left-recursive. */
+const MAX_EXPANSION_DEPTH = 2000;
+
 /** One run over a text: frames are interned per run. */
 class Run {
   private frames = new Map<string, Frame>();
@@ -147,8 +150,10 @@ class Run {
   }
 
   /** Follows rule entries and exits until every stack waits on a terminal. */
-  private expand(f: Frame): void {
+  private expand(f: Frame, depth = 0): void {
     if (this.visited.has(f.id)) return;
+    // Only a left-recursive rule can nest this deep without reading a character.
+    if (depth > MAX_EXPANSION_DEPTH) throw new Error("The grammar is left-recursive (a rule can reach itself without reading a character); rewrite it without left recursion.");
     this.visited.add(f.id);
     if (f.i === f.seq.elems.length) {
       const p = f.parent;
@@ -160,18 +165,18 @@ class Run {
       if (el.t === 2) {
         // Counts above the minimum only matter for a bounded maximum; saturate the rest so loops end.
         const n = el.max === Infinity ? Math.min(p.n + 1, el.min) : p.n + 1;
-        this.expand(this.frame(p.seq, p.i, n, p.parent));
-      } else this.expand(this.frame(p.seq, p.i + 1, 0, p.parent));
+        this.expand(this.frame(p.seq, p.i, n, p.parent), depth + 1);
+      } else this.expand(this.frame(p.seq, p.i + 1, 0, p.parent), depth + 1);
       return;
     }
     const el = f.seq.elems[f.i];
     if (el.t === 0) {
       this.out.push(f);
     } else if (el.t === 1) {
-      for (const s of el.rule.alts) this.expand(this.frame(s, 0, 0, f));
+      for (const s of el.rule.alts) this.expand(this.frame(s, 0, 0, f), depth + 1);
     } else {
-      if (f.n < el.max) for (const s of el.rule.alts) this.expand(this.frame(s, 0, 0, f));
-      if (f.n >= el.min) this.expand(this.frame(f.seq, f.i + 1, 0, f.parent));
+      if (f.n < el.max) for (const s of el.rule.alts) this.expand(this.frame(s, 0, 0, f), depth + 1);
+      if (f.n >= el.min) this.expand(this.frame(f.seq, f.i + 1, 0, f.parent), depth + 1);
     }
   }
 }

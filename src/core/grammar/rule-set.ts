@@ -1,7 +1,6 @@
 /** Named rules under construction: llama.cpp-safe unique names, identical bodies shared. */
 import type { GbnfExpr, GbnfGrammar } from "./gbnf-ast";
 import { ref } from "./gbnf-ast";
-import { printExpr } from "./gbnf-printer";
 
 /** Maps any text to a llama.cpp rule name: letters, digits and single dashes only. */
 export function ruleNameFor(text: string): string {
@@ -15,8 +14,8 @@ export function ruleNameFor(text: string): string {
 export class RuleSet {
   /** Rule name → body, in definition order. */
   readonly rules = new Map<string, GbnfExpr>();
-  /** Printed body → name, so identical rules are emitted once. */
-  private byBody = new Map<string, string>();
+  /** Body key → name, so rules known to be identical are emitted once. */
+  private byKey = new Map<string, string>();
 
   /** A name not used yet, derived deterministically from the hint. */
   reserve(hint: string): string {
@@ -34,14 +33,18 @@ export class RuleSet {
     this.rules.set(name, body);
   }
 
-  /** A reference to a rule with this body; an identical existing rule is reused. */
-  add(hint: string, body: GbnfExpr): GbnfExpr {
-    const key = printExpr(body);
-    const existing = this.byBody.get(key);
-    if (existing) return ref(existing);
+  /**
+   * A reference to a new rule with this body. With a `key` (a string that determines the body, such
+   * as "string|0|512"), a rule added earlier under the same key is reused instead.
+   */
+  add(hint: string, body: GbnfExpr, key?: string): GbnfExpr {
+    if (key !== undefined) {
+      const existing = this.byKey.get(key);
+      if (existing) return ref(existing);
+    }
     const name = this.reserve(hint);
     this.rules.set(name, body);
-    this.byBody.set(key, name);
+    if (key !== undefined) this.byKey.set(key, name);
     return ref(name);
   }
 

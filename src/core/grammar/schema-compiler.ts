@@ -10,47 +10,32 @@ import { anyObject, anyValue, type FreeformLimits } from "./any-value";
 import { extraKey } from "./extra-key";
 import { AJV_FORMATS, FORMAT_PATTERNS, PATTERNS_WITHIN_FORMAT } from "./formats";
 import { integerRange } from "./integer-range";
-import { decimalRange, parseDecimal, type Decimal } from "./decimal-range";
-import { jsonBoolean, jsonChar, jsonInteger, jsonNull, jsonNumber, jsonString } from "./json-text";
+import { decimalRange } from "./decimal-range";
+import { jsonBoolean, jsonInteger, jsonNull, jsonNumber, jsonString } from "./json-text";
 import { literalChoice } from "./literal-choice";
 import { patternLengths, translatePattern } from "./json-string-pattern";
+import { mergeAllOf, provablyDisjoint } from "./schema-combinators";
 import type { RuleSet } from "./rule-set";
 import type { GrammarCap, GrammarFallback, JsonSchema, ResolvedGrammarOptions } from "./types";
+import {
+  ALL_TYPES,
+  KNOWN,
+  MAX_EXTRA_KEY_CHARS,
+  UnsupportedSchema,
+  bound,
+  constrainingKeys,
+  escapePointer,
+  isSchema,
+  matchesType,
+  nextDouble,
+  nonNegativeInt,
+  signed,
+  signedDecimal,
+  toBigInt,
+  type Schema,
+} from "./schema-words";
 
-/** A keyword the compiler cannot compile exactly. */
-export class UnsupportedSchema extends Error {
-  constructor(
-    readonly path: string,
-    readonly keyword: string,
-    readonly reason: string,
-  ) {
-    super(`${path || "/"}: ${keyword}: ${reason}`);
-  }
-}
-
-type Schema = Record<string, unknown>;
-
-/** Keywords that never constrain a value. */
-const ANNOTATIONS = new Set([
-  "$schema", "$id", "$anchor", "$comment", "$defs", "definitions", "title", "description", "default", "examples",
-  "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "id",
-]);
-const STRING_KEYS = ["minLength", "maxLength", "pattern", "format"];
-const NUMBER_KEYS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
-const ARRAY_KEYS = ["items", "prefixItems", "minItems", "maxItems", "uniqueItems"];
-const OBJECT_KEYS = ["properties", "required", "additionalProperties", "propertyNames"];
-const STRUCTURE_KEYS = ["type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref"];
-const KNOWN = new Set([...ANNOTATIONS, ...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS, ...STRUCTURE_KEYS]);
-const ALL_TYPES = ["object", "array", "string", "number", "boolean", "null"];
-/** Longest extra key of an object that allows additional properties. */
-export const MAX_EXTRA_KEY_CHARS = 64;
-
-const isSchema = (s: unknown): s is Schema => typeof s === "object" && s !== null && !Array.isArray(s);
-const escapePointer = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
-
-function constrainingKeys(s: Schema): string[] {
-  return Object.keys(s).filter((k) => !ANNOTATIONS.has(k));
-}
+export { UnsupportedSchema, MAX_EXTRA_KEY_CHARS } from "./schema-words";
 
 /** Compiles schemas of one tool (or one bare schema) into a shared RuleSet. */
 export class SchemaCompiler {
@@ -97,7 +82,7 @@ export class SchemaCompiler {
       if (!KNOWN.has(key)) throw new UnsupportedSchema(path, key, `the keyword "${key}" is not supported`);
     }
     if (schema.$ref !== undefined) return this.compileRef(schema, path);
-    if (schema.allOf !== undefined) return this.compile(this.mergeAllOf(schema, path), path);
+    if (schema.allOf !== undefined) return this.compile(mergeAllOf(schema, path, this.deref), path);
     if (schema.anyOf !== undefined || schema.oneOf !== undefined) return this.compileUnion(schema, path);
     if (schema.enum !== undefined || schema.const !== undefined) return this.compileEnum(schema, path);
     const keys = constrainingKeys(schema);
@@ -178,56 +163,13 @@ export class SchemaCompiler {
     }
   }
 
-  private deref(s: JsonSchema, path: string): JsonSchema {
+  private deref = (s: JsonSchema, path: string): JsonSchema => {
     let current = s;
     for (let i = 0; i < 32 && isSchema(current) && typeof current.$ref === "string"; i++) current = this.resolvePointer(current.$ref, path);
     return current;
-  }
+  };
 
   // ---- combinators ------------------------------------------------------------------------
-
-  /** allOf over object schemas: properties united, keys allowed only where every part allows them. */
-  private mergeAllOf(s: Schema, path: string): JsonSchema {
-    const partsRaw = s.allOf;
-    if (!Array.isArray(partsRaw) || partsRaw.length === 0) throw new UnsupportedSchema(path, "allOf", "allOf must be a non-empty array");
-    const { allOf: _drop, ...rest } = s;
-    const parts = [rest, ...(partsRaw as unknown[])].map((p, i) => {
-      const d = this.deref(p as JsonSchema, `${path}/allOf/${i}`);
-      if (d === true) return {};
-      if (!isSchema(d)) throw new UnsupportedSchema(`${path}/allOf/${i}`, "allOf", "a false schema in allOf accepts nothing");
-      return d;
-    });
-    const objectParts = parts.filter((p) => constrainingKeys(p).length > 0);
-    for (const [i, p] of objectParts.entries()) {
-      for (const k of constrainingKeys(p)) {
-        if (!OBJECT_KEYS.includes(k) && !(k === "type" && p.type === "object"))
-          throw new UnsupportedSchema(`${path}/allOf/${i}`, k, "allOf is merged only for object schemas");
-      }
-      if (p.additionalProperties !== undefined && typeof p.additionalProperties !== "boolean")
-        throw new UnsupportedSchema(`${path}/allOf/${i}`, "additionalProperties", "allOf with an additionalProperties schema is not merged");
-      if (p.propertyNames !== undefined) throw new UnsupportedSchema(`${path}/allOf/${i}`, "propertyNames", "allOf with propertyNames is not merged");
-    }
-    const allowed = (p: Schema, key: string) => p.additionalProperties !== false || (isSchema(p.properties) && key in p.properties);
-    const properties: Record<string, unknown> = {};
-    const required = new Set<string>();
-    for (const p of objectParts) {
-      for (const [k, v] of Object.entries(isSchema(p.properties) ? p.properties : {})) {
-        properties[k] = k in properties ? { allOf: [properties[k], v] } : v;
-      }
-      for (const r of Array.isArray(p.required) ? p.required : []) required.add(String(r));
-    }
-    for (const k of Object.keys(properties)) {
-      if (!objectParts.every((p) => allowed(p, k))) {
-        // A required key another part forbids: no object satisfies every part.
-        if (required.has(k)) return false;
-        delete properties[k];
-      }
-    }
-    const closed = objectParts.some((p) => p.additionalProperties === false);
-    const merged: Schema = { type: "object", properties, required: [...required] };
-    if (closed) merged.additionalProperties = false;
-    return merged;
-  }
 
   private compileUnion(s: Schema, path: string): GbnfExpr | null {
     const keyword = s.anyOf !== undefined ? "anyOf" : "oneOf";
@@ -239,7 +181,7 @@ export class SchemaCompiler {
     if (keyword === "oneOf") {
       for (let i = 0; i < branches.length; i++) {
         for (let j = i + 1; j < branches.length; j++) {
-          if (!this.disjoint(branches[i] as JsonSchema, branches[j] as JsonSchema, path))
+          if (!provablyDisjoint(branches[i] as JsonSchema, branches[j] as JsonSchema, path, this.deref))
             throw new UnsupportedSchema(`${path}/oneOf/${j}`, "oneOf", `branches ${i} and ${j} may both match, which oneOf forbids`);
         }
       }
@@ -250,35 +192,6 @@ export class SchemaCompiler {
       if (e) options.push(e);
     });
     return options.length ? alt(...options) : null;
-  }
-
-  /** True only when no value can match both schemas (a conservative proof). */
-  private disjoint(a0: JsonSchema, b0: JsonSchema, path: string): boolean {
-    const a = this.deref(a0, path);
-    const b = this.deref(b0, path);
-    if (a === false || b === false) return true;
-    if (a === true || b === true) return false;
-    const values = (s: Schema): string[] | null =>
-      s.const !== undefined ? [JSON.stringify(s.const)] : Array.isArray(s.enum) ? s.enum.map((v) => JSON.stringify(v)) : null;
-    const va = values(a);
-    const vb = values(b);
-    if (va && vb && !va.some((v) => vb.includes(v))) return true;
-    const types = (s: Schema): Set<string> | null => {
-      if (s.type === undefined) return null;
-      const list = (Array.isArray(s.type) ? s.type : [s.type]) as string[];
-      return new Set(list.map((t) => (t === "integer" ? "number" : t)));
-    };
-    const ta = types(a);
-    const tb = types(b);
-    if (ta && tb && ![...ta].some((t) => tb.has(t))) return true;
-    const props = (s: Schema) => (isSchema(s.properties) ? s.properties : {});
-    const req = (s: Schema) => (Array.isArray(s.required) ? (s.required as string[]) : []);
-    for (const k of req(a)) {
-      if (req(b).includes(k) && k in props(a) && k in props(b) && this.disjoint(props(a)[k] as JsonSchema, props(b)[k] as JsonSchema, path)) return true;
-    }
-    if (a.additionalProperties === false && req(b).some((k) => !(k in props(a)))) return true;
-    if (b.additionalProperties === false && req(a).some((k) => !(k in props(b)))) return true;
-    return false;
   }
 
   private compileEnum(s: Schema, path: string): GbnfExpr | null {
@@ -297,7 +210,7 @@ export class SchemaCompiler {
     const texts = [...new Set(values.map((v) => JSON.stringify(v)))];
     if (texts.length === 0) return null;
     const choice = literalChoice(texts.map((text) => ({ text, then: EMPTY })));
-    return choice.kind === "literal" ? choice : this.rules.add(`${this.hint}-enum`, choice);
+    return choice.kind === "literal" ? choice : this.rules.add(`${this.hint}-enum`, choice, `enum|${JSON.stringify(texts)}`);
   }
 
   // ---- scalars ---------------------------------------------------------------------------
@@ -340,7 +253,7 @@ export class SchemaCompiler {
       return jsonString(this.rules, minLength, maxLength);
     }
     if (translated.content === null) return null;
-    return this.rules.add(`${this.hint}-pattern`, seq(lit('"'), translated.content, lit('"')));
+    return this.rules.add(`${this.hint}-pattern`, seq(lit('"'), translated.content, lit('"')), `pattern|${minLength}|${maxLength}|${source}`);
   }
 
   private checkMultipleOf(s: Schema, path: string, integer: boolean): void {
@@ -365,7 +278,7 @@ export class SchemaCompiler {
     const lo = los.length ? los.reduce((a, b) => (a > b ? a : b)) : -(10n ** 16n);
     const hi = his.length ? his.reduce((a, b) => (a < b ? a : b)) : 10n ** 16n;
     const e = integerRange(lo, hi);
-    return e && e.kind !== "literal" ? this.rules.add(`int-${lo}-${hi}`.replace(/-(?=-)/g, "-m"), e) : e;
+    return e && e.kind !== "literal" ? this.rules.add(`int-${signed(lo)}-${signed(hi)}`, e, `int|${lo}|${hi}`) : e;
   }
 
   private compileNumber(s: Schema, path: string): GbnfExpr | null {
@@ -383,7 +296,7 @@ export class SchemaCompiler {
     const hi = highs.length ? Math.min(...highs) : undefined;
     if (lo !== undefined && hi !== undefined && lo > hi) return null;
     const e = decimalRange(lo === undefined ? null : signedDecimal(lo), hi === undefined ? null : signedDecimal(hi));
-    return e && e.kind !== "literal" ? this.rules.add(`num-${lo ?? "min"}-${hi ?? "max"}`, e) : e;
+    return e && e.kind !== "literal" ? this.rules.add(`num-${lo === undefined ? "min" : signed(lo)}-${hi === undefined ? "max" : signed(hi)}`, e, `num|${lo}|${hi}`) : e;
   }
 
   // ---- arrays ------------------------------------------------------------------------------
@@ -490,65 +403,5 @@ export class SchemaCompiler {
     this.cap(path, "object", this.options.maxKeys);
     return anyObject(this.rules, this.freeform());
   }
-
-  /** For callers: a plain string rule of bounded length. */
-  plainString(path: string, maxChars: number): GbnfExpr {
-    void path;
-    return seq(lit('"'), boundedRepeat(jsonChar(this.rules), 0, maxChars), lit('"'));
-  }
 }
 
-function matchesType(v: unknown, t: string): boolean {
-  switch (t) {
-    case "null":
-      return v === null;
-    case "boolean":
-      return typeof v === "boolean";
-    case "string":
-      return typeof v === "string";
-    case "number":
-      return typeof v === "number" && Number.isFinite(v);
-    case "integer":
-      return typeof v === "number" && Number.isInteger(v);
-    case "array":
-      return Array.isArray(v);
-    case "object":
-      return typeof v === "object" && v !== null && !Array.isArray(v);
-    default:
-      return false;
-  }
-}
-
-function nonNegativeInt(v: unknown, path: string, keyword: string): number | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new UnsupportedSchema(path, keyword, `${keyword} must be a non-negative integer`);
-  return v;
-}
-
-function bound(v: unknown, path: string, keyword: string): number | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== "number" || !Number.isFinite(v)) throw new UnsupportedSchema(path, keyword, `${keyword} must be a finite number`);
-  return v;
-}
-
-function toBigInt(v: number): bigint {
-  const cap = 10n ** 17n;
-  if (v > 1e17) return cap;
-  if (v < -1e17) return -cap;
-  return BigInt(v);
-}
-
-/** The adjacent double above (dir 1) or below (dir -1). */
-function nextDouble(v: number, dir: 1 | -1): number {
-  if (v === 0) return dir * Number.MIN_VALUE;
-  const buf = new DataView(new ArrayBuffer(8));
-  buf.setFloat64(0, v);
-  const bits = buf.getBigUint64(0);
-  const away = (v > 0) === (dir > 0);
-  buf.setBigUint64(0, away ? bits + 1n : bits - 1n);
-  return buf.getFloat64(0);
-}
-
-function signedDecimal(v: number): { negative: boolean; value: Decimal } {
-  return { negative: v < 0, value: parseDecimal(String(Math.abs(v))) };
-}

@@ -13,9 +13,8 @@ import { contentHash } from "./content-hash";
 /** What minisearch stores per note. */
 interface TextDoc {
   id: string;
-  name: string;
-  headings: string;
-  tags: string;
+  /** Name, folders, headings and tags: short, boosted. */
+  title: string;
   body: string;
 }
 
@@ -26,12 +25,26 @@ export interface TextHit {
   terms: string[];
 }
 
-const FORMAT_VERSION = 1;
+/** Words too common to tell notes apart; leaving them out saves about a fifth of the index's memory. */
+const STOP_WORDS = new Set(
+  "a an and are as at be but by for from has have i in is it its me my of on or so that the their then there these this to was we were what when which who will with you your".split(" "),
+);
+
+/** Lowercase terms; stop words, one-letter words and very long tokens (hashes, base64) are not indexed. */
+function processTerm(term: string): string | null {
+  const t = term.toLowerCase();
+  return t.length < 2 || t.length > 40 || STOP_WORDS.has(t) ? null : t;
+}
+
+const FORMAT_VERSION = 2;
 const OPTIONS = {
-  fields: ["name", "headings", "tags", "body"],
+  // Two fields, not four: minisearch keeps a map per field and term, and memory grows with each.
+  fields: ["title", "body"],
   storeFields: [] as string[],
+  processTerm,
   searchOptions: {
-    boost: { name: 3, headings: 2, tags: 2 },
+    boost: { title: 3 },
+    processTerm,
     // Prefix and typo matching only for longer words: on short ones they match half the vocabulary and cost more than they find.
     prefix: (term: string) => term.length >= 4,
     fuzzy: (term: string) => (term.length >= 6 ? 0.15 : false),
@@ -145,11 +158,10 @@ function shardKey(key: string, shard: number): string {
 function toDoc(path: string, text: string): TextDoc {
   const note = parseNote(text);
   const name = (path.split("/").pop() ?? path).replace(/\.md$/, "");
+  const folders = path.replace(/\.md$/, "").split("/").slice(0, -1).join(" ");
   return {
     id: path,
-    name: `${name} ${path.replace(/\.md$/, "").replace(/\//g, " ")}`,
-    headings: note.headings.map((h) => h.text).join("\n"),
-    tags: note.tags.map((t) => `${t} ${t.slice(1).replace(/\//g, " ")}`).join(" "),
+    title: [name, folders, ...note.headings.map((h) => h.text), ...note.tags.map((t) => t.slice(1).replace(/\//g, " "))].join("\n"),
     body: splitFrontmatter(text).body,
   };
 }

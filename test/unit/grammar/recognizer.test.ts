@@ -46,6 +46,11 @@ describe("GBNF recognizer", () => {
     expect(g.accepts("c")).toBe(false);
   });
 
+  it("reports a left-recursive grammar instead of looping", () => {
+    const g = new GbnfRecognizer('root ::= root "a" | "b"');
+    expect(() => g.accepts("baa")).toThrow(/left-recursive/);
+  });
+
   it("matches any character with . and astral characters as one code point", () => {
     const g = new GbnfRecognizer("root ::= . [^x]");
     expect(g.accepts("😀😀")).toBe(true);

@@ -185,7 +185,7 @@ describe("Indexer over a real vectra index on disk", () => {
     expect(f.embedder.calls).toBe(0);
     expect(indexer.semantic).toBe(false);
     expect(indexer.text.search("lentil", 3)[0].path).toBe("Recipes/Red Lentil Soup.md");
-    expect(await readFile(join(f.indexDir, "text-index.json"), "utf8")).toContain('"version":1');
+    expect(await readFile(join(f.indexDir, "text-index.json"), "utf8")).toContain('"shards":64');
   });
 });
 

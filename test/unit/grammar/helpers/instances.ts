@@ -160,13 +160,18 @@ export class InstanceGenerator {
     const source = typeof s.format === "string" ? FORMAT_PATTERNS[s.format] : (s.pattern as string | undefined);
     const own = source === undefined ? null : patternLengths(source);
     const max = (s.maxLength as number | undefined) ?? (own && own[1] !== Infinity ? own[1] : Math.max(this.caps.maxStringChars, min, own ? own[0] : 0));
-    const fits = (text: string) => {
-      if ([...text].length > max || [...text].length < min) throw new Failed();
-      return text;
+    // Formats draw until a value fits the lengths (a zone like "+05:30" may not fit a small cap).
+    const fits = (draw: () => string) => {
+      for (let tries = 0; tries < 20; tries++) {
+        const text = draw();
+        const n = [...text].length;
+        if (n <= max && n >= min) return text;
+      }
+      throw new Failed();
     };
-    if (s.format === "date") return fits(this.date());
-    if (s.format === "time") return fits(this.time());
-    if (s.format === "date-time") return fits(`${this.date()}T${this.time()}`);
+    if (s.format === "date") return fits(() => this.date());
+    if (s.format === "time") return fits(() => this.time());
+    if (s.format === "date-time") return fits(() => `${this.date()}T${this.time()}`);
     if (s.format === "uuid") return Array.from({ length: 32 }, () => this.pick([..."0123456789abcdefABCDEF"])).join("").replace(/^(.{8})(.{4})(.{4})(.{4})/, "$1-$2-$3-$4-");
     if (typeof s.pattern === "string") {
       for (let tries = 0; tries < 20; tries++) {
