@@ -1,7 +1,8 @@
 export { chunkNote, type Chunk, type ChunkOptions } from "./chunker";
 export { contentHash } from "./content-hash";
 export { Indexer, MAX_FILE_BYTES, type IndexerOptions, type IndexProgress, type IndexReport, type SkipCounts, type EmbedTexts } from "./indexer";
-export { TextIndex } from "./text-index";
+export { TextIndex, type TextHit } from "./text-index";
+export { LocalTextStore, type TextStore } from "./text-store";
 export { createMemorySearch, type MemorySearchDeps } from "./memory-search";
 export { prefetchMemories, type PrefetchOptions, type PrefetchResult } from "./prefetch";
 export { parseNote, type ParsedNote } from "./note-parser";

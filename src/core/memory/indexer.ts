@@ -10,7 +10,7 @@ import type { VectorItem, VectorStore } from "../ports/vector-store";
 import type { IndexStore } from "../ports/index-store";
 import { chunkNote, type Chunk, type ChunkOptions } from "./chunker";
 import { contentHash } from "./content-hash";
-import { TextIndex } from "./text-index";
+import { LocalTextStore, type TextStore } from "./text-store";
 import { yieldToLoop } from "./yield";
 
 /** Embeds texts; the engine's `embed`. */
@@ -18,8 +18,10 @@ export type EmbedTexts = (texts: string[], signal?: AbortSignal) => Promise<numb
 
 export interface IndexerOptions {
   vault: VaultPort;
-  /** Where the manifest and the text index persist. */
+  /** Where the manifest (and, unless `text` is given, the text index) persist. */
   indexStore: IndexStore;
+  /** The full-text index; default: in this process, saved in `indexStore`. */
+  text?: TextStore;
   /** The vector index; null for text-only memory (no embedding model). */
   vectors: VectorStore | null;
   /** The embedder; null for text-only memory. */
@@ -91,13 +93,12 @@ interface Manifest {
 }
 
 const MANIFEST_KEY = "memory-manifest.json";
-const TEXT_KEY = "text-index.json";
 const MANIFEST_VERSION = 2;
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 export class Indexer {
   /** The full-text index, searchable while indexing runs. */
-  readonly text = new TextIndex();
+  readonly text: TextStore;
   private manifest: Manifest = emptyManifest(null);
   private loading: Promise<void> | null = null;
   /** Serialises builds and incremental updates. */
@@ -112,6 +113,7 @@ export class Indexer {
 
   constructor(private readonly options: IndexerOptions) {
     this.now = options.now ?? (() => Date.now());
+    this.text = options.text ?? new LocalTextStore(options.indexStore);
   }
 
   /** Whether semantic search is possible. */
@@ -135,7 +137,7 @@ export class Indexer {
         this.options.onNotice?.("The memory index manifest was unreadable, so it is being rebuilt.");
       }
     }
-    const textLoaded = await this.text.load(this.options.indexStore, TEXT_KEY);
+    const textLoaded = await this.text.load();
     this.manifest = manifest ?? emptyManifest(this.options.modelKey ?? null);
     // Both halves must agree; otherwise re-read the notes the text index lacks.
     if (!textLoaded) for (const entry of Object.values(this.manifest.notes)) entry.mtime = -1;
@@ -487,7 +489,7 @@ export class Indexer {
     this.dirty = false;
     this.options.onProgress?.({ phase: "save", done: 0, total: 1, etaMs: null });
     await this.options.indexStore.save(MANIFEST_KEY, await stringifyManifest(this.manifest));
-    await this.text.save(this.options.indexStore, TEXT_KEY);
+    await this.text.save();
   }
 
   private finish(report: IndexReport, started: number, cancelled: boolean): IndexReport {

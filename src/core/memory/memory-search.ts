@@ -26,7 +26,7 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
   const vectors = deps.vectors ?? null;
   const embed = deps.embed ?? null;
   const textSearch: MemorySearch["textSearch"] = async (query, limit) => {
-    const hits = indexer.text.search(query, limit);
+    const hits = await indexer.text.search(query, limit);
     const out: { path: string; score: number; snippet: string }[] = [];
     for (const h of hits) {
       let snippet = "";

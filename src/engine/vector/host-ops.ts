@@ -1,9 +1,11 @@
 /**
- * Vector-store operations the engine host serves, one VectraStore per index folder. Every op takes
+ * Memory operations the engine host serves: vector.* (one VectraStore per index folder) and text.*
+ * (the full-text index, text-host-ops.ts). Every vector op takes
  * `{folder}` (absolute path of the index folder) plus its own params; "vector.open" also takes
  * `{codec?}` and answers with notices (e.g. a corrupt index that was rebuilt).
  */
 import { VectraStore, type VectorCodec } from "./vectra-store";
+import { textOps } from "./text-host-ops";
 import type { VectorItem } from "../../core/ports/vector-store";
 
 const stores = new Map<string, VectraStore>();
@@ -80,6 +82,8 @@ export const vectorOps: Record<string, (params: unknown) => Promise<unknown>> = 
     await store?.close();
     return { ok: true };
   },
+  // The full-text index lives in the host too (see text-host-ops.ts).
+  ...textOps,
 };
 
 /** Writes every open index to disk (the host calls this before it exits). */

@@ -33,8 +33,8 @@ export async function run(): Promise<Record<string, unknown>> {
 
   // The first compile in a fresh process (no warm JIT, no memoized pattern work).
   const coldMs = time(() => compileEnvelopeGrammar(tools));
-  for (let i = 0; i < 30; i++) compileEnvelopeGrammar(tools);
-  const all = Array.from({ length: 60 }, () => time(() => compileEnvelopeGrammar(tools)));
+  for (let i = 0; i < 100; i++) compileEnvelopeGrammar(tools);
+  const all = Array.from({ length: 300 }, () => time(() => compileEnvelopeGrammar(tools)));
 
   const picks = subsets(tools, 300);
   const subset3 = picks.map((p) => time(() => compileEnvelopeGrammar(p)));

@@ -77,7 +77,7 @@ function allRequired(schema: Record<string, unknown>): Record<string, unknown> {
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const runs = Number(argv[argv.indexOf("--runs") + 1]) || 12;
+  const runs = Number(argv[argv.indexOf("--runs") + 1]) || 16;
   const tools = syntheticCatalog()
     .filter((t) => OFFERED.includes(t.name))
     .map((t) => ({ name: t.name, schema: allRequired(z.toJSONSchema(t.args) as Record<string, unknown>) }));

@@ -13,6 +13,7 @@ import type { MemorySearch } from "../../core/protocol/tool";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import type { EngineClient } from "../../engine/client/engine-client";
 import { RemoteVectorStore } from "../../engine/vector/remote-store";
+import { RemoteTextStore } from "../../engine/vector/remote-text-store";
 
 export interface FolderMemoryOptions {
   /** The vault folder. */
@@ -74,6 +75,8 @@ export async function openFolderMemory(options: FolderMemoryOptions): Promise<Fo
   const indexer = new Indexer({
     vault,
     indexStore: new FolderIndexStore(indexDir),
+    // With a host running anyway, the full-text index lives there too (its memory and GC pauses with it).
+    text: engine ? new RemoteTextStore(engine, indexDir) : undefined,
     vectors,
     embed,
     modelKey,

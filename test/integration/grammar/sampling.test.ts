@@ -43,7 +43,10 @@ afterAll(async () => {
 describe("sampling under the envelope grammar", () => {
   it(`yields ${ENVELOPES} envelopes across tool subsets that all parse and validate`, async () => {
     const llama = model.llama;
-    const catalog: GrammarTool[] = syntheticGrammarTools().map((t) => ({ name: t.name, schema: tighten(t.schema) as Record<string, unknown> }));
+    // The synthetic catalog (patterns, formats, nested objects) and, under a "real/" prefix, the product's tools.
+    const { grammarCatalog } = await import("../../../src/node/commands/grammar");
+    const real = (await grammarCatalog()).tools.map((t) => ({ name: `real/${t.name}`, schema: t.schema }));
+    const catalog: GrammarTool[] = [...syntheticGrammarTools(), ...real].map((t) => ({ name: t.name, schema: tighten(t.schema) as Record<string, unknown> }));
     const validators = new Map(catalog.map((t) => [t.name, validatorFor(t.schema)]));
     const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
     // llama.cpp's code-point grammar mishandles characters split across byte-fallback tokens (see utf8-guard.ts): ban those tokens.

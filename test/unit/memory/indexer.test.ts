@@ -50,7 +50,7 @@ describe("Indexer over a real vectra index on disk", () => {
     expect(f.embedder.embedded.length).toBe(before);
     expect(report.chunks).toBe(await expectedChunks());
     // The text index came back from disk too.
-    expect(second.indexer.text.search("shakshuka", 3)[0].path).toBe("Recipes/Shakshuka.md");
+    expect((await second.indexer.text.search("shakshuka", 3))[0].path).toBe("Recipes/Shakshuka.md");
   });
 
   it("re-embeds only the changed section of one modified note", async () => {
@@ -93,8 +93,8 @@ describe("Indexer over a real vectra index on disk", () => {
     await indexer.flushChanges();
     const paths = await pathsNow();
     for (const gone of ["Recipes/Banana Bread.md", "Ideas.md", "Recipes/Shakshuka.md", "Inbox.md"]) expect(paths.has(gone), gone).toBe(false);
-    expect(indexer.text.search("banana bread", 5).map((h) => h.path)).toContain("Baking/Banana Bread.md");
-    expect(indexer.text.search("shakshuka", 5).map((h) => h.path)).not.toContain("Recipes/Shakshuka.md");
+    expect((await indexer.text.search("banana bread", 5)).map((h) => h.path)).toContain("Baking/Banana Bread.md");
+    expect((await indexer.text.search("shakshuka", 5)).map((h) => h.path)).not.toContain("Recipes/Shakshuka.md");
     expect((await store.stats()).items).toBe(await expectedChunks());
     // A renamed note's chunks are re-embedded (their ids carry the path); nothing else is.
     const renamed = chunkNote("Baking/Banana Bread.md", await f.vault.read("Baking/Banana Bread.md")).length +
@@ -130,7 +130,7 @@ describe("Indexer over a real vectra index on disk", () => {
     const second = f.open();
     const report = await second.indexer.build();
     expect(report.embedded).toBe(0);
-    expect(second.indexer.text.search("shakshuka", 1)[0].path).toBe("Recipes/Shakshuka.md");
+    expect((await second.indexer.text.search("shakshuka", 1))[0].path).toBe("Recipes/Shakshuka.md");
     expect(second.notices.join(" ")).toMatch(/manifest was unreadable/);
   });
 
@@ -146,7 +146,7 @@ describe("Indexer over a real vectra index on disk", () => {
     const paths = new Set((await store.listIds()).map((x) => x.path));
     for (const p of ["Binary.md", "Latin1.md", "Huge.md", "Private/Diary.md"]) expect(paths.has(p)).toBe(false);
     expect(f.embedder.embedded.some((t) => t.includes("Do not index me"))).toBe(false);
-    expect(indexer.text.search("secret", 5)).toEqual([]);
+    expect(await indexer.text.search("secret", 5)).toEqual([]);
   });
 
   it("stops when cancelled and finishes the rest on the next build", async () => {
@@ -184,7 +184,7 @@ describe("Indexer over a real vectra index on disk", () => {
     expect(report.embedded).toBe(0);
     expect(f.embedder.calls).toBe(0);
     expect(indexer.semantic).toBe(false);
-    expect(indexer.text.search("lentil", 3)[0].path).toBe("Recipes/Red Lentil Soup.md");
+    expect((await indexer.text.search("lentil", 3))[0].path).toBe("Recipes/Red Lentil Soup.md");
     expect(await readFile(join(f.indexDir, "text-index.json"), "utf8")).toContain('"shards":64');
   });
 });
