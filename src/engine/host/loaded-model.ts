@@ -2,11 +2,12 @@
  * A chat model loaded in the host, with its context, per-conversation sequences, grammar cache and
  * (lazily) an embedding context: everything generate / embed / countTokens need.
  */
-import type { ChatHistoryItem, Llama, LlamaContext, LlamaEmbeddingContext, LlamaModel, Token } from "node-llama-cpp";
+import type { ChatHistoryItem, Llama, LlamaContext, LlamaEmbeddingContext, LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import { EngineError, type GenerateResult, type ModelInfo } from "../../core/ports/engine";
 import type { ChatMessage } from "../../core/protocol/messages";
 import { ConversationSlots } from "./conversation-slots";
 import { GrammarCache } from "./grammar-cache";
+import { splitCharacterBan } from "./split-character-ban";
 import type { OpParams, OpResults } from "./protocol";
 
 /** What a LoadedModel is made of (built by the host's load op). */
@@ -54,6 +55,8 @@ const STOP_REASONS: Record<string, GenerateResult["stopReason"]> = {
 export class LoadedModel {
   private readonly slots: ConversationSlots;
   private embeddingContext: Promise<LlamaEmbeddingContext> | null = null;
+  /** Computed on the first grammar-constrained generation; null when the vocabulary needs no ban. */
+  private grammarBias: TokenBias | null | undefined;
 
   constructor(private readonly parts: LoadedModelParts) {
     this.slots = new ConversationSlots(parts.context);
@@ -93,6 +96,9 @@ export class LoadedModel {
       throw new EngineError(`maxTokens must be a positive whole number, got ${String(params.maxTokens)}.`, "internal");
     }
     const grammar = params.grammar === undefined ? undefined : await this.parts.grammars.get(params.grammar);
+    if (grammar && this.grammarBias === undefined) this.grammarBias = splitCharacterBan(this.parts.model);
+    // Under a grammar every generated character must be whole, or the grammar's guarantees break.
+    const tokenBias = grammar ? (this.grammarBias ?? undefined) : undefined;
     const { slot, release } = await this.slots.acquire(params.conversationId);
     const sequence = slot.sequence;
     const before = [...sequence.contextTokens];
@@ -113,6 +119,7 @@ export class LoadedModel {
       if (signal.aborted) return aborted();
       const response = await slot.chat.generateResponse(toHistory(params.messages), {
         grammar,
+        tokenBias,
         maxTokens: params.maxTokens,
         temperature: params.temperature ?? 0.7,
         topP: params.topP ?? 0.95,

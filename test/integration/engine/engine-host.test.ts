@@ -1,6 +1,7 @@
 /** The engine host on the generated test model, through the real client and a real child process. */
 import { availableParallelism } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileSchemaGrammar } from "../../../src/core/grammar";
 import { EngineError, type GenerateResult } from "../../../src/core/ports/engine";
 import type { EngineClient } from "../../../src/engine/client/engine-client";
 import { createNodeEngine } from "../../../src/engine/client/node-launcher";
@@ -73,6 +74,27 @@ describe("engine host", () => {
       expect(typeof parsed.count).toBe("number");
       expect(result.stopReason).toBe("eos");
     }
+  });
+
+  it("keeps every character whole under a grammar: free JSON strings always parse, with no replacement characters", async () => {
+    // Byte-fallback tokens could otherwise spell broken UTF-8 that llama.cpp's grammar matcher lets through.
+    const { gbnf } = compileSchemaGrammar({
+      type: "object",
+      properties: { text: { type: "string", maxLength: 120 }, more: { type: "array", items: { type: "string", maxLength: 40 }, maxItems: 4 } },
+      required: ["text", "more"],
+      additionalProperties: false,
+    });
+    let characters = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const result = await engine.generate({ messages: user("Write anything."), grammar: gbnf, maxTokens: 400, seed, temperature: 1 });
+      const parsed = JSON.parse(result.text) as { text: string; more: string[] };
+      expect(result.text).not.toContain("\uFFFD");
+      for (const s of [parsed.text, ...parsed.more]) {
+        expect(s).not.toContain("\uFFFD");
+        characters += s.length;
+      }
+    }
+    expect(characters).toBeGreaterThan(0);
   });
 
   it("ends before a stop string, reporting stopReason stop", async () => {
