@@ -37,6 +37,25 @@ export default defineConfig([
     },
   },
   {
+    // The core runs in the renderer and headless alike, so it uses the timers both have; it imports no host
+    // (the fence from ARCHITECTURE.md: fix the structure, never the fence).
+    files: ["src/core/**"],
+    rules: {
+      "obsidianmd/prefer-window-timers": "off",
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "^(obsidian|electron|node-llama-cpp|vectra)$", message: "src/core talks to hosts through its ports only." },
+            { regex: "^node:", message: "src/core must not import Node built-ins." },
+            { regex: "^(fs|path|os|child_process|crypto|http|https|url|worker_threads)(/.*)?$", message: "src/core must not import Node built-ins." },
+            { regex: "(^|/)(plugin|node|engine)/", message: "src/core must not import a host layer." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The CLI imports its own command and benchmark modules by name from fixed folders; no DOM is involved.
     files: ["src/node/**"],
     rules: { "no-unsanitized/method": "off" },
