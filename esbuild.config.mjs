@@ -61,7 +61,8 @@ export async function buildHost() {
 /** Versions the plugin folder's runtime install uses (the user-initiated `npm install` there). */
 function runtimeDependencies() {
   const pkg = JSON.parse(readFileSync("package.json", "utf8"));
-  return Object.fromEntries(HOST_EXTERNALS.map((name) => [name, pkg.dependencies[name]]));
+  // protobufjs is vectra's optional codec dependency; pinned so the index format is always the compact one.
+  return Object.fromEntries([...HOST_EXTERNALS, "protobufjs"].map((name) => [name, pkg.dependencies[name]]));
 }
 
 /** Refuses a main.js that pulled in a host-only package. */

@@ -21,7 +21,7 @@ const PLUGIN_ID = "vault-agent";
 const PLUGIN_FILES = ["main.js", "manifest.json", "styles.css"];
 
 /** Packages that only the engine host imports; they are installed next to main.js, never bundled into it. */
-const RUNTIME_PACKAGES = ["node-llama-cpp", "vectra"];
+const RUNTIME_PACKAGES = ["node-llama-cpp", "vectra", "protobufjs"];
 
 /** Obsidian's default config folder; a vault may use another (Vault#configDir), recognised by its app.json. */
 const DEFAULT_CONFIG_DIR = ".obsidian";

@@ -12,4 +12,4 @@ export const ENGINE_HOST_SOURCE: string = typeof __ENGINE_HOST_SOURCE__ === "str
 export const ENGINE_HOST_HASH: string = typeof __ENGINE_HOST_HASH__ === "string" ? __ENGINE_HOST_HASH__ : "";
 /** Package name → exact version, for the plugin folder's runtime install. */
 export const RUNTIME_DEPENDENCIES: Record<string, string> =
-  typeof __RUNTIME_DEPENDENCIES__ === "object" && __RUNTIME_DEPENDENCIES__ !== null ? __RUNTIME_DEPENDENCIES__ : { "node-llama-cpp": "3.21.1", vectra: "0.15.0" };
+  typeof __RUNTIME_DEPENDENCIES__ === "object" && __RUNTIME_DEPENDENCIES__ !== null ? __RUNTIME_DEPENDENCIES__ : { "node-llama-cpp": "3.21.1", vectra: "0.15.0", protobufjs: "8.8.1" };

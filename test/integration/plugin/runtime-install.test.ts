@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { RuntimeInstallError, findNpm, installRuntime, runtimeState } from "../../../src/plugin/engine/runtime";
 
-const DEPS = { "node-llama-cpp": "3.21.1", vectra: "0.15.0" };
+const DEPS = { "node-llama-cpp": "3.21.1", vectra: "0.15.0", protobufjs: "8.8.1" };
 let dir: string;
 let bin: string;
 let savedPath: string | undefined;
@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 function standInNpm(exitCode: number): void {
-  const script = `#!/bin/sh\necho "args: $*"\necho "cwd: $(pwd)"\necho "some warning" 1>&2\nmkdir -p node_modules/node-llama-cpp node_modules/vectra\necho '{"version":"3.21.1"}' > node_modules/node-llama-cpp/package.json\necho '{"version":"0.15.0"}' > node_modules/vectra/package.json\nexit ${exitCode}\n`;
+  const script = `#!/bin/sh\necho "args: $*"\necho "cwd: $(pwd)"\necho "some warning" 1>&2\nmkdir -p node_modules/node-llama-cpp node_modules/vectra node_modules/protobufjs\necho '{"version":"3.21.1"}' > node_modules/node-llama-cpp/package.json\necho '{"version":"0.15.0"}' > node_modules/vectra/package.json\necho '{"version":"8.8.1"}' > node_modules/protobufjs/package.json\nexit ${exitCode}\n`;
   writeFileSync(join(bin, "npm"), script);
   chmodSync(join(bin, "npm"), 0o755);
   process.env.PATH = `${bin}:/usr/bin:/bin`;
@@ -33,7 +33,7 @@ function standInNpm(exitCode: number): void {
 
 describe("runtime install in the plugin folder", () => {
   it("reports the runtime missing before install and installed after, with its version", async () => {
-    expect(await runtimeState(dir, DEPS)).toEqual({ installed: false, version: undefined, missing: ["node-llama-cpp", "vectra"] });
+    expect(await runtimeState(dir, DEPS)).toEqual({ installed: false, version: undefined, missing: ["node-llama-cpp", "vectra", "protobufjs"] });
     standInNpm(0);
     const lines: string[] = [];
     await installRuntime(dir, DEPS, (l) => lines.push(l));
@@ -49,7 +49,7 @@ describe("runtime install in the plugin folder", () => {
     const error = await installRuntime(dir, DEPS, () => undefined).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RuntimeInstallError);
     expect((error as Error).message).toMatch(/npm install failed with exit code 1/);
-    expect((error as RuntimeInstallError).command).toBe(`cd "${dir}" && npm install --omit=dev --no-audit --no-fund node-llama-cpp@3.21.1 vectra@0.15.0`);
+    expect((error as RuntimeInstallError).command).toBe(`cd "${dir}" && npm install --omit=dev --no-audit --no-fund node-llama-cpp@3.21.1 vectra@0.15.0 protobufjs@8.8.1`);
   });
 
   it("without npm it installs nothing and shows the command instead", async () => {
