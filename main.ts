@@ -9,7 +9,7 @@ import { openChat } from "./src/plugin/chat/open-chat";
 import { registerCommands } from "./src/plugin/commands";
 import { ManagedEngine } from "./src/plugin/engine/managed-engine";
 import { MemoryService } from "./src/plugin/memory/memory-service";
-import { semanticSetup } from "./src/plugin/memory/semantic-setup";
+import { semanticSetup, textHostSetup } from "./src/plugin/memory/semantic-setup";
 import { openHotkeys, openPluginSettings } from "./src/plugin/obsidian-internals";
 import { explainFailure, readinessProblem } from "./src/plugin/readiness";
 import { DesktopServices, type PluginServices } from "./src/plugin/services";
@@ -32,17 +32,18 @@ export default class VaultAgentPlugin extends Plugin {
     const statusBar = new StatusBar(this.addStatusBarItem());
     const engine = new ManagedEngine({ create: () => services.createEngine(this.settings), idleMinutes: () => this.settings.idleUnloadMinutes });
     this.register(engine.onStatus((status) => statusBar.setEngine(status)));
-    this.register(() => void engine.dispose());
     const memory: MemoryService = new MemoryService({
       vault,
       adapter: this.app.vault.adapter,
       settings: () => this.settings,
       defaultIndexFolder: `${this.pluginFolder()}/index`,
+      textHost: () => textHostSetup(this.settings, services, engine, memory.indexFolder()),
       semantic: () => semanticSetup(this.settings, services, engine, memory.indexFolder()),
       progress: (job, done, total) => statusBar.progress(job, done, total),
       notice: (message) => new Notice(message),
     });
-    this.register(() => void memory.close());
+    // The indexes live partly in the engine host: save them there before the host is stopped.
+    this.register(() => void memory.close().finally(() => engine.dispose()));
     const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search() });
     this.register(agents.dispose);
     const session = new ChatSession({

@@ -33,6 +33,8 @@ export interface HostServerOptions {
   gpu?: "auto" | false;
   /** Extra ops served besides the built-in ones. */
   extraOps?: Record<string, ExtraOp>;
+  /** Awaited before a shutdown request is answered: pending index writes land before the client stops waiting. */
+  beforeShutdown?: () => Promise<void>;
   /** Called when a shutdown request has been answered. */
   onShutdown?: () => void;
 }
@@ -107,6 +109,7 @@ export class HostServer {
       case "shutdown":
         for (const c of this.inFlight.values()) c.abort();
         await this.unload();
+        await this.options.beforeShutdown?.();
         return { stopping: true } satisfies OpResults["shutdown"];
       default: {
         const extra = this.options.extraOps?.[op];

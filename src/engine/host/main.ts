@@ -4,7 +4,7 @@
  * the host's log. Bundled by esbuild as a separate script; node-llama-cpp and vectra stay external.
  */
 import { createInterface } from "node:readline";
-import { vectorOps } from "../vector/host-ops";
+import { flushAllVectorStores, vectorOps } from "../vector/host-ops";
 import { HostServer } from "./host-server";
 import type { ClientMessage, HostMessage } from "./protocol";
 
@@ -20,12 +20,51 @@ const writeMessage = (msg: HostMessage): void => {
   process.stdout.write(JSON.stringify(msg) + "\n");
 };
 
+// Text indexes the client opened: their in-memory changes are saved at shutdown (vector stores track their own).
+const textFolders = new Set<string>();
+const folderOf = (params: unknown): string | null => {
+  const folder = (params as { folder?: unknown } | null)?.folder;
+  return typeof folder === "string" && folder !== "" ? folder : null;
+};
+const ops: Record<string, (params: unknown) => Promise<unknown>> = { ...vectorOps };
+for (const op of ["text.open", "text.update"]) {
+  ops[op] = async (params) => {
+    const result = await vectorOps[op](params);
+    const folder = folderOf(params);
+    if (folder) textFolders.add(folder);
+    return result;
+  };
+}
+ops["text.close"] = async (params) => {
+  const result = await vectorOps["text.close"](params);
+  const folder = folderOf(params);
+  if (folder) textFolders.delete(folder);
+  return result;
+};
+
+/** Writes every open vector and text index to disk, so a shutdown or a closed pipe loses no index writes. */
+async function flushIndexes(): Promise<void> {
+  const texts = [...textFolders].map((folder) => vectorOps["text.save"]({ folder }));
+  const results = await Promise.allSettled([flushAllVectorStores(), ...texts]);
+  for (const r of results) if (r.status === "rejected") toStderr(`[engine-host] could not save an index at shutdown: ${String(r.reason)}`);
+}
+
+let exiting = false;
+/** Saves the indexes, then exits (once, whichever of shutdown or a closed pipe comes first). */
+function flushAndExit(): void {
+  if (exiting) return;
+  exiting = true;
+  void flushIndexes().finally(() => process.stdout.write("", () => process.exit(0)));
+}
+
 const gpuSetting = process.env.VAULT_AGENT_GPU;
 const server = new HostServer(writeMessage, {
   gpu: gpuSetting === "false" || gpuSetting === "cpu" ? false : "auto",
-  extraOps: vectorOps,
+  extraOps: ops,
+  beforeShutdown: flushIndexes,
+  // The indexes were saved before the reply went out: let the reply flush, then exit.
   onShutdown: () => {
-    // Let the reply flush, then exit.
+    exiting = true;
     process.stdout.write("", () => process.exit(0));
   },
 });
@@ -51,6 +90,6 @@ lines.on("line", (line) => {
   server.handle(msg);
 });
 // The client went away (plugin unloaded, Obsidian quit): nothing is left to serve.
-lines.on("close", () => process.exit(0));
+lines.on("close", flushAndExit);
 
 writeMessage({ type: "ready", pid: process.pid });

@@ -20,7 +20,10 @@ export interface AgentFactoryDeps {
   vault: VaultPort;
   workspace: WorkspacePort;
   settings: () => VaultAgentSettings;
-  /** Search over the vault's memory once indexed; undefined before (tools then say so). */
+  /**
+   * Search over the vault's memory once indexed; undefined before (tools then say so). When it has semantic search
+   * (an embedding model and a built vector index), vault:semantic_search joins the catalog and the router offers it.
+   */
   memory?: () => MemorySearch | undefined;
 }
 
@@ -41,7 +44,11 @@ export class AgentFactory {
   /** The agent for this conversation, with the current settings. */
   agentFor(conversation: Conversation, user: UserPort): Agent {
     const settings = this.deps.settings();
+    const memory = this.deps.memory?.();
+    // Without embeddings the semantic tools stay out of the catalog, so the router never offers them (issue 5).
+    const semantic = Boolean(memory?.semanticSearch);
     const key = JSON.stringify([
+      semantic,
       settings.routerTopK,
       settings.routerThreshold,
       settings.maxToolRounds,
@@ -52,7 +59,7 @@ export class AgentFactory {
       settings.excludedFolders,
       settings.memoryFolder,
     ]);
-    if (!this.cached || this.cached.key !== key) this.cached = { key, ...this.build(settings, user) };
+    if (!this.cached || this.cached.key !== key) this.cached = { key, ...this.build(settings, user, semantic) };
     this.cached.agent.conversation = conversation;
     if (this.notesStale) {
       this.notesStale = false;
@@ -65,14 +72,14 @@ export class AgentFactory {
       );
     }
     // Memory appears once the user indexed the vault; the tools see it from the next turn on.
-    this.cached.toolContext.memory = this.deps.memory?.();
+    this.cached.toolContext.memory = memory;
     return this.cached.agent;
   }
 
-  private build(settings: VaultAgentSettings, user: UserPort): { agent: Agent; toolContext: ToolContext; router: ToolRouter } {
+  private build(settings: VaultAgentSettings, user: UserPort, semantic: boolean): { agent: Agent; toolContext: ToolContext; router: ToolRouter } {
     this.notesStale = true;
     const disabled = new Set(settings.disabledToolFamilies);
-    const catalog = createToolCatalog({ semantic: false, network: settings.networkTools }).filter((t) => !disabled.has(t.family));
+    const catalog = createToolCatalog({ semantic, network: settings.networkTools }).filter((t) => !disabled.has(t.family));
     const tools = new ToolRegistry(catalog);
     const router = new ToolRouter(catalog, { topK: settings.routerTopK, threshold: settings.routerThreshold });
     const grammars = new SubsetCache(tools.grammarTools());

@@ -12,6 +12,7 @@ import type { VaultPort } from "../../core/ports/vault";
 import type { VectorStore } from "../../core/ports/vector-store";
 import type { MemorySearch } from "../../core/protocol/tool";
 import { RemoteVectorStore, type EngineRequester } from "../../engine/vector/remote-store";
+import { RemoteTextStore } from "../../engine/vector/remote-text-store";
 import type { FolderAdapter } from "../chat/conversation-store";
 import type { VaultAgentSettings } from "../settings/settings";
 
@@ -25,12 +26,24 @@ export interface SemanticSetup {
   modelKey: string;
 }
 
+/** Where the full-text index can live outside Obsidian's renderer: the engine host, and the index folder on disk. */
+export interface TextHostSetup {
+  host: EngineRequester;
+  /** Absolute path of the index folder (the same folder the in-process index would use). */
+  folder: string;
+}
+
 export interface MemoryServiceDeps {
   vault: VaultPort;
   adapter: FolderAdapter;
   settings: () => VaultAgentSettings;
   /** Vault-relative index folder used when the setting is empty (the plugin's folder + "/index"). */
   defaultIndexFolder: string;
+  /**
+   * The engine host for the full-text index when the runtime is installed, else null: minisearch over a 10k-note
+   * vault is ~335 MB of heap with GC pauses over 100 ms, too much for the renderer; without a host it stays here.
+   */
+  textHost?: () => Promise<TextHostSetup | null>;
   /** Semantic memory when a model is ready, else null (text search only). */
   semantic: () => Promise<SemanticSetup | null>;
   progress: (job: string, done: number, total?: number) => void;
@@ -65,6 +78,8 @@ export class MemoryService {
   private vectors: RemoteVectorStore | null = null;
   private running: Promise<void> | null = null;
   private stopWatching: (() => void) | null = null;
+  /** Whether the current index keeps its full-text half in the engine host. */
+  private textRemote = false;
 
   constructor(private readonly deps: MemoryServiceDeps) {}
 
@@ -84,6 +99,11 @@ export class MemoryService {
     if (!this.indexer) return "Not indexed yet; run Index vault from the command palette.";
     const { notes, chunks } = this.indexer.stats();
     return `${notes} notes, ${chunks} passages, ${this.semantic ? "semantic and full-text search" : "full-text search only"}.`;
+  }
+
+  /** Whether the full-text index lives in the engine host (false: in this process). */
+  get textInHost(): boolean {
+    return this.indexer !== null && this.textRemote;
   }
 
   /** Whether the last build included embeddings. */
@@ -108,7 +128,14 @@ export class MemoryService {
     try {
       this.stopWatching?.();
       if (this.indexer) await this.indexer.close();
-      if (rebuild) for (const key of ["memory-manifest.json", "text-index.json"]) await store.remove(key);
+      const textHost = (await this.deps.textHost?.().catch(() => null)) ?? null;
+      if (rebuild) {
+        // The host holds the index in memory and would write it back: drop it there before deleting the files.
+        if (textHost) await textHost.host.request("text.close", { folder: textHost.folder }).catch(() => undefined);
+        for (const key of ["memory-manifest.json", "text-index.json"]) await store.remove(key);
+      }
+      const text = textHost ? await this.openRemoteText(textHost) : undefined;
+      this.textRemote = text !== undefined;
       const semantic = await this.deps.semantic().catch(() => null);
       const vectors: VectorStore | null = semantic ? new RemoteVectorStore(semantic.host, { folder: semantic.vectorFolder, onNotice: this.deps.notice }) : null;
       this.vectors = vectors as RemoteVectorStore | null;
@@ -116,6 +143,7 @@ export class MemoryService {
       this.indexer = new Indexer({
         vault: this.deps.vault,
         indexStore: store,
+        text,
         vectors,
         embed,
         modelKey: semantic?.modelKey,
@@ -133,6 +161,18 @@ export class MemoryService {
       this.deps.notice(`Indexing failed: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       this.deps.progress("indexing", 1, 1);
+    }
+  }
+
+  /** The host's text index, or undefined (the in-process fallback) when the host cannot open it. */
+  private async openRemoteText(setup: TextHostSetup): Promise<RemoteTextStore | undefined> {
+    const text = new RemoteTextStore(setup.host, setup.folder);
+    try {
+      await text.load();
+      return text;
+    } catch {
+      // The host could not start (no model chosen yet, say): search still works, from an index in this process.
+      return undefined;
     }
   }
 

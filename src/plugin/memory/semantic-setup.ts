@@ -2,7 +2,7 @@
 import type { ManagedEngine } from "../engine/managed-engine";
 import type { PluginServices } from "../services";
 import type { VaultAgentSettings } from "../settings/settings";
-import type { SemanticSetup } from "./memory-service";
+import type { SemanticSetup, TextHostSetup } from "./memory-service";
 
 export async function semanticSetup(settings: VaultAgentSettings, services: PluginServices, engine: ManagedEngine, indexFolder: string): Promise<SemanticSetup | null> {
   const embedModel = settings.embeddingModelPath || settings.modelPath;
@@ -17,4 +17,16 @@ export async function semanticSetup(settings: VaultAgentSettings, services: Plug
     vectorFolder,
     modelKey: embedModel.split(/[\\/]/).pop() ?? embedModel,
   };
+}
+
+/**
+ * Decides whether the full-text index can live in the engine host: the runtime is installed, a model is chosen (the
+ * host starts with one) and the vault is on disk. Otherwise null, and the index stays in the plugin.
+ */
+export async function textHostSetup(settings: VaultAgentSettings, services: PluginServices, engine: ManagedEngine, indexFolder: string): Promise<TextHostSetup | null> {
+  if (!settings.modelPath) return null;
+  const folder = services.absolutePath(indexFolder);
+  if (!folder) return null;
+  const runtime = await services.runtime().catch(() => null);
+  return runtime?.installed ? { host: engine, folder } : null;
 }

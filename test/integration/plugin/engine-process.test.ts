@@ -13,7 +13,14 @@ import { HOST_SCRIPT_NAME, ensureHostScript } from "../../../src/plugin/engine/h
 import { ManagedEngine, type EngineStatus } from "../../../src/plugin/engine/managed-engine";
 import { existsSync, mkdirSync } from "node:fs";
 import { MemoryService } from "../../../src/plugin/memory/memory-service";
-import { semanticSetup } from "../../../src/plugin/memory/semantic-setup";
+import { semanticSetup, textHostSetup } from "../../../src/plugin/memory/semantic-setup";
+import { Conversation } from "../../../src/core/agent/conversation";
+import type { AgentEvent } from "../../../src/core/agent/events";
+import type { UserPort } from "../../../src/core/ports/user";
+import { RemoteTextStore } from "../../../src/engine/vector/remote-text-store";
+import { ScriptedEngine } from "../../../src/engine/scripted";
+import { AgentFactory } from "../../../src/plugin/agent/agent-factory";
+import { ObsidianWorkspace } from "../../../src/plugin/vault/obsidian-workspace";
 import { DesktopServices, EngineSetupError } from "../../../src/plugin/services";
 import { ObsidianVault } from "../../../src/plugin/vault/obsidian-vault";
 import { fakeApp } from "../../fakes/fake-app";
@@ -88,7 +95,8 @@ describe("engine host in the plugin folder", () => {
       const noRuntime = new DesktopServices(bare, host);
       await expect(noRuntime.createEngine({ ...DEFAULT_SETTINGS, modelPath: model })).rejects.toThrow(/runtime is not installed; install it from the settings/);
       const report = await noRuntime.runtime();
-      expect(report).toMatchObject({ installed: false, missing: ["node-llama-cpp", "vectra"] });
+      expect(report.installed).toBe(false);
+      expect(report.missing).toEqual(expect.arrayContaining(["node-llama-cpp", "vectra"]));
       expect(report.command).toContain(`cd "${bare}" && npm install --omit=dev`);
       expect(report.command).toContain("node-llama-cpp@3.21.1");
     } finally {
@@ -156,12 +164,14 @@ describe("engine host in the plugin folder", () => {
         adapter: app.vault.adapter,
         settings: () => settings,
         defaultIndexFolder: ".obsidian/plugins/vault-agent/index",
+        textHost: () => textHostSetup(settings, services, engine, memory.indexFolder()),
         semantic: () => semanticSetup(settings, services, engine, memory.indexFolder()),
         progress: () => undefined,
         notice: (m) => notices.push(m),
       });
       expect(memory.describe()).toMatch(/Not indexed yet/);
       await memory.index(false);
+      expect(memory.textInHost).toBe(true);
       expect(notices.find((n) => n.startsWith("Indexed"))).toMatch(/^Indexed 2 notes \(\d+ passages, semantic and full-text\)/);
       expect(memory.semantic).toBe(true);
       expect(memory.describe()).toMatch(/^2 notes, \d+ passages, semantic and full-text search\.$/);
@@ -170,9 +180,151 @@ describe("engine host in the plugin folder", () => {
       const semantic = await search.semanticSearch!("when do I sow tomatoes", 2);
       expect(semantic.length).toBeGreaterThan(0);
       expect(["Garden/Tomatoes.md", "Recipes.md"]).toContain(semantic[0].path);
+      // A rebuild drops the host's copy before deleting the files, then indexes everything again there.
+      await memory.index(true);
+      expect(memory.textInHost).toBe(true);
+      expect(notices.filter((n) => n.startsWith("Indexed 2 notes")).length).toBe(2);
+      expect((await memory.search()!.textSearch("lentils", 3))[0]?.path).toBe("Recipes.md");
       await memory.close();
       expect(existsSync(join(vaultRoot, ".obsidian/plugins/vault-agent/index/vectors"))).toBe(true);
       expect(existsSync(join(vaultRoot, ".obsidian/plugins/vault-agent/index/text-index.json"))).toBe(true);
+      await engine.dispose();
+    } finally {
+      rmSync(vaultRoot, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps the full-text index in the plugin when the runtime is missing, and search still works", async () => {
+    const vaultRoot = mkdtempSync(join(tmpdir(), "text-only-vault-"));
+    const bare = mkdtempSync(join(tmpdir(), "no-runtime-"));
+    try {
+      writeFileSync(join(vaultRoot, "Tomatoes.md"), "# Tomatoes\nSow tomatoes indoors in March.\n");
+      const { app } = fakeApp(new FolderBackend(vaultRoot));
+      const services = new DesktopServices(bare, host, vaultRoot);
+      const settings = { ...DEFAULT_SETTINGS, modelPath: model, threads: 1, contextSize: 512 };
+      let started = 0;
+      const engine = new ManagedEngine({ create: () => (started++, services.createEngine(settings)), idleMinutes: () => 0 });
+      const memory: MemoryService = new MemoryService({
+        vault: new ObsidianVault(app),
+        adapter: app.vault.adapter,
+        settings: () => settings,
+        defaultIndexFolder: ".obsidian/plugins/vault-agent/index",
+        textHost: () => textHostSetup(settings, services, engine, memory.indexFolder()),
+        semantic: () => semanticSetup(settings, services, engine, memory.indexFolder()),
+        progress: () => undefined,
+        notice: () => undefined,
+      });
+      await memory.index(false);
+      expect(memory.textInHost).toBe(false);
+      expect(memory.semantic).toBe(false);
+      expect(started).toBe(0);
+      expect((await memory.search()!.textSearch("tomatoes", 3))[0]?.path).toBe("Tomatoes.md");
+      await memory.close();
+      expect(existsSync(join(vaultRoot, ".obsidian/plugins/vault-agent/index/text-index.json"))).toBe(true);
+    } finally {
+      rmSync(vaultRoot, { recursive: true, force: true });
+      rmSync(bare, { recursive: true, force: true });
+    }
+  });
+
+  it("saves the host's text index on shutdown, so updates sent but never saved land on disk", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "host-text-index-"));
+    try {
+      const services = new DesktopServices(pluginDir, host);
+      const settings = { ...DEFAULT_SETTINGS, modelPath: model, threads: 1, contextSize: 512 };
+      const engine = new ManagedEngine({ create: () => services.createEngine(settings), idleMinutes: () => 0 });
+      const text = new RemoteTextStore(engine, folder);
+      expect(await text.load()).toBe(false);
+      text.set("Garden/Tomatoes.md", "Sow tomatoes indoors in March.", "hash-tomatoes");
+      await text.flush();
+      expect(existsSync(join(folder, "text-index.json"))).toBe(false);
+      await engine.dispose();
+      expect(existsSync(join(folder, "text-index.json"))).toBe(true);
+
+      // A new host loads what the old one saved at shutdown.
+      const again = new ManagedEngine({ create: () => services.createEngine(settings), idleMinutes: () => 0 });
+      const reopened = new RemoteTextStore(again, folder);
+      expect(await reopened.load()).toBe(true);
+      expect(reopened.hashOf("Garden/Tomatoes.md")).toBe("hash-tomatoes");
+      expect((await reopened.search("tomatoes", 3))[0]?.path).toBe("Garden/Tomatoes.md");
+      await again.dispose();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("offers vault:semantic_search in the chat pane only once the memory has semantic search", async () => {
+    const vaultRoot = mkdtempSync(join(tmpdir(), "semantic-tools-vault-"));
+    try {
+      mkdirSync(join(vaultRoot, "Garden"));
+      writeFileSync(join(vaultRoot, "Garden/Tomatoes.md"), "# Tomatoes\nSow tomatoes indoors in March, plant out after the frost.\n");
+      writeFileSync(join(vaultRoot, "Recipes.md"), "# Soup\nRed lentils, carrots and cumin.\n");
+      const { app } = fakeApp(new FolderBackend(vaultRoot));
+      const vault = new ObsidianVault(app);
+      const services = new DesktopServices(pluginDir, host, vaultRoot);
+      const settings = { ...DEFAULT_SETTINGS, modelPath: model, threads: 1, contextSize: 512 };
+      const engine = new ManagedEngine({ create: () => services.createEngine(settings), idleMinutes: () => 0 });
+      let withEmbeddings = false;
+      const memory: MemoryService = new MemoryService({
+        vault,
+        adapter: app.vault.adapter,
+        settings: () => settings,
+        defaultIndexFolder: ".obsidian/plugins/vault-agent/index",
+        textHost: () => textHostSetup(settings, services, engine, memory.indexFolder()),
+        semantic: async () => (withEmbeddings ? semanticSetup(settings, services, engine, memory.indexFolder()) : null),
+        progress: () => undefined,
+        notice: () => undefined,
+      });
+      const call = JSON.stringify({
+        thought: "searching by meaning",
+        status: "Task",
+        message_to_user: null,
+        tool_calls: [{ name: "vault:semantic_search", args: { query: "when do I sow tomatoes", limit: 2 } }],
+      });
+      const done = JSON.stringify({ thought: "answering", status: "Idle", message_to_user: "See [[Garden/Tomatoes]].", tool_calls: [] });
+      // The scripted model calls the semantic tool whenever the grammar lets it (once a turn), then answers.
+      let callPending = true;
+      const chat = new ScriptedEngine(
+        [
+          (request) => {
+            if (!callPending || !request.grammar?.includes("vault-semantic-search-object")) return done;
+            callPending = false;
+            return call;
+          },
+        ],
+        { loop: true },
+      );
+      const factory = new AgentFactory({ engine: chat, vault, workspace: new ObsidianWorkspace(app.workspace), settings: () => settings, memory: () => memory.search() });
+      const user: UserPort = { confirm: async () => "deny", notify: () => undefined };
+      const ask = async () => {
+        callPending = true;
+        const events: AgentEvent[] = [];
+        const result = await factory.agentFor(new Conversation(), user).runTurn("Use vault:semantic_search: notes about the idea of sowing tomatoes", { onEvent: (e) => events.push(e) });
+        const routed = events.find((e) => e.type === "routed");
+        return { result, offered: routed?.type === "routed" ? routed.tools.map((t) => t.name) : [] };
+      };
+
+      // Text-only memory (no embedding model): the tool is not offered, and the grammar has no way to call it.
+      await memory.index(false);
+      expect(memory.semantic).toBe(false);
+      const textOnly = await ask();
+      expect(textOnly.offered).not.toContain("vault:semantic_search");
+      expect(chat.requests[0].grammar).not.toContain("vault-semantic-search-object");
+      expect(textOnly.result.toolResults.some((r) => r.name === "vault:semantic_search" && r.ok)).toBe(false);
+
+      // Same factory after an index with embeddings: the catalog is rebuilt with the semantic tool, and it runs.
+      withEmbeddings = true;
+      await memory.index(false);
+      expect(memory.semantic).toBe(true);
+      const before = chat.requests.length;
+      const semantic = await ask();
+      expect(semantic.offered).toContain("vault:semantic_search");
+      expect(chat.requests[before].grammar).toContain("vault-semantic-search-object");
+      const result = semantic.result.toolResults.find((r) => r.name === "vault:semantic_search");
+      expect(result?.ok).toBe(true);
+      expect(result?.content).toMatch(/\[\[(Garden\/Tomatoes|Recipes)/);
+      await memory.close();
+      factory.dispose();
       await engine.dispose();
     } finally {
       rmSync(vaultRoot, { recursive: true, force: true });
