@@ -33,18 +33,36 @@ async function withEngine<T>(path: string, threads: number | undefined, body: (e
   }
 }
 
-async function tokensPerSecond(path: string, threads: number | undefined, tokens: number): Promise<{ threads: number; tokensPerSecond: number }> {
-  return withEngine(path, threads, async (engine) => {
-    const status = (await engine.request("status", {})) as HostStatus;
+/**
+ * Tokens per second for several thread choices, measured in interleaved rounds (A, B, C, A, B, C, …) with all
+ * engines loaded, so background load on a shared machine hits every choice alike instead of whichever ran last.
+ */
+async function tokensPerSecond(
+  path: string,
+  choices: (number | undefined)[],
+  tokens: number,
+  rounds = 5,
+): Promise<{ threads: number; tokensPerSecond: number }[]> {
+  const engines = choices.map((threads) => createNodeEngine({ model: { path, contextSize: 4096, threads } }));
+  try {
     const messages: ChatMessage[] = [{ role: "user", content: "Write a long note about the garden." }];
-    await engine.generate({ messages, maxTokens: 16, grammar: NO_EARLY_END, seed: 1 });
-    const rates: number[] = [];
-    for (let run = 0; run < 3; run++) {
-      const r = await engine.generate({ messages, maxTokens: tokens, grammar: NO_EARLY_END, seed: run + 2 });
-      rates.push(r.tokensOut / (r.generateMs / 1000));
+    const threads: number[] = [];
+    for (const engine of engines) {
+      await engine.loadModel();
+      threads.push(((await engine.request("status", {})) as HostStatus).threads ?? 0);
+      await engine.generate({ messages, maxTokens: 16, grammar: NO_EARLY_END, seed: 1 });
     }
-    return { threads: status.threads ?? 0, tokensPerSecond: round(median(rates), 1) };
-  });
+    const rates: number[][] = engines.map(() => []);
+    for (let run = 0; run < rounds; run++) {
+      for (const [i, engine] of engines.entries()) {
+        const r = await engine.generate({ messages, maxTokens: tokens, grammar: NO_EARLY_END, seed: run + 2 });
+        rates[i].push(r.tokensOut / (r.generateMs / 1000));
+      }
+    }
+    return engines.map((_, i) => ({ threads: threads[i], tokensPerSecond: round(median(rates[i]), 1) }));
+  } finally {
+    await Promise.all(engines.map((e) => e.shutdown()));
+  }
 }
 
 async function promptReuse(path: string): Promise<Record<string, number>> {
@@ -104,11 +122,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const cores = availableParallelism();
 
   progress(`model ${path}, ${tokens} tokens per run, ${cores} cores`);
-  const auto = await tokensPerSecond(path, undefined, tokens);
+  const [auto, one, all] = await tokensPerSecond(path, [undefined, 1, cores], tokens);
   progress(`auto (${auto.threads} threads): ${auto.tokensPerSecond} tokens/s`);
-  const one = await tokensPerSecond(path, 1, tokens);
   progress(`1 thread: ${one.tokensPerSecond} tokens/s`);
-  const all = await tokensPerSecond(path, cores, tokens);
   progress(`${cores} threads: ${all.tokensPerSecond} tokens/s`);
   const best = Math.max(auto.tokensPerSecond, one.tokensPerSecond, all.tokensPerSecond);
   const reuse = await promptReuse(path);
