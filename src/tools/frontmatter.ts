@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { PATH_ALIASES, pathArg } from "./arg-schemas";
-import { guardPath, notePath } from "./note-path";
-import { ToolError } from "./tool-error";
+import { guardPath, notePath, noteWithMetadata } from "./note-path";
+import { noNoteAt, ToolError } from "./tool-error";
 import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
 import { setFrontmatterKey } from "../core/memory/frontmatter";
 
@@ -21,9 +21,7 @@ const get = defineTool({
   effect: "read",
   pathArgs: ["path"],
   async handler(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    const meta = await ctx.vault.metadata(path);
-    if (!meta) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+    const { path, meta } = await noteWithMetadata(args.path, ctx);
     const fm = meta.frontmatter ?? {};
     if (args.key !== undefined) {
       if (!(args.key in fm)) {
@@ -43,7 +41,7 @@ const valueArg = z
 function frontmatterChange(args: { path: string; key: string; value: unknown }, ctx: ToolContext, before: string | null): NoteChange {
   const path = guardPath(notePath(args.path), ctx);
   if (/[:\n]/.test(args.key) || args.key.trim() === "") throw new ToolError(`"${args.key}" cannot be a property name; use a name without colons or line breaks.`, "bad_args");
-  if (before === null) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+  if (before === null) throw noNoteAt(path);
   return { path, before, after: setFrontmatterKey(before, args.key, args.value === null ? undefined : args.value) };
 }
 

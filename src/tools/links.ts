@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { PATH_ALIASES, pathArg } from "./arg-schemas";
-import { guardPath, isExcluded, notePath } from "./note-path";
-import { ToolError } from "./tool-error";
+import { guardPath, isExcluded, notePath, noteWithMetadata } from "./note-path";
+import { noNoteAt } from "./tool-error";
 import { listLines } from "./text-bounds";
 
 const backlinks = defineTool({
@@ -18,7 +18,7 @@ const backlinks = defineTool({
   pathArgs: ["path"],
   async handler(args, ctx) {
     const path = guardPath(notePath(args.path), ctx);
-    if (!(await ctx.vault.exists(path))) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+    if (!(await ctx.vault.exists(path))) throw noNoteAt(path);
     const sources = (await ctx.vault.backlinks(path)).filter((p) => !isExcluded(p, ctx));
     if (sources.length === 0) return { content: `No notes link to ${path}.`, data: { path, backlinks: [] }, empty: true };
     const rows: { path: string; line: number; text: string }[] = [];
@@ -42,9 +42,7 @@ const outgoing = defineTool({
   effect: "read",
   pathArgs: ["path"],
   async handler(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    const meta = await ctx.vault.metadata(path);
-    if (!meta) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+    const { path, meta } = await noteWithMetadata(args.path, ctx);
     if (meta.links.length === 0) return { content: `${path} has no links.`, data: { path, links: [] }, empty: true };
     const rows = meta.links.map(
       (l) => `${l.embed ? "embeds" : "links to"} ${l.resolved ? `[[${l.resolved.replace(/\.md$/, "")}${l.subpath ? `#${l.subpath}` : ""}]]` : `"${l.target}" (no such note)`} (line ${l.line + 1})`,

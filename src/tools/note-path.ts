@@ -3,8 +3,9 @@
  * added when there is no extension (models say "Projects/Alpha"). The gatekeeper applies the path
  * policy; this guard is the handlers' own last line: never the config dir, hidden folders or `..`.
  */
+import type { NoteMetadata } from "../core/ports/vault";
 import type { ToolContext } from "../core/protocol/tool";
-import { ToolError } from "./tool-error";
+import { noNoteAt, ToolError } from "./tool-error";
 
 export function cleanPath(raw: string): string {
   let p = raw.trim().replace(/\\/g, "/").replace(/\/{2,}/g, "/");
@@ -52,4 +53,12 @@ export function isExcluded(path: string, ctx: ToolContext): boolean {
 /** The note's name without folder and `.md`, as a wikilink would write it. */
 export function noteName(path: string): string {
   return (path.split("/").pop() ?? path).replace(/\.md$/, "");
+}
+
+/** The guarded path of a note the model named, with its metadata; a clear not_found error when there is none. */
+export async function noteWithMetadata(raw: string, ctx: ToolContext): Promise<{ path: string; meta: NoteMetadata }> {
+  const path = guardPath(notePath(raw), ctx);
+  const meta = await ctx.vault.metadata(path);
+  if (!meta) throw noNoteAt(path);
+  return { path, meta };
 }

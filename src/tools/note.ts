@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { PATH_ALIASES, pathArg } from "./arg-schemas";
-import { guardPath, notePath } from "./note-path";
+import { guardPath, noteWithMetadata } from "./note-path";
 import { ToolError } from "./tool-error";
 import { clip } from "./text-bounds";
 
@@ -54,9 +54,7 @@ const outline = defineTool({
   effect: "read",
   pathArgs: ["path"],
   async handler(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    const meta = await ctx.vault.metadata(path);
-    if (!meta) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+    const { path, meta } = await noteWithMetadata(args.path, ctx);
     const text = await ctx.vault.read(path);
     const totalLines = text.split("\n").length;
     const items = meta.headings.map((h, i) => {

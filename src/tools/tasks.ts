@@ -5,7 +5,7 @@ import type { NoteTask } from "../core/ports/vault";
 import { defineTool } from "./define-tool";
 import { PATH_ALIASES, headingArg, limitArg } from "./arg-schemas";
 import { guardPath, isExcluded, notePath } from "./note-path";
-import { ToolError } from "./tool-error";
+import { noNoteAt, ToolError } from "./tool-error";
 import { appendText } from "./sections";
 import { dailyNotePath } from "./daily";
 import { resolveDay } from "./date-format";
@@ -35,7 +35,7 @@ const list = defineTool({
     for (const path of paths) {
       if (ctx.signal?.aborted) break;
       const meta = await ctx.vault.metadata(path);
-      if (!meta && args.path) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+      if (!meta && args.path) throw noNoteAt(path);
       for (const t of meta?.tasks ?? []) {
         if (status === "open" && t.done) continue;
         if (status === "done" && !t.done) continue;
@@ -89,7 +89,7 @@ const add = defineTool({
 const TASK_LINE = /^(\s*(?:[-*+]|\d+[.)])\s+\[)(.)(\].*)$/;
 
 function completeChange(args: { path: string; task?: string; line?: number }, path: string, before: string | null): NoteChange {
-  if (before === null) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list.`, "not_found");
+  if (before === null) throw noNoteAt(path);
   const lines = before.split("\n");
   const candidates: number[] = [];
   lines.forEach((l, i) => {

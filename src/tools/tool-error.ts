@@ -9,3 +9,8 @@ export class ToolError extends Error {
     this.name = "ToolError";
   }
 }
+
+/** The error every tool gives for a path with no note behind it; `next` says how to find the right one. */
+export function noNoteAt(path: string, next = "find the right path with vault:list."): ToolError {
+  return new ToolError(`There is no note at "${path}"; ${next}`, "not_found");
+}

@@ -4,7 +4,7 @@ import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { PATH_ALIASES, contentArg, headingArg, limitArg, pathArg } from "./arg-schemas";
 import { folderPath, guardPath, isExcluded, notePath } from "./note-path";
-import { ToolError } from "./tool-error";
+import { noNoteAt, ToolError } from "./tool-error";
 import { appendText, findSection, headingsOf } from "./sections";
 import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
 import { clip } from "./text-bounds";
@@ -13,7 +13,7 @@ import { scanSearch } from "./scan-search";
 /** Reads a note or fails with a sentence that says how to find the right path. */
 async function mustRead(ctx: ToolContext, path: string): Promise<string> {
   const text = await readOrNull(ctx, path);
-  if (text === null) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list or vault:search.`, "not_found");
+  if (text === null) throw noNoteAt(path, "find the right path with vault:list or vault:search.");
   return text;
 }
 
@@ -155,7 +155,7 @@ const edit = defineTool({
   async handler(args, ctx) {
     const path = guardPath(notePath(args.path), ctx);
     const before = await baseText(args, ctx, path);
-    if (before === null) throw new ToolError(`There is no note at "${path}"; find the right path with vault:list or vault:search.`, "not_found");
+    if (before === null) throw noNoteAt(path, "find the right path with vault:list or vault:search.");
     const change = editChange(args, path, before);
     await applyChange(ctx, change);
     return changeResult(change, "Edited");
@@ -279,7 +279,7 @@ const move = defineTool({
   async handler(args, ctx) {
     const from = guardPath(notePath(args.from), ctx);
     const to = guardPath(notePath(args.to), ctx);
-    if (!(await ctx.vault.exists(from))) throw new ToolError(`There is no note at "${from}"; find the right path with vault:list.`, "not_found");
+    if (!(await ctx.vault.exists(from))) throw noNoteAt(from);
     if (await ctx.vault.exists(to)) throw new ToolError(`"${to}" already exists; choose another name.`, "conflict");
     const backlinks = await ctx.vault.backlinks(from);
     await ctx.vault.move(from, to);
@@ -306,7 +306,7 @@ const remove = defineTool({
   },
   async handler(args, ctx) {
     const path = guardPath(notePath(args.path), ctx);
-    if (!(await ctx.vault.exists(path))) throw new ToolError(`There is no note at "${path}"; nothing was deleted.`, "not_found");
+    if (!(await ctx.vault.exists(path))) throw noNoteAt(path, "nothing was deleted.");
     const backlinks = await ctx.vault.backlinks(path);
     await ctx.vault.trash(path);
     return {
