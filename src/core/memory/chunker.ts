@@ -6,6 +6,7 @@
  */
 import { splitFrontmatter } from "./frontmatter";
 import { contentHash } from "./content-hash";
+import { CodeFence } from "./code-fence";
 
 export interface ChunkOptions {
   /** Longest chunk in characters (default 1500, about 375 tokens). */
@@ -74,15 +75,14 @@ function splitSections(body: string, firstLine: number): Section[] {
   const stack: { level: number; text: string }[] = [];
   let current: Section = { heading: "", text: "", line: firstLine };
   let buffer: string[] = [];
-  let fence = false;
+  const fence = new CodeFence();
   const flush = () => {
     const textOnly = buffer.filter((l) => !HEADING.test(l)).join("\n").trim();
     if (textOnly !== "") sections.push({ ...current, text: buffer.join("\n").trim() });
     return textOnly !== "";
   };
   lines.forEach((line, i) => {
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
-    const m = fence ? null : HEADING.exec(line);
+    const m = fence.covers(line) ? null : HEADING.exec(line);
     if (m) {
       const hadText = flush();
       const level = m[1].length;

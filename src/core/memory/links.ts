@@ -4,6 +4,7 @@
  * first, then the shortest path). Moving a note rewrites links to it in the "shortest path when
  * possible" format, keeping each link's `#heading` and `|alias`.
  */
+import { CodeFence } from "./code-fence";
 
 /** Resolves link targets against one snapshot of the vault's paths, with lookup tables built once. */
 export class LinkResolver {
@@ -88,18 +89,10 @@ export function rewriteLinks(
   const newWikiTarget = shortestLinktext(to, pathsAfter);
   const before = pathsBefore instanceof LinkResolver ? pathsBefore : new LinkResolver(pathsBefore);
   const lines = text.split("\n");
-  let fence: string | null = null;
+  const fence = new CodeFence();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const fenceMatch = /^\s*(```+|~~~+)/.exec(line);
-    if (fence) {
-      if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) fence = null;
-      continue;
-    }
-    if (fenceMatch) {
-      fence = fenceMatch[1];
-      continue;
-    }
+    if (fence.covers(line)) continue;
     // Inline code is not a link (the parser skips it too): rewrite only the text between code spans.
     lines[i] = line
       .split(/(`[^`]*`)/)

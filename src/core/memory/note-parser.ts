@@ -4,6 +4,7 @@
  */
 import type { NoteHeading, NoteLink, NoteTask } from "../ports/vault";
 import { parseYaml, splitFrontmatter } from "./frontmatter";
+import { CodeFence } from "./code-fence";
 
 /** A note's metadata before links are resolved against the vault. */
 export interface ParsedNote {
@@ -17,7 +18,6 @@ export interface ParsedNote {
 
 const HEADING = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
 const TASK = /^\s*(?:[-*+]|\d+[.)])\s+\[(.)\]\s?(.*)$/;
-const FENCE_OPEN = /^\s*(```+|~~~+)/;
 const TAG = /(^|[\s(,;])#([\p{L}\p{N}_\-/]+)/gu;
 const WIKILINK = /(!?)\[\[([^\]\n]+?)\]\]/g;
 const MDLINK = /(!?)\[([^\]\n]*)\]\(\s*(<[^>\n]+>|[^)\s]+)(?:\s+"[^"]*")?\s*\)/g;
@@ -42,18 +42,10 @@ export function parseNote(text: string): ParsedNote {
   const headings: NoteHeading[] = [];
   const tasks: NoteTask[] = [];
   const lines = text.split("\n");
-  let fence: string | null = null;
+  const fence = new CodeFence();
   for (let i = bodyLine; i < lines.length; i++) {
     const line = lines[i].replace(/\r$/, "");
-    const fenceMatch = FENCE_OPEN.exec(line);
-    if (fence) {
-      if (fenceMatch && fenceMatch[1][0] === fence[0] && fenceMatch[1].length >= fence.length) fence = null;
-      continue;
-    }
-    if (fenceMatch) {
-      fence = fenceMatch[1];
-      continue;
-    }
+    if (fence.covers(line)) continue;
     const heading = HEADING.exec(line);
     if (heading) headings.push({ level: heading[1].length, text: heading[2].trim(), line: i });
     const task = TASK.exec(line);

@@ -9,7 +9,7 @@ import {
   type GenerateRequest,
   type ModelInfo,
 } from "../../core/ports/engine";
-import type { ClientMessage, EngineEvent, HostMessage, ModelOptions, OpResults } from "../host/protocol";
+import { abortedReply, type ClientMessage, type EngineEvent, type HostMessage, type ModelOptions, type OpResults } from "../host/protocol";
 import { HostLog } from "./host-log";
 import type { ChildProcessLike, HostLauncher } from "./launcher";
 
@@ -157,18 +157,9 @@ export class EngineClient implements Engine {
   /** As `Engine.generate`, plus `tokensEvaluated`: prompt tokens evaluated this turn (the rest was a reused prefix). */
   async generate(request: GenerateRequest): Promise<GeneratedReply> {
     const { signal, onText, ...params } = request;
-    const aborted: GeneratedReply = {
-      text: "",
-      tokensIn: 0,
-      tokensOut: 0,
-      promptEvalMs: 0,
-      generateMs: 0,
-      stopReason: "abort",
-      tokensEvaluated: 0,
-    };
-    if (signal?.aborted) return aborted;
+    if (signal?.aborted) return abortedReply();
     await this.ensureLoaded();
-    if (signal?.aborted) return aborted;
+    if (signal?.aborted) return abortedReply();
     const result = (await this.send("generate", params, {
       signal,
       onEvent: (e) => {

@@ -8,7 +8,7 @@ import type { ChatMessage } from "../../core/protocol/messages";
 import { ConversationSlots } from "./conversation-slots";
 import { GrammarCache } from "./grammar-cache";
 import { splitCharacterBan } from "./split-character-ban";
-import type { OpParams, OpResults } from "./protocol";
+import { abortedReply, type OpParams, type OpResults } from "./protocol";
 
 /** What a LoadedModel is made of (built by the host's load op). */
 export interface LoadedModelParts {
@@ -106,17 +106,8 @@ export class LoadedModel {
     let firstTokenAt: number | undefined;
     let prompt: Token[] | undefined;
     let tokensOut = 0;
-    const aborted = (): OpResults["generate"] => ({
-      text: "",
-      tokensIn: 0,
-      tokensOut: 0,
-      promptEvalMs: 0,
-      generateMs: 0,
-      stopReason: "abort",
-      tokensEvaluated: 0,
-    });
     try {
-      if (signal.aborted) return aborted();
+      if (signal.aborted) return abortedReply();
       const response = await slot.chat.generateResponse(toHistory(params.messages), {
         grammar,
         tokenBias,
@@ -155,7 +146,7 @@ export class LoadedModel {
       };
     } catch (err) {
       // Aborted before the first token: node-llama-cpp throws the abort reason.
-      if (signal.aborted) return aborted();
+      if (signal.aborted) return abortedReply();
       throw err;
     } finally {
       release();

@@ -99,6 +99,11 @@ export interface HostStatus {
   conversations: number;
 }
 
+/** The reply to a generation aborted before it produced anything (the same on both sides of the pipe). */
+export function abortedReply(): OpResults["generate"] {
+  return { text: "", tokensIn: 0, tokensOut: 0, promptEvalMs: 0, generateMs: 0, stopReason: "abort", tokensEvaluated: 0 };
+}
+
 /** Results of the built-in ops. */
 export interface OpResults {
   load: ModelInfo;
