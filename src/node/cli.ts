@@ -37,6 +37,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`Unknown command "${name}". Run "npm run --silent cli -- help" for the list.\n`);
     return 2;
   }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(`Usage: npm run --silent cli -- ${cmd.usage}\n`);
+    return 0;
+  }
   try {
     return await cmd.run(rest);
   } catch (err) {
