@@ -65,7 +65,7 @@ const call = (name, args, message = null, thought = `I need ${name} for this.`) 
   JSON.stringify({ thought, status: "Task", message_to_user: message, tool_calls: [{ name, args }] });
 
 const SOUP_ANSWER =
-  "For the **red lentil soup** you need:\n\n- 200 g red lentils\n- 1 onion and 2 carrots\n- 1 tin of tomatoes\n- cumin, paprika and a lemon\n\nThe full recipe is in [[Recipes/Red Lentil Soup]].";
+  "For the **red lentil soup** you need:\n\n- 250 g red lentils\n- 1 onion, 1 carrot, 2 cloves garlic\n- 1 can chopped tomatoes, 1.2 l vegetable stock\n- cumin, turmeric and half a lemon\n\nThe full recipe is in [[Recipes/Red Lentil Soup]].";
 
 // 4. The scenarios, run once per theme on a fresh page.
 const results = [];
@@ -248,7 +248,7 @@ async function runTheme(context, theme) {
     await page.locator(".vault-agent-history-title", { hasText: "What do I need for the red lentil soup?" }).click();
     await page.locator(".vault-agent-user-text", { hasText: "What do I need for the red lentil soup?" }).waitFor({ timeout: WAIT });
     const answer = await page.locator(".vault-agent-assistant .vault-agent-answer").first().textContent();
-    assert(answer.includes("200 g red lentils"), `reopened answer was ${answer}`);
+    assert(answer.includes("250 g red lentils"), `reopened answer was ${answer}`);
     assert((await page.locator(".vault-agent-history.is-hidden").count()) === 1, "the list closes after opening one");
   });
 
