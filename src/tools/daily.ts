@@ -25,18 +25,23 @@ export function dailyNotePath(day: Date, settings: ToolSettings): string {
 
 /**
  * Daily-note settings from Obsidian's `<configDir>/daily-notes.json` (`{"folder","format"}`), for hosts
- * to merge into ToolSettings when the user has not set their own.
+ * to merge into ToolSettings when the user has not set their own. The file exists once the user has
+ * configured daily notes; a key left empty there means Obsidian's own default (the vault root,
+ * YYYY-MM-DD), not ours, so both keys are always returned for a readable file.
  */
 export function dailySettingsFromObsidian(json: string): Partial<Pick<ToolSettings, "dailyFolder" | "dailyFormat">> {
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(json) as { folder?: unknown; format?: unknown };
-    const out: Partial<Pick<ToolSettings, "dailyFolder" | "dailyFormat">> = {};
-    if (typeof parsed.folder === "string") out.dailyFolder = folderPath(parsed.folder);
-    if (typeof parsed.format === "string" && parsed.format.trim() !== "") out.dailyFormat = parsed.format.trim();
-    return out;
+    parsed = JSON.parse(json);
   } catch {
     return {};
   }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return {};
+  const { folder, format } = parsed as { folder?: unknown; format?: unknown };
+  return {
+    dailyFolder: typeof folder === "string" ? folderPath(folder) : "",
+    dailyFormat: typeof format === "string" && format.trim() !== "" ? format.trim() : "YYYY-MM-DD",
+  };
 }
 
 function dayPath(date: string | undefined, ctx: ToolContext): { day: Date; path: string } {

@@ -7,6 +7,7 @@ import { guardPath, notePath, noteWithMetadata } from "./note-path";
 import { noNoteAt, ToolError } from "./tool-error";
 import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
 import { setFrontmatterKey } from "../core/memory/frontmatter";
+import { clip } from "./text-bounds";
 
 const get = defineTool({
   name: "frontmatter:get",
@@ -27,10 +28,11 @@ const get = defineTool({
       if (!(args.key in fm)) {
         return { content: `${path} has no property "${args.key}". Its properties: ${Object.keys(fm).join(", ") || "(none)"}.`, data: { path, key: args.key }, empty: true };
       }
-      return { content: `${args.key}: ${JSON.stringify(fm[args.key])}`, data: { path, key: args.key, value: fm[args.key] } };
+      return { content: clip(`${args.key}: ${JSON.stringify(fm[args.key])}`, ctx.settings.readPageChars, "the value is longer"), data: { path, key: args.key, value: fm[args.key] } };
     }
     if (Object.keys(fm).length === 0) return { content: `${path} has no properties.`, data: { path, frontmatter: {} }, empty: true };
-    return { content: `Properties of ${path}:\n${Object.entries(fm).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n")}`, data: { path, frontmatter: fm } };
+    const lines = Object.entries(fm).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join("\n");
+    return { content: `Properties of ${path}:\n${clip(lines, ctx.settings.readPageChars, "ask for one key")}`, data: { path, frontmatter: fm } };
   },
 });
 

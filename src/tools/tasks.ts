@@ -11,6 +11,7 @@ import { dailyNotePath } from "./daily";
 import { resolveDay } from "./date-format";
 import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
 import { listLines } from "./text-bounds";
+import { parseNote } from "../core/memory/note-parser";
 
 const optionalPath = z.string().min(1).max(300).optional();
 
@@ -86,24 +87,34 @@ const add = defineTool({
   },
 });
 
-const TASK_LINE = /^(\s*(?:[-*+]|\d+[.)])\s+\[)(.)(\].*)$/;
+/** The checkbox at the start of a task line (the rest of the line, CRLF included, is left as it is). */
+const CHECKBOX = /^(\s*(?:[-*+]|\d+[.)])\s+\[)(.)(\])/;
 
+/**
+ * The open task the model means, found the way tasks:list shows tasks (code blocks and frontmatter are
+ * not tasks): by line number, by part of its text, or both. A task whose whole text equals `task` wins
+ * over others that merely contain it, so "Call Mom" is not ambiguous next to "Call Mom about the trip".
+ */
 function completeChange(args: { path: string; task?: string; line?: number }, path: string, before: string | null): NoteChange {
   if (before === null) throw noNoteAt(path);
-  const lines = before.split("\n");
-  const candidates: number[] = [];
-  lines.forEach((l, i) => {
-    const m = TASK_LINE.exec(l);
-    if (!m || m[2] !== " ") return;
-    if (args.line !== undefined && i !== args.line - 1) return;
-    if (args.task && !l.toLowerCase().includes(args.task.toLowerCase())) return;
-    candidates.push(i);
-  });
   if (!args.task && args.line === undefined) throw new ToolError("Say which task to complete: give its text (task) or its line number (line).", "bad_args");
-  if (candidates.length === 0) throw new ToolError(`No open task${args.task ? ` containing "${args.task}"` : ` on line ${args.line}`} in ${path}; list them with tasks:list.`, "not_found");
-  if (candidates.length > 1) throw new ToolError(`${candidates.length} open tasks in ${path} match "${args.task}"; give more of the text or the line number.`, "ambiguous");
-  const i = candidates[0];
-  lines[i] = lines[i].replace(TASK_LINE, "$1x$3");
+  const wanted = args.task?.trim().toLowerCase();
+  const tasks = parseNote(before).tasks.filter((t) => (args.line === undefined || t.line === args.line - 1) && (!wanted || t.text.toLowerCase().includes(wanted)));
+  const open = tasks.filter((t) => !t.done);
+  const what = `${wanted ? ` containing "${args.task}"` : ""}${args.line !== undefined ? ` on line ${args.line}` : ""}`;
+  if (open.length === 0) {
+    if (tasks.length > 0) throw new ToolError(`The task${what} in ${path} is already done; nothing to check off.`, "not_found");
+    throw new ToolError(`No open task${what} in ${path}; list them with tasks:list.`, "not_found");
+  }
+  const exact = wanted ? open.filter((t) => t.text.toLowerCase() === wanted) : [];
+  const picked = open.length === 1 ? open : exact.length === 1 ? exact : null;
+  if (!picked) {
+    const lines = open.slice(0, 5).map((t) => `line ${t.line + 1}`).join(", ");
+    throw new ToolError(`${open.length} open tasks in ${path} match "${args.task}" (${lines}); give more of the text or the line number.`, "ambiguous");
+  }
+  const lines = before.split("\n");
+  const i = picked[0].line;
+  lines[i] = lines[i].replace(CHECKBOX, "$1x$3");
   return { path, before, after: lines.join("\n") };
 }
 

@@ -34,6 +34,8 @@ const read = defineTool({
   async handler(args, ctx) {
     const path = guardPath(notePath(args.path), ctx);
     const full = await mustRead(ctx, path);
+    // A NUL byte never occurs in text: this is an image, PDF or other binary file, and its bytes would only waste the context.
+    if (full.includes("\u0000")) throw new ToolError(`"${path}" is a binary file, not a text note, so it cannot be read as text.`, "bad_args");
     let text = full;
     let label = path;
     if (args.heading) {
@@ -254,6 +256,15 @@ const semanticSearch = defineTool({
   },
 });
 
+/** Where a move goes: `to` as a note path, or into the folder `to` names when it ends with a slash ("Archive/"). */
+function moveTarget(from: string, to: string): string {
+  const trimmed = to.trim();
+  if (!/[\\/]$/.test(trimmed)) return notePath(trimmed);
+  const folder = folderPath(trimmed);
+  const name = from.split("/").pop() ?? from;
+  return folder === "" ? name : `${folder}/${name}`;
+}
+
 const move = defineTool({
   name: "vault:move",
   family: "vault",
@@ -268,7 +279,7 @@ const move = defineTool({
   pathArgs: ["from", "to"],
   async preview(args, ctx) {
     const from = guardPath(notePath(args.from), ctx);
-    const to = guardPath(notePath(args.to), ctx);
+    const to = guardPath(moveTarget(from, args.to), ctx);
     const backlinks = (await ctx.vault.exists(from)) ? await ctx.vault.backlinks(from) : [];
     return {
       summary: `Move ${from} to ${to}`,
@@ -278,7 +289,7 @@ const move = defineTool({
   },
   async handler(args, ctx) {
     const from = guardPath(notePath(args.from), ctx);
-    const to = guardPath(notePath(args.to), ctx);
+    const to = guardPath(moveTarget(from, args.to), ctx);
     if (!(await ctx.vault.exists(from))) throw noNoteAt(from);
     if (await ctx.vault.exists(to)) throw new ToolError(`"${to}" already exists; choose another name.`, "conflict");
     const backlinks = await ctx.vault.backlinks(from);

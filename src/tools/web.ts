@@ -33,8 +33,11 @@ const fetchPage = defineTool({
   aliases: { link: "url", href: "url", address: "url", page: "url" },
   effect: "read",
   async handler(args, ctx) {
-    if (!ctx.settings.networkTools || !ctx.fetch) {
+    if (!ctx.settings.networkTools) {
       throw new ToolError("Network tools are off, so web pages cannot be fetched; the user can turn them on in the plugin settings.", "refused");
+    }
+    if (!ctx.fetch) {
+      throw new ToolError("Network tools are on, but this app gives the agent no way to reach the network, so web pages cannot be fetched here.", "unavailable");
     }
     let url: URL;
     try {

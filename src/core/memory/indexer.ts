@@ -140,7 +140,12 @@ export class Indexer {
     const textLoaded = await this.text.load();
     this.manifest = manifest ?? emptyManifest(this.options.modelKey ?? null);
     // Both halves must agree; otherwise re-read the notes the text index lacks.
-    if (!textLoaded) for (const entry of Object.values(this.manifest.notes)) entry.mtime = -1;
+    if (!textLoaded) {
+      const entries = Object.values(this.manifest.notes);
+      // A manifest with notes means an earlier run saved a text index too: it is gone or unreadable.
+      if (entries.length > 0) this.options.onNotice?.("The full-text index was missing or unreadable, so it is being rebuilt from the notes.");
+      for (const entry of entries) entry.mtime = -1;
+    }
   }
 
   /** Full sync with the vault: embeds what changed since the last run and drops what is gone. */

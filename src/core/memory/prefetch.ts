@@ -46,16 +46,20 @@ export async function prefetchMemories(search: MemorySearch, query: string, opti
   const paths: string[] = [];
   let used = await count(HEADER);
   for (const p of passages) {
-    const line = `- [[${p.link}]]: ${p.text.replace(/\s+/g, " ").trim()}`;
+    const cite = `- [[${p.link}]]: `;
+    const line = `${cite}${p.text.replace(/\s+/g, " ").trim()}`;
     const cost = await count(line);
     if (used + cost <= options.tokenBudget) {
       lines.push(line);
       used += cost;
     } else {
-      // Fit a shortened passage into what is left, if a useful amount is.
+      // Fit a shortened passage into what is left, if a useful amount is; the cut never reaches into the
+      // [[link]], since a passage without its note path cannot be cited.
       const room = options.tokenBudget - used;
       if (room < 24) break;
-      const cut = line.slice(0, Math.floor(line.length * (room / cost)) - 1) + "…";
+      const keep = Math.floor(line.length * (room / cost)) - 1;
+      if (keep < cite.length + 20) break;
+      const cut = line.slice(0, keep) + "…";
       const cutCost = await count(cut);
       if (used + cutCost > options.tokenBudget) break;
       lines.push(cut);

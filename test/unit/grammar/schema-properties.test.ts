@@ -11,6 +11,7 @@ import { validatorFor } from "./helpers/ajv";
 import { InstanceGenerator } from "./helpers/instances";
 import { seededRandom } from "./helpers/rng";
 import { schemaArbitrary } from "./helpers/schema-arbitrary";
+import { longestText, repetitionBounds } from "./helpers/longest-text";
 
 const CAPS = { maxStringChars: 24, maxItems: 4, maxKeys: 3, recursionDepth: 2 };
 const RUNS = Number(process.env.GRAMMAR_PROPERTY_RUNS ?? 2000);
@@ -45,6 +46,14 @@ describe("compiled schema grammars (property tests)", () => {
         expect(compiled.fallbacks, JSON.stringify(schema)).toEqual([]);
         const grammar = parseGbnf(compiled.gbnf);
         const recognizer = new GbnfRecognizer(grammar);
+        // Finite, llama.cpp-safe bounds, and maxBytes is exactly the longest text the grammar accepts.
+        expect(Number.isFinite(compiled.maxBytes)).toBe(true);
+        expect(Math.max(0, ...repetitionBounds(grammar))).toBeLessThan(2000);
+        const longest = longestText(grammar);
+        // (The recognizer re-checks the derivation where that is cheap; the longest texts reach 180,000 characters.)
+        if (longest.length <= 4000 && !recognizer.accepts(longest)) expect.fail(`longest derivation rejected\n${describeFailure(schema, longest)}`);
+        expect(Buffer.byteLength(longest, "utf8"), JSON.stringify(schema)).toBe(compiled.maxBytes);
+        if (!validate(JSON.parse(longest))) expect.fail(`the longest text is an invalid value\n${describeFailure(schema, longest)}`);
         let valid = 0;
         for (let attempt = 0; attempt < 2000 && valid < INSTANCES; attempt++) {
           const value = generator.next();

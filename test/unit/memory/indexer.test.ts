@@ -134,6 +134,20 @@ describe("Indexer over a real vectra index on disk", () => {
     expect(second.notices.join(" ")).toMatch(/manifest was unreadable/);
   });
 
+  it("rebuilds only the text index, with a notice, when just its file is corrupt", async () => {
+    const first = f.open();
+    await first.indexer.build();
+    await first.indexer.close();
+    await first.store.close();
+    await writeFile(join(f.indexDir, "text-index.json"), "\u0000not json");
+    const second = f.open();
+    const report = await second.indexer.build();
+    expect(second.notices).toEqual(["The full-text index was missing or unreadable, so it is being rebuilt from the notes."]);
+    expect(report.embedded).toBe(0);
+    expect(report.read).toBe(report.notes);
+    expect((await second.indexer.text.search("shakshuka", 1))[0].path).toBe("Recipes/Shakshuka.md");
+  });
+
   it("skips and counts binary, huge and non-UTF-8 files, and excluded folders", async () => {
     await writeFile(join(f.root, "Binary.md"), Buffer.from([0x23, 0x20, 0x41, 0x00, 0x01, 0x02, 0x0a]));
     await writeFile(join(f.root, "Latin1.md"), Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x0a]));

@@ -3,7 +3,7 @@ import { makeMemoryFixture, type MemoryFixture } from "./memory-fixture";
 import { createMemorySearch } from "../../../src/core/memory/memory-search";
 import { prefetchMemories } from "../../../src/core/memory/prefetch";
 import { createToolCatalog } from "../../../src/tools";
-import { DEFAULT_TOOL_SETTINGS, type ToolContext } from "../../../src/core/protocol/tool";
+import { DEFAULT_TOOL_SETTINGS, type MemorySearch, type ToolContext } from "../../../src/core/protocol/tool";
 import { ToolError } from "../../../src/tools/tool-error";
 
 let f: MemoryFixture;
@@ -113,9 +113,29 @@ describe("prefetchMemories", () => {
     const search = createMemorySearch({ indexer, vault: f.vault, vectors: store, embed: f.embedder.embed });
     const countTokens = (t: string) => t.split(/\s+/).length;
     const small = await prefetchMemories(search, "project alpha sync", { tokenBudget: 60, countTokens });
-    expect(countTokens(small.text)).toBeLessThanOrEqual(60 + small.text.split("\n").length);
+    // Lines are counted one by one and joined by newlines, so the whole block costs exactly what was counted.
+    expect(small.tokens).toBe(countTokens(small.text));
+    expect(small.tokens).toBeLessThanOrEqual(60);
     expect(small.paths.length).toBeGreaterThan(0);
+    for (const p of small.paths) expect(small.text).toContain(`[[${p.replace(/\.md$/, "")}`);
     expect((await prefetchMemories(search, "project alpha", { tokenBudget: 0 })).text).toBe("");
+  });
+
+  it("shortens the last passage to fit, but never cuts into its [[link]]", async () => {
+    const longPath = `Archive/${"Very long folder name ".repeat(8).trim()}/Note.md`;
+    const body = "Lentils simmer for twenty minutes with cumin and lemon. ".repeat(40);
+    const search = (path: string): MemorySearch => ({
+      textSearch: () => Promise.resolve([]),
+      semanticSearch: () => Promise.resolve([{ path, heading: "Soup", score: 0.9, text: body }]),
+    });
+    const short = await prefetchMemories(search("Recipes/Soup.md"), "lentils", { tokenBudget: 80 });
+    expect(short.text).toContain("- [[Recipes/Soup#Soup]]: Lentils simmer");
+    expect(short.text.endsWith("…")).toBe(true);
+    expect(short.tokens).toBeLessThanOrEqual(80);
+    expect(Math.ceil(short.text.split("\n")[1].length / 4)).toBeLessThanOrEqual(80);
+    // Too little room for the link plus some text: the passage is left out rather than cited without its note.
+    const long = await prefetchMemories(search(longPath), "lentils", { tokenBudget: 60 });
+    expect(long).toEqual({ text: "", paths: [], tokens: 0 });
   });
 
   it("falls back to full-text passages without an embedding model", async () => {

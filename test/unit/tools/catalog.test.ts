@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { readFile } from "node:fs/promises";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { createToolCatalog, SEMANTIC_TOOLS } from "../../../src/tools";
 import { ToolRegistry } from "../../../src/tools/registry";
@@ -89,15 +90,49 @@ describe("path policy in every path-taking tool", () => {
       for (const pathArg of tool.pathArgs ?? []) {
         for (const p of bad) {
           const args = tool.args.parse({ ...minimal[tool.name], [pathArg]: p });
-          const err = await (async () => {
-            if (tool.preview) await tool.preview(args, h.ctx).catch((e: unknown) => { throw e; });
-            return tool.handler(args, h.ctx);
-          })().then(() => null, (e: unknown) => e);
-          expect(err, `${tool.name} ${pathArg}=${p}`).toBeInstanceOf(ToolError);
-          expect((err as ToolError).code).toBe("refused");
+          // Preview and handler each refuse on their own: a host may run the handler without a preview.
+          const steps = tool.preview ? [tool.preview.bind(tool), tool.handler.bind(tool)] : [tool.handler.bind(tool)];
+          for (const step of steps) {
+            const err = await step(args, h.ctx).then(() => null, (e: unknown) => e);
+            expect(err, `${tool.name} ${pathArg}=${p}`).toBeInstanceOf(ToolError);
+            expect((err as ToolError).code, `${tool.name} ${pathArg}=${p}: ${String(err)}`).toBe("refused");
+          }
         }
       }
       expect(await readFile(join(h.root, ".obsidian/app.json"), "utf8")).toBe(before);
     });
   }
+});
+
+describe("path policy for paths that come from settings", () => {
+  let h: Harness;
+  beforeEach(async () => {
+    h = await makeHarness();
+  });
+  afterEach(async () => {
+    await h.cleanup();
+  });
+
+  const refused = async (name: string, args: Record<string, unknown>) => {
+    const err = await h.call(name, args).then(() => null, (e: unknown) => e);
+    expect(err, name).toBeInstanceOf(ToolError);
+    expect((err as ToolError).code).toBe("refused");
+  };
+
+  it("memory:save, daily:append and tasks:add refuse a memory or daily folder that is hidden or excluded", async () => {
+    h.ctx.settings.excludedFolders = ["Private"];
+    h.ctx.settings.memoryFolder = "Private/Memory";
+    await refused("memory:save", { content: "The cabin key is under the mat." });
+    h.ctx.settings.memoryFolder = ".obsidian";
+    await refused("memory:save", { content: "The cabin key is under the mat." });
+    h.ctx.settings.dailyFolder = ".obsidian/plugins";
+    await refused("daily:append", { content: "x" });
+    await refused("daily:get", {});
+    await refused("tasks:add", { text: "x" });
+    h.ctx.settings.dailyFolder = "Private";
+    await refused("daily:append", { content: "x" });
+    expect((await h.vault.list()).map((f) => f.path).filter((p) => p.startsWith("Private/"))).toEqual([]);
+    expect(existsSync(join(h.root, ".obsidian/plugins"))).toBe(false);
+    expect(readdirSync(join(h.root, ".obsidian")).sort()).toEqual(["app.json", "daily-notes.json"]);
+  });
 });

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { makeHarness, type Harness } from "./tool-harness";
+import { DEFAULT_TOOL_SETTINGS } from "../../../src/core/protocol/tool";
 import { ToolError } from "../../../src/tools/tool-error";
 import { dailySettingsFromObsidian } from "../../../src/tools/daily";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 let h: Harness;
@@ -98,6 +99,15 @@ describe("frontmatter tools", () => {
     expect(missing.empty).toBe(true);
   });
 
+  it("frontmatter:get keeps a huge property inside the read page", async () => {
+    h.ctx.settings.readPageChars = 300;
+    await h.vault.create("Big.md", `---\nsummary: "${"word ".repeat(400).trim()}"\nstatus: draft\n---\nBody\n`);
+    const all = await h.call("frontmatter:get", { path: "Big.md" });
+    expect(all.content.length).toBeLessThan(400);
+    expect(all.content).toMatch(/more characters; ask for one key\)$/);
+    expect((all.data as { frontmatter: Record<string, unknown> }).frontmatter.status).toBe("draft");
+  });
+
   it("frontmatter:set changes one key and leaves other lines as written", async () => {
     const before = await h.vault.read("Projects/Project Alpha.md");
     const p = await h.preview("frontmatter:set", { path: "Projects/Project Alpha.md", key: "status", value: "paused" });
@@ -117,6 +127,24 @@ describe("daily tools", () => {
     const json = readFileSync(join(h.root, ".obsidian/daily-notes.json"), "utf8");
     expect(dailySettingsFromObsidian(json)).toEqual({ dailyFolder: "Daily", dailyFormat: "YYYY-MM-DD" });
     expect(dailySettingsFromObsidian("not json")).toEqual({});
+    expect(dailySettingsFromObsidian("[1,2]")).toEqual({});
+  });
+
+  it("daily:append follows the vault's daily-notes.json over the built-in defaults, and Obsidian's defaults for empty keys", async () => {
+    const file = join(h.root, ".obsidian/daily-notes.json");
+    const fromVault = () => ({ ...DEFAULT_TOOL_SETTINGS, ...dailySettingsFromObsidian(readFileSync(file, "utf8")) });
+    writeFileSync(file, JSON.stringify({ folder: "/Journal/Days/", format: "DD.MM.YYYY", template: "" }));
+    h.ctx.settings = fromVault();
+    await h.call("daily:append", { content: "Custom folder" });
+    expect(await h.vault.read("Journal/Days/23.11.2026.md")).toBe("Custom folder\n");
+    // Obsidian writes empty keys when the user cleared them: its daily notes then live at the root as YYYY-MM-DD.
+    writeFileSync(file, JSON.stringify({ folder: "", format: "" }));
+    h.ctx.settings = fromVault();
+    expect(h.ctx.settings).toMatchObject({ dailyFolder: "", dailyFormat: "YYYY-MM-DD" });
+    await h.call("daily:append", { content: "Root" });
+    expect(await h.vault.read("2026-11-23.md")).toBe("Root\n");
+    writeFileSync(file, "{}");
+    expect(dailySettingsFromObsidian(readFileSync(file, "utf8"))).toEqual({ dailyFolder: "", dailyFormat: "YYYY-MM-DD" });
   });
 
   it("daily:get reads yesterday's note and reports a missing one", async () => {
@@ -167,6 +195,28 @@ describe("task tools", () => {
     expect(await h.vault.read("Shopping List.md")).toContain("- [x] Oat milk");
   });
 
+  it("tasks:complete picks the exact task over longer ones, and never a checkbox in a code block", async () => {
+    const text = "# Calls\n- [ ] Call Mom about the trip\n- [ ] Call Mom\n- [x] Pay rent\n\n```md\n- [ ] Water plants\n```\n- [ ] Water plants on the balcony\n";
+    await h.vault.create("Calls.md", text);
+    await h.call("tasks:complete", { path: "Calls.md", task: "call mom" });
+    expect(await h.vault.read("Calls.md")).toBe(text.replace("- [ ] Call Mom\n", "- [x] Call Mom\n"));
+    await h.call("tasks:complete", { path: "Calls", task: "Water plants" });
+    const after = await h.vault.read("Calls.md");
+    expect(after).toContain("```md\n- [ ] Water plants\n```");
+    expect(after).toContain("- [x] Water plants on the balcony");
+    await failsWith(h.call("tasks:complete", { path: "Calls.md", task: "pay rent" }), "not_found", /already done/);
+  });
+
+  it("tasks:complete takes the line number tasks:list shows, and keeps CRLF line ends", async () => {
+    await h.vault.create("Crlf.md", "---\ntags: [x]\n---\n- [ ] Alpha\r\n- [ ] Beta\r\n");
+    const listed = await h.call("tasks:list", { path: "Crlf.md" });
+    const beta = (listed.data as { tasks: { text: string; line: number }[] }).tasks.find((t) => t.text === "Beta")!;
+    expect(listed.content).toContain(`Beta — [[Crlf]] line ${beta.line + 1}`);
+    await h.call("tasks:complete", { path: "Crlf.md", line: beta.line + 1 });
+    expect(await h.vault.read("Crlf.md")).toBe("---\ntags: [x]\n---\n- [ ] Alpha\r\n- [x] Beta\r\n");
+    await failsWith(h.call("tasks:complete", { path: "Crlf.md", line: 1 }), "not_found");
+  });
+
   it("tasks:complete fails clearly on an ambiguous or missing match", async () => {
     await failsWith(h.call("tasks:complete", { path: "Inbox.md", task: "#errand" }), "ambiguous");
     await failsWith(h.call("tasks:complete", { path: "Inbox.md", task: "Order new running shoes" }), "not_found");
@@ -188,6 +238,7 @@ describe("memory tools", () => {
     await h.call("memory:save", { content: "Maria prefers written summaries before meetings.", title: "Maria prefers summaries", tags: ["work"] });
     const path = "Memory/2026-11-23 Maria prefers summaries.md";
     expect((await h.vault.metadata(path))?.tags).toEqual(["#memory", "#work"]);
+    expect((await h.vault.metadata(path))?.frontmatter).toMatchObject({ created: "2026-11-23 09:30" });
     const r = await h.call("memory:recall", { query: "written summaries" });
     expect(r.content).toContain("[[Memory/2026-11-23 Maria prefers summaries]]");
     expect(r.content).toContain("Maria prefers written summaries before meetings.");
@@ -201,8 +252,19 @@ describe("memory tools", () => {
 });
 
 describe("web:fetch", () => {
-  it("is refused while network tools are off", async () => {
-    await failsWith(h.call("web:fetch", { url: "https://example.com/" }), "refused", /turn them on/);
+  it("is refused while network tools are off, without touching the network", async () => {
+    const seen: string[] = [];
+    h.ctx.fetch = (url) => {
+      seen.push(url);
+      return Promise.reject(new Error("the network must not be used"));
+    };
+    await failsWith(h.call("web:fetch", { url: "https://example.com/" }), "refused", /^Network tools are off, so web pages cannot be fetched; the user can turn them on in the plugin settings\.$/);
+    expect(seen).toEqual([]);
+  });
+
+  it("says the app cannot reach the network when network tools are on but no fetch is wired", async () => {
+    h.ctx.settings.networkTools = true;
+    await failsWith(h.call("web:fetch", { url: "https://example.com/" }), "unavailable", /no way to reach the network/);
   });
 
   it("returns a page's visible text when network tools are on", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { makeHarness, type Harness } from "./tool-harness";
 import { ToolError } from "../../../src/tools/tool-error";
 
@@ -60,6 +60,10 @@ describe("vault:read", () => {
 
   it("says how to find the path when the note does not exist", async () => {
     await failsWith(h.call("vault:read", { path: "Nowhere.md" }), "not_found", /vault:list/);
+  });
+
+  it("refuses a binary file with a sentence instead of returning its bytes", async () => {
+    await failsWith(h.call("vault:read", { path: "Attachments/diagram.png" }), "bad_args", /is a binary file, not a text note/);
   });
 
   it("never reads the config folder", async () => {
@@ -197,6 +201,14 @@ describe("vault:move", () => {
     expect((r.data as { updated: string[] }).updated).toContain("Home.md");
   });
 
+  it("moves a note into a folder when the target ends with a slash, keeping its name", async () => {
+    const p = await h.preview("vault:move", { from: "Ideas", to: "Archive/" });
+    expect(p.summary).toBe("Move Ideas.md to Archive/Ideas.md");
+    await h.call("vault:move", { from: "Ideas", to: "Archive/" });
+    expect(await h.vault.exists("Archive/Ideas.md")).toBe(true);
+    expect(await h.vault.exists("Archive.md")).toBe(false);
+  });
+
   it("refuses to move onto an existing note", async () => {
     await failsWith(h.call("vault:move", { from: "Ideas.md", to: "Inbox.md" }), "conflict");
   });
@@ -209,4 +221,33 @@ describe("vault:delete", () => {
     expect(await readFile(join(h.root, ".trash/Recipes/Shakshuka.md"), "utf8")).toContain("Shakshuka");
     expect(r.content).toMatch(/notes still link to it/);
   });
+});
+
+describe("every write is compare-and-swap against what the preview showed", () => {
+  // Each write tool, planned on a note; then the user changes that note (or creates it) before the confirmation is answered.
+  const cases: { name: string; args: Record<string, unknown>; note: string }[] = [
+    { name: "vault:write", args: { path: "Inbox.md", content: "agent text\n" }, note: "Inbox.md" },
+    { name: "vault:write", args: { path: "Fresh.md", content: "agent text\n" }, note: "Fresh.md" },
+    { name: "vault:append", args: { path: "Ideas.md", content: "agent line" }, note: "Ideas.md" },
+    { name: "vault:edit", args: { path: "Shopping List.md", find: "- [ ] Feta", replace: "- [ ] Halloumi" }, note: "Shopping List.md" },
+    { name: "frontmatter:set", args: { path: "Projects/Project Alpha.md", key: "status", value: "paused" }, note: "Projects/Project Alpha.md" },
+    { name: "daily:append", args: { date: "yesterday", content: "agent line" }, note: "Daily/2026-11-22.md" },
+    { name: "daily:append", args: { content: "agent line" }, note: "Daily/2026-11-23.md" },
+    { name: "tasks:add", args: { path: "Inbox.md", text: "agent task" }, note: "Inbox.md" },
+    { name: "tasks:complete", args: { path: "Shopping List.md", task: "oat milk" }, note: "Shopping List.md" },
+    { name: "memory:save", args: { content: "The cabin key is under the mat.", title: "Cabin key" }, note: "Memory/2026-11-23 Cabin key.md" },
+  ];
+  for (const c of cases) {
+    it(`${c.name} on ${c.note} reports a conflict and keeps the user's edit`, async () => {
+      const t = h.tool(c.name);
+      const args = t.args.parse(c.args);
+      const p = await t.preview!(args, h.ctx);
+      expect(p.summary).toContain(c.note);
+      const file = join(h.root, c.note);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, "the user's edit\n");
+      await failsWith(t.handler(args, h.ctx), "conflict", /changed while this edit was waiting.*nothing was written/);
+      expect(await readFile(file, "utf8")).toBe("the user's edit\n");
+    });
+  }
 });
