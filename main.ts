@@ -1,5 +1,5 @@
 /** Vault Agent: constructs the plugin's parts and registers them with Obsidian. Nothing else happens here. */
-import { FileSystemAdapter, Notice, Plugin } from "obsidian";
+import { FileSystemAdapter, Notice, Plugin, normalizePath } from "obsidian";
 import * as path from "path";
 import { AgentFactory } from "./src/plugin/agent/agent-factory";
 import { ChatSession } from "./src/plugin/chat/chat-session";
@@ -44,7 +44,12 @@ export default class VaultAgentPlugin extends Plugin {
     });
     // The indexes live partly in the engine host: save them there before the host is stopped.
     this.register(() => void memory.close().finally(() => engine.dispose()));
-    const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search() });
+    const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search(),
+      readConfigFile: async (name) => {
+        const file = normalizePath(`${this.app.vault.configDir}/${name}`);
+        return (await this.app.vault.adapter.exists(file)) ? this.app.vault.adapter.read(file) : null;
+      },
+    });
     this.register(agents.dispose);
     const session = new ChatSession({
       agentFor: (conversation, user) => agents.agentFor(conversation, user),

@@ -77,3 +77,15 @@ export function debounce<T extends unknown[]>(cb: (...args: T) => unknown, timeo
 export function getLanguage(): string {
   return "en";
 }
+
+/** Obsidian's HTTP request: the fake uses the runtime's fetch (tests point it at 127.0.0.1 only). */
+export async function requestUrl(request: { url: string; method?: string; throw?: boolean }): Promise<{
+  status: number;
+  text: string;
+  headers: Record<string, string>;
+}> {
+  const response = await fetch(request.url, { method: request.method ?? "GET" });
+  const text = await response.text();
+  if (request.throw !== false && response.status >= 400) throw new Error(`Request failed, status ${response.status}`);
+  return { status: response.status, text, headers: Object.fromEntries(response.headers.entries()) };
+}

@@ -1,10 +1,12 @@
 /**
  * A JSON object key that is none of the declared names, so extra keys (additionalProperties) can
- * never collide with a declared property. Key characters are written raw or with a short escape
- * (no `\u`), which keeps every encoding of a declared name excluded.
+ * never collide with a declared property. Key characters are written raw or with a short escape;
+ * `\u` only spells a control character, in JSON.stringify's one form, which keeps every encoding of
+ * a declared name excluded.
  */
 import { alt, cls, lit, rep, seq, type GbnfExpr } from "./gbnf-ast";
 import { complement, normalize, type CharRanges } from "./char-set";
+import { literalChoice } from "./literal-choice";
 import type { RuleSet } from "./rule-set";
 
 const SHORT: Array<[string, number]> = [
@@ -23,12 +25,24 @@ const NEVER_RAW: CharRanges = [
   [0x5c, 0x5c],
 ];
 
+/**
+ * Control characters without a short escape, written only as JSON.stringify writes them (`\u001f`,
+ * lower-case), so each has one spelling and a declared name holding one stays excluded.
+ */
+const CONTROL_ESCAPES: Array<[string, number]> = [...Array(0x20).keys()]
+  .filter((cp) => !SHORT.some(([, c]) => c === cp))
+  .map((cp) => [JSON.stringify(String.fromCharCode(cp)).slice(2, -1), cp]);
+
 /** One key character whose decoded code point is not in `excluded`. */
 function keyCharExcept(excluded: number[]): GbnfExpr {
   const raw = complement(normalize([...NEVER_RAW, ...excluded.map((c) => [c, c] as [number, number])]));
   const escapes = SHORT.filter(([, cp]) => !excluded.includes(cp)).map(([c]) => c);
+  const controls = CONTROL_ESCAPES.filter(([, cp]) => !excluded.includes(cp)).map(([text]) => ({ text, then: seq() }));
   const rawClass = cls(complement(raw), true);
-  return escapes.length ? alt(rawClass, seq(lit("\\"), cls(escapes.map((c) => [c.charCodeAt(0), c.charCodeAt(0)] as [number, number])))) : rawClass;
+  const afterBackslash: GbnfExpr[] = [];
+  if (escapes.length) afterBackslash.push(cls(escapes.map((c) => [c.charCodeAt(0), c.charCodeAt(0)] as [number, number])));
+  if (controls.length) afterBackslash.push(literalChoice(controls));
+  return afterBackslash.length ? alt(rawClass, seq(lit("\\"), alt(...afterBackslash))) : rawClass;
 }
 
 /** The canonical JSON encoding of one character inside a string. */

@@ -11,6 +11,7 @@ import { extraKey } from "./extra-key";
 import { AJV_FORMATS, FORMAT_PATTERNS, PATTERNS_WITHIN_FORMAT } from "./formats";
 import { integerRange } from "./integer-range";
 import { decimalRange } from "./decimal-range";
+import { highestTextAtMost, lowestTextAtLeast } from "./double-edges";
 import { jsonBoolean, jsonInteger, jsonNull, jsonNumber, jsonString } from "./json-text";
 import { literalChoice } from "./literal-choice";
 import { patternLengths, translatePattern } from "./json-string-pattern";
@@ -30,7 +31,6 @@ import {
   nextDouble,
   nonNegativeInt,
   signed,
-  signedDecimal,
   toBigInt,
   type Schema,
 } from "./schema-words";
@@ -288,14 +288,15 @@ export class SchemaCompiler {
     const xmin = bound(s.exclusiveMinimum, path, "exclusiveMinimum");
     const xmax = bound(s.exclusiveMaximum, path, "exclusiveMaximum");
     if (min === undefined && max === undefined && xmin === undefined && xmax === undefined) return jsonNumber(this.rules);
-    // Inclusive double bounds: text ≥ String(v) parses to a double ≥ v because rounding is monotone;
-    // an exclusive bound moves to the next double so the parsed value can never equal it.
+    // Bounds are on the parsed double: an exclusive bound moves to the next double, then each side
+    // becomes the exact edge of the texts that round into range (double-edges.ts), so the rule
+    // accepts a text exactly when ajv accepts the value it parses to.
     const lows = [min, xmin === undefined ? undefined : nextDouble(xmin, 1)].filter((v): v is number => v !== undefined);
     const highs = [max, xmax === undefined ? undefined : nextDouble(xmax, -1)].filter((v): v is number => v !== undefined);
     const lo = lows.length ? Math.max(...lows) : undefined;
     const hi = highs.length ? Math.min(...highs) : undefined;
     if (lo !== undefined && hi !== undefined && lo > hi) return null;
-    const e = decimalRange(lo === undefined ? null : signedDecimal(lo), hi === undefined ? null : signedDecimal(hi));
+    const e = decimalRange(lo === undefined ? null : lowestTextAtLeast(lo), hi === undefined ? null : highestTextAtMost(hi));
     return e && e.kind !== "literal" ? this.rules.add(`num-${lo === undefined ? "min" : signed(lo)}-${hi === undefined ? "max" : signed(hi)}`, e, `num|${lo}|${hi}`) : e;
   }
 

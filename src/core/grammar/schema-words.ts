@@ -1,5 +1,4 @@
 /** JSON Schema vocabulary the compiler knows, and small checks on keyword values. */
-import { parseDecimal, type Decimal } from "./decimal-range";
 
 /** A keyword the compiler cannot compile exactly. */
 export class UnsupportedSchema extends Error {
@@ -90,8 +89,4 @@ export function nextDouble(v: number, dir: 1 | -1): number {
   const away = (v > 0) === (dir > 0);
   buf.setBigUint64(0, away ? bits + 1n : bits - 1n);
   return buf.getFloat64(0);
-}
-
-export function signedDecimal(v: number): { negative: boolean; value: Decimal } {
-  return { negative: v < 0, value: parseDecimal(String(Math.abs(v))) };
 }

@@ -14,6 +14,8 @@ import { ToolRouter } from "../../core/router";
 import { createToolCatalog } from "../../tools";
 import { ToolRegistry } from "../../tools/registry";
 import type { VaultAgentSettings } from "../settings/settings";
+import { dailySettingsFromObsidian } from "../../tools/daily";
+import { networkFetch } from "./network-fetch";
 
 export interface AgentFactoryDeps {
   engine: Engine;
@@ -25,6 +27,8 @@ export interface AgentFactoryDeps {
    * (an embedding model and a built vector index), vault:semantic_search joins the catalog and the router offers it.
    */
   memory?: () => MemorySearch | undefined;
+  /** Text of a file in the vault's config folder (e.g. `daily-notes.json`), or null when absent. */
+  readConfigFile?: (name: string) => Promise<string | null>;
 }
 
 export class AgentFactory {
@@ -89,7 +93,19 @@ export class AgentFactory {
       excludedFolders: settings.excludedFolders,
       networkTools: settings.networkTools,
     };
-    const toolContext: ToolContext = { vault: this.deps.vault, user, workspace: this.deps.workspace, settings: toolSettings, now: () => new Date() };
+    const toolContext: ToolContext = {
+      vault: this.deps.vault,
+      user,
+      workspace: this.deps.workspace,
+      settings: toolSettings,
+      now: () => new Date(),
+      fetch: settings.networkTools ? networkFetch : undefined,
+    };
+    // Daily notes follow Obsidian's daily-notes settings when the vault has them.
+    void this.deps.readConfigFile?.("daily-notes.json").then(
+      (json) => json !== null && Object.assign(toolSettings, dailySettingsFromObsidian(json)),
+      () => undefined,
+    );
     const agent = new Agent({
       engine: this.deps.engine,
       tools,

@@ -193,6 +193,32 @@ describe("objects", () => {
   });
 });
 
+describe("keys with control and non-ASCII characters", () => {
+  const keys = ["\n", "\u0001", "\u001f", "\u007f", "\u2028", "😀", "é", 'a"b', "\\", "/", "\t"];
+  const properties = Object.fromEntries(keys.map((k) => [k, { type: "null" }]));
+  const all = Object.fromEntries(keys.map((k) => [k, null]));
+  const firstThree = { "\n": null, "\u0001": null, "\u001f": null };
+  it("writes declared keys as JSON.stringify does and rejects other keys when additionalProperties is false", () => {
+    const schema = { type: "object", properties, required: keys.slice(0, 3), additionalProperties: false };
+    const texts = [all, firstThree, { ...firstThree, "\u000b": null }, { "\n": null }].map((v) => JSON.stringify(v));
+    agreesWithAjv(schema, texts);
+    expect(compileSchemaGrammar(schema).gbnf).not.toMatch(/[^\x20-\x7e\n]/);
+  });
+  it("admits extra keys with control characters, astral and non-ASCII characters, never a declared one", () => {
+    const schema = { type: "object", properties, required: keys.slice(0, 3), additionalProperties: { type: "integer", minimum: 0, maximum: 3 } };
+    const extras = ["\u000b", "\u0000", "\b", "😀😀", "\u2029", "é!", "\n\n", "\\x", "ab"];
+    agreesWithAjv(schema, [
+      ...extras.map((k) => JSON.stringify({ ...firstThree, [k]: 2 })),
+      ...extras.map((k) => JSON.stringify({ ...firstThree, [k]: 9 })),
+      JSON.stringify({ ...firstThree, "😀": 1 }),
+    ]);
+    const { r } = recognizerFor(schema);
+    // A declared name may not come back as an extra key in another spelling.
+    expect(r.accepts('{"\\n":null,"\\u0001":null,"\\u001f":null,"\\u000a":1}')).toBe(false);
+    expect(r.accepts('{"\\n":null,"\\u0001":null,"\\u001f":null,"\\u001F":1}')).toBe(false);
+  });
+});
+
 describe("arrays", () => {
   it("enforces items, minItems and maxItems", () => {
     agreesWithAjv({ type: "array", items: { type: "integer", minimum: 0, maximum: 5 }, minItems: 1, maxItems: 3 }, ["[]", "[1]", "[1,2,3]", "[1,2,3,4]", "[6]", "[1,]"]);
@@ -248,6 +274,12 @@ describe("anyOf, oneOf, allOf, $ref", () => {
     expect(Number.isFinite(compiled.maxBytes)).toBe(true);
     expect(r.accepts('{"v":1,"next":{"v":2,"next":{"v":3}}}')).toBe(true);
     expect(r.accepts('{"v":1,"next":{"v":2,"next":{"v":3,"next":{"v":4}}}}')).toBe(false);
+    const nested = (depth: number): unknown => (depth === 1 ? { v: depth } : { v: depth, next: nested(depth - 1) });
+    for (const depth of [1, 2, 5]) {
+      const unrolled = recognizerFor(list, { recursionDepth: depth }).r;
+      expect(unrolled.accepts(JSON.stringify(nested(depth))), `depth ${depth}`).toBe(true);
+      expect(unrolled.accepts(JSON.stringify(nested(depth + 1))), `depth ${depth} + 1`).toBe(false);
+    }
   });
 });
 
@@ -258,6 +290,12 @@ describe("fallbacks and caps", () => {
     ["uniqueItems", { type: "array", uniqueItems: true }],
     ["format", { type: "string", format: "email" }],
     ["patternProperties", { type: "object", patternProperties: { "^x": {} } }],
+    ["minProperties", { type: "object", minProperties: 1 }],
+    ["contains", { type: "array", contains: { type: "integer" } }],
+    ["if", { if: { type: "string" }, then: { maxLength: 2 } }],
+    ["dependentRequired", { type: "object", dependentRequired: { a: ["b"] } }],
+    ["$ref", { $ref: "https://example.com/other.json" }],
+    ["multipleOf", { type: "integer", multipleOf: 3 }],
   ] as const) {
     it(`falls back to any JSON object for a tool whose args use ${keyword}, and reports it`, () => {
       const args = { type: "object", properties: { p: schema }, required: ["p"], additionalProperties: false };
