@@ -43,6 +43,8 @@ describe("llama.cpp accepts every compiled grammar", () => {
       { type: "string", pattern: "^(?=x)" },
       { not: {} },
       { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1e-3 },
+      { type: "number", minimum: 1234567.1, exclusiveMaximum: 4.1e7 },
+      { type: "object", properties: { "\n": { type: "null" }, "😀": { type: "null" }, "\u001f": { type: "null" } }, additionalProperties: { type: "boolean" } },
       { type: "array", items: { type: "integer" }, minItems: 2100, maxItems: 4500 },
       true,
     ];

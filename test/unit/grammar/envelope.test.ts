@@ -1,6 +1,8 @@
 /** The envelope grammar (dynamic and static) and the per-turn subset cache. */
 import { describe, expect, it } from "vitest";
-import { GbnfRecognizer, SubsetCache, compileEnvelopeGrammar } from "../../../src/core/grammar";
+import { GbnfRecognizer, SubsetCache, compileEnvelopeGrammar, parseGbnf } from "../../../src/core/grammar";
+import { validatorFor } from "./helpers/ajv";
+import { longestText } from "./helpers/longest-text";
 import { syntheticGrammarTools } from "./helpers/catalog";
 
 const catalog = syntheticGrammarTools();
@@ -56,17 +58,31 @@ describe("envelope grammar", () => {
 
   it("maps tool names to collision-free llama.cpp rule names", () => {
     const schema = { type: "object", properties: { n: { type: "integer", minimum: 0, maximum: 3 } }, required: ["n"], additionalProperties: false };
-    const compiled = compileEnvelopeGrammar([
-      { name: "a:b", schema },
-      { name: "a-b", schema: { ...schema, properties: { n: { type: "boolean" } } } },
-      { name: "A B", schema: { ...schema, properties: { n: { type: "null" } } } },
-    ]);
+    const valueOf: Record<string, [unknown, object]> = {
+      "a:b": [3, { type: "integer", minimum: 0, maximum: 3 }],
+      a_b: [true, { type: "boolean" }],
+      "a-b": [null, { type: "null" }],
+      "A B": ["s", { type: "string", maxLength: 1 }],
+      root: [[], { type: "array", maxItems: 0 }],
+      "json:char": [1.5, { type: "number", minimum: 1, maximum: 2 }],
+      "a-b-object": ["xyz", { type: "string", minLength: 3, maxLength: 3 }],
+    };
+    const tools = Object.entries(valueOf).map(([name, [, n]]) => ({ name, schema: { ...schema, properties: { n } } }));
+    const compiled = compileEnvelopeGrammar(tools);
     const names = [...compiled.gbnf.matchAll(/^(\S+) ::=/gm)].map((m) => m[1]);
     expect(new Set(names).size).toBe(names.length);
     for (const n of names) expect(n).toMatch(/^[A-Za-z0-9-]+$/);
+    // Deterministic: the same tools in another order compile to the same text.
+    expect(compileEnvelopeGrammar([...tools].reverse()).gbnf).toBe(compiled.gbnf);
     const rr = new GbnfRecognizer(compiled.gbnf);
-    expect(rr.accepts(envelope([{ name: "a:b", args: { n: 3 } }, { name: "a-b", args: { n: true } }, { name: "A B", args: { n: null } }]))).toBe(true);
-    expect(rr.accepts(envelope([{ name: "a:b", args: { n: true } }]))).toBe(false);
+    const call = (name: string, n: unknown) => ({ name, args: { n } });
+    expect(rr.accepts(envelope(Object.entries(valueOf).slice(0, 4).map(([name, [v]]) => call(name, v))))).toBe(true);
+    // Each tool keeps its own args rule: every other tool's value is rejected for it.
+    for (const [name] of Object.entries(valueOf)) {
+      for (const [other, [v]] of Object.entries(valueOf)) {
+        expect(rr.accepts(envelope([call(name, v)])), `${name} with ${other}'s value`).toBe(name === other);
+      }
+    }
   });
 
   it("refuses a subset that offers the same tool twice", () => {
@@ -79,6 +95,22 @@ describe("envelope grammar", () => {
     expect(new GbnfRecognizer(compiled.gbnf).accepts(longest)).toBe(true);
     expect(compiled.maxBytes).toBeGreaterThanOrEqual(Buffer.byteLength(longest));
     expect(compiled.maxBytes).toBeLessThan(10_000);
+  });
+
+  it("reports maxBytes equal to the longest envelope the grammar derives, and that envelope is valid", () => {
+    for (const mode of ["dynamic", "static"] as const) {
+      const compiled = compileEnvelopeGrammar(catalog, { mode, maxToolCalls: 2, maxItems: 3, maxKeys: 3, maxStringChars: 20 });
+      const longest = longestText(parseGbnf(compiled.gbnf));
+      expect(Buffer.byteLength(longest, "utf8")).toBe(compiled.maxBytes);
+      const parsed = JSON.parse(longest) as { status: string; tool_calls: Array<{ name: string; args: unknown }> };
+      expect(parsed.tool_calls).toHaveLength(2);
+      if (mode === "dynamic") {
+        for (const call of parsed.tool_calls) {
+          const tool = catalog.find((t) => t.name === call.name)!;
+          expect(validatorFor(tool.schema)(call.args), call.name).toBe(true);
+        }
+      }
+    }
   });
 
   it("compiles the whole synthetic catalog without a fallback", () => {
@@ -99,6 +131,30 @@ describe("SubsetCache", () => {
     const cache = new SubsetCache(catalog);
     expect(cache.get(["vault:read"], "static")).not.toBe(cache.get(["vault:read"], "dynamic"));
     expect(cache.get(["vault:read"], "static").gbnf).not.toContain("vault-read-object");
+  });
+
+  it("is invalidated when a tool's schema changes in the catalog", () => {
+    const cache = new SubsetCache(catalog);
+    const before = cache.get(["vault:read"]);
+    const changed = catalog.map((t) => (t.name === "vault:read" ? { name: t.name, schema: { type: "object", properties: { only: { type: "boolean" } }, required: ["only"], additionalProperties: false } } : t));
+    cache.setCatalog(changed);
+    const after = cache.get(["vault:read"]);
+    expect(after).not.toBe(before);
+    const call = (args: unknown) => envelope([{ name: "vault:read", args }]);
+    expect(new GbnfRecognizer(after.gbnf).accepts(call({ only: true }))).toBe(true);
+    expect(new GbnfRecognizer(after.gbnf).accepts(call({ path: "a.md" }))).toBe(false);
+    expect(new GbnfRecognizer(before.gbnf).accepts(call({ path: "a.md" }))).toBe(true);
+  });
+
+  it("keys on the set of names: duplicates and order hit the same entry, and a hit returns the identical grammar", () => {
+    const cache = new SubsetCache(catalog);
+    const first = cache.get(["tag:add", "vault:read"]);
+    expect(cache.get(["vault:read", "tag:add", "vault:read"])).toBe(first);
+    expect(cache.get(["vault:read", "tag:add"]).gbnf).toBe(first.gbnf);
+    // A separately compiled grammar is equal in text but a different object: identity proves the hit did not recompile.
+    const fresh = compileEnvelopeGrammar(pick("tag:add", "vault:read"));
+    expect(fresh.gbnf).toBe(first.gbnf);
+    expect(fresh).not.toBe(first);
   });
 
   it("is invalidated when the catalog or the options change", () => {
