@@ -1,13 +1,13 @@
 /** The `daily` family: today's (or any day's) daily note, read and appended to. */
 import { z } from "zod";
 import type { ToolContext, ToolDefinition, ToolSettings } from "../core/protocol/tool";
-import { defineTool } from "./define-tool";
+import { defineNoteWriteTool, defineTool } from "./define-tool";
 import { contentArg, headingArg } from "./arg-schemas";
 import { folderPath, guardPath } from "./note-path";
 import { ToolError } from "./tool-error";
 import { formatDate, resolveDay } from "./date-format";
 import { appendText } from "./sections";
-import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
+import { readOrNull, type NoteChange } from "./note-change";
 import { clip } from "./text-bounds";
 
 const dateArg = z
@@ -74,7 +74,7 @@ function dailyChange(args: { content: string; heading?: string }, path: string, 
   return { path, before, after: appendText(before ?? "", args.content, args.heading) };
 }
 
-const append = defineTool({
+const append = defineNoteWriteTool({
   name: "daily:append",
   family: "daily",
   description: "Add text to the daily note for today (or another day), optionally under a heading; the note is created when missing.",
@@ -85,17 +85,10 @@ const append = defineTool({
     heading: headingArg("Add under this heading (created when missing), e.g. Log."),
   }),
   aliases: { text: "content", day: "date", section: "heading" },
-  effect: "write",
-  async preview(args, ctx) {
-    const { path } = dayPath(args.date, ctx);
-    return previewOf(args, dailyChange(args, path, await readOrNull(ctx, path)), "Append to");
-  },
-  async handler(args, ctx) {
-    const { path } = dayPath(args.date, ctx);
-    const change = dailyChange(args, path, await baseText(args, ctx, path));
-    await applyChange(ctx, change);
-    return changeResult(change, "Added to");
-  },
+  target: (args, ctx) => dayPath(args.date, ctx).path,
+  plan: (args, _ctx, path, before) => dailyChange(args, path, before),
+  asking: "Append to",
+  done: "Added to",
 });
 
 export const dailyTools: ToolDefinition[] = [get, append];

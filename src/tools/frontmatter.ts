@@ -1,11 +1,11 @@
 /** The `frontmatter` family: read and set a note's properties (YAML frontmatter). */
 import { z } from "zod";
 import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
-import { defineTool } from "./define-tool";
+import { defineNoteWriteTool, defineTool } from "./define-tool";
 import { PATH_ALIASES, pathArg } from "./arg-schemas";
 import { guardPath, notePath, noteWithMetadata } from "./note-path";
 import { noNoteAt, ToolError } from "./tool-error";
-import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
+import { type NoteChange } from "./note-change";
 import { setFrontmatterKey } from "../core/memory/frontmatter";
 import { clip } from "./text-bounds";
 
@@ -47,7 +47,7 @@ function frontmatterChange(args: { path: string; key: string; value: unknown }, 
   return { path, before, after: setFrontmatterKey(before, args.key, args.value === null ? undefined : args.value) };
 }
 
-const set = defineTool({
+const set = defineNoteWriteTool({
   name: "frontmatter:set",
   family: "frontmatter",
   description: "Set or remove one property (frontmatter key) of a note, leaving the rest of the note untouched.",
@@ -58,18 +58,11 @@ const set = defineTool({
     value: valueArg,
   }),
   aliases: { ...PATH_ALIASES, property: "key", field: "key", name: "key", val: "value", to: "value" },
-  effect: "write",
   pathArgs: ["path"],
-  async preview(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    return previewOf(args, frontmatterChange(args, ctx, await readOrNull(ctx, path)), "Set a property in");
-  },
-  async handler(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    const change = frontmatterChange(args, ctx, await baseText(args, ctx, path));
-    await applyChange(ctx, change);
-    return changeResult(change, args.value === null ? `Removed "${args.key}" from` : `Set ${args.key} = ${JSON.stringify(args.value)} in`);
-  },
+  target: (args, ctx) => guardPath(notePath(args.path), ctx),
+  plan: (args, ctx, _path, before) => frontmatterChange(args, ctx, before),
+  asking: "Set a property in",
+  done: (args) => (args.value === null ? `Removed "${args.key}" from` : `Set ${args.key} = ${JSON.stringify(args.value)} in`),
 });
 
 export const frontmatterTools: ToolDefinition[] = [get, set];

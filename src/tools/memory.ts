@@ -1,11 +1,11 @@
 /** The `memory` family: save a fact as a dated, tagged note in the memory folder; recall saved facts. */
 import { z } from "zod";
 import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
-import { defineTool } from "./define-tool";
+import { defineNoteWriteTool, defineTool } from "./define-tool";
 import { contentArg, limitArg } from "./arg-schemas";
 import { folderPath, guardPath } from "./note-path";
 import { formatDate } from "./date-format";
-import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
+import { readOrNull, type NoteChange } from "./note-change";
 import { stringifyYaml } from "../core/memory/frontmatter";
 import { scanSearch } from "./scan-search";
 import { clip } from "./text-bounds";
@@ -28,7 +28,7 @@ function saveChange(args: { content: string; title?: string; tags?: string[] }, 
   return { path, before, after: `---\n${fm}\n---\n${args.content.trim()}\n` };
 }
 
-const save = defineTool({
+const save = defineNoteWriteTool({
   name: "memory:save",
   family: "memory",
   description: "Remember a fact or preference for later: saved as a dated note tagged #memory in the memory folder.",
@@ -39,17 +39,10 @@ const save = defineTool({
     tags: z.array(z.string().min(1).max(50)).max(10).optional().describe("Extra tags (memory is always added)."),
   }),
   aliases: { text: "content", fact: "content", memory: "content", name: "title", tag: "tags" },
-  effect: "write",
-  async preview(args, ctx) {
-    const path = memoryPath(args, ctx);
-    return previewOf(args, saveChange(args, ctx, path, await readOrNull(ctx, path)), "Add a memory to");
-  },
-  async handler(args, ctx) {
-    const path = memoryPath(args, ctx);
-    const change = saveChange(args, ctx, path, await baseText(args, ctx, path));
-    await applyChange(ctx, change);
-    return changeResult(change, "Saved the memory in");
-  },
+  target: memoryPath,
+  plan: saveChange,
+  asking: "Add a memory to",
+  done: "Saved the memory in",
 });
 
 const recall = defineTool({

@@ -2,14 +2,14 @@
 import { z } from "zod";
 import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
 import type { NoteTask } from "../core/ports/vault";
-import { defineTool } from "./define-tool";
+import { defineNoteWriteTool, defineTool } from "./define-tool";
 import { PATH_ALIASES, headingArg, limitArg } from "./arg-schemas";
 import { guardPath, isExcluded, notePath } from "./note-path";
 import { noNoteAt, ToolError } from "./tool-error";
 import { appendText } from "./sections";
 import { dailyNotePath } from "./daily";
 import { resolveDay } from "./date-format";
-import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
+import { type NoteChange } from "./note-change";
 import { listLines } from "./text-bounds";
 import { parseNote } from "../core/memory/note-parser";
 
@@ -61,7 +61,7 @@ function addPath(args: { path?: string }, ctx: ToolContext): string {
   return guardPath(dailyNotePath(resolveDay("today", ctx.now())!, ctx.settings), ctx);
 }
 
-const add = defineTool({
+const add = defineNoteWriteTool({
   name: "tasks:add",
   family: "tasks",
   description: "Add a checkbox task to a note (today's daily note when no note is given), optionally under a heading and with a due date.",
@@ -73,18 +73,11 @@ const add = defineTool({
     due: z.string().min(10).max(10).optional().describe("Due date as YYYY-MM-DD."),
   }),
   aliases: { ...PATH_ALIASES, task: "text", content: "text", section: "heading", due_date: "due", date: "due" },
-  effect: "write",
   pathArgs: ["path"],
-  async preview(args, ctx) {
-    const path = addPath(args, ctx);
-    return previewOf(args, addChange(args, path, await readOrNull(ctx, path)), "Add a task to");
-  },
-  async handler(args, ctx) {
-    const path = addPath(args, ctx);
-    const change = addChange(args, path, await baseText(args, ctx, path));
-    await applyChange(ctx, change);
-    return changeResult(change, "Added the task to");
-  },
+  target: addPath,
+  plan: (args, _ctx, path, before) => addChange(args, path, before),
+  asking: "Add a task to",
+  done: "Added the task to",
 });
 
 /** The checkbox at the start of a task line (the rest of the line, CRLF included, is left as it is). */
@@ -118,7 +111,7 @@ function completeChange(args: { path: string; task?: string; line?: number }, pa
   return { path, before, after: lines.join("\n") };
 }
 
-const complete = defineTool({
+const complete = defineNoteWriteTool({
   name: "tasks:complete",
   family: "tasks",
   description: "Check off one open task in a note, found by part of its text or by its line number.",
@@ -129,18 +122,11 @@ const complete = defineTool({
     line: z.number().int().min(1).max(1_000_000).optional().describe("The task's line number (1-based), as tasks:list shows it."),
   }),
   aliases: { ...PATH_ALIASES, text: "task", match: "task", line_number: "line" },
-  effect: "write",
   pathArgs: ["path"],
-  async preview(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    return previewOf(args, completeChange(args, path, await readOrNull(ctx, path)), "Complete a task in");
-  },
-  async handler(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    const change = completeChange(args, path, await baseText(args, ctx, path));
-    await applyChange(ctx, change);
-    return changeResult(change, "Completed the task in");
-  },
+  target: (args, ctx) => guardPath(notePath(args.path), ctx),
+  plan: (args, _ctx, path, before) => completeChange(args, path, before),
+  asking: "Complete a task in",
+  done: "Completed the task in",
 });
 
 export const taskTools: ToolDefinition[] = [list, add, complete];

@@ -1,12 +1,12 @@
 /** The `vault` family: read, write, append, edit, list, search, semantic search, move, delete. */
 import { z } from "zod";
 import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
-import { defineTool } from "./define-tool";
+import { defineNoteWriteTool, defineTool } from "./define-tool";
 import { PATH_ALIASES, contentArg, headingArg, limitArg, pathArg } from "./arg-schemas";
 import { folderPath, guardPath, isExcluded, notePath } from "./note-path";
 import { noNoteAt, ToolError } from "./tool-error";
 import { appendText, findSection, headingsOf } from "./sections";
-import { applyChange, baseText, changeResult, previewOf, readOrNull, type NoteChange } from "./note-change";
+import { readOrNull, type NoteChange } from "./note-change";
 import { clip } from "./text-bounds";
 import { scanSearch } from "./scan-search";
 
@@ -69,7 +69,7 @@ const read = defineTool({
   },
 });
 
-const write = defineTool({
+const write = defineNoteWriteTool({
   name: "vault:write",
   family: "vault",
   description: "Create a note, or replace a note's whole text. To add to a note use vault:append; to change part of it use vault:edit.",
@@ -79,18 +79,11 @@ const write = defineTool({
     content: contentArg("The note's complete new text (markdown).", 20000),
   }),
   aliases: { ...PATH_ALIASES, text: "content", body: "content" },
-  effect: "write",
   pathArgs: ["path"],
-  async preview(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    return previewOf(args, { path, before: await readOrNull(ctx, path), after: args.content }, "Replace");
-  },
-  async handler(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    const change: NoteChange = { path, before: await baseText(args, ctx, path), after: args.content };
-    await applyChange(ctx, change);
-    return changeResult(change, change.before === null ? "Created" : "Replaced");
-  },
+  target: (args, ctx) => guardPath(notePath(args.path), ctx),
+  plan: (args, _ctx, path, before) => ({ path, before, after: args.content }),
+  asking: "Replace",
+  done: (_args, change) => (change.before === null ? "Created" : "Replaced"),
 });
 
 function appendChange(args: { path: string; content: string; heading?: string }, ctx: ToolContext, before: string | null): NoteChange {
@@ -98,7 +91,7 @@ function appendChange(args: { path: string; content: string; heading?: string },
   return { path, before, after: appendText(before ?? "", args.content, args.heading) };
 }
 
-const append = defineTool({
+const append = defineNoteWriteTool({
   name: "vault:append",
   family: "vault",
   description: "Add text to the end of a note, or to the end of the section under `heading` (the heading is created when missing). Creates the note if it does not exist.",
@@ -109,18 +102,11 @@ const append = defineTool({
     heading: headingArg("Add at the end of this heading's section instead of the end of the note."),
   }),
   aliases: { ...PATH_ALIASES, text: "content", section: "heading" },
-  effect: "write",
   pathArgs: ["path"],
-  async preview(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    return previewOf(args, appendChange(args, ctx, await readOrNull(ctx, path)), "Append to");
-  },
-  async handler(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    const change = appendChange(args, ctx, await baseText(args, ctx, path));
-    await applyChange(ctx, change);
-    return changeResult(change, "Appended to");
-  },
+  target: (args, ctx) => guardPath(notePath(args.path), ctx),
+  plan: (args, ctx, _path, before) => appendChange(args, ctx, before),
+  asking: "Append to",
+  done: "Appended to",
 });
 
 function editChange(args: { path: string; find: string; replace: string; all?: boolean }, path: string, before: string): NoteChange {
@@ -135,7 +121,7 @@ function editChange(args: { path: string; find: string; replace: string; all?: b
   return { path, before, after };
 }
 
-const edit = defineTool({
+const edit = defineNoteWriteTool({
   name: "vault:edit",
   family: "vault",
   description: "Replace an exact piece of text in a note. `find` must occur exactly once (or set all=true); it fails clearly when the text is absent or ambiguous.",
@@ -147,21 +133,14 @@ const edit = defineTool({
     all: z.boolean().optional().describe("Replace every occurrence instead of exactly one (default false)."),
   }),
   aliases: { ...PATH_ALIASES, old: "find", old_text: "find", search: "find", new: "replace", new_text: "replace", replacement: "replace", with: "replace" },
-  effect: "write",
   pathArgs: ["path"],
-  async preview(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    const before = await mustRead(ctx, path);
-    return previewOf(args, editChange(args, path, before), "Edit");
-  },
-  async handler(args, ctx) {
-    const path = guardPath(notePath(args.path), ctx);
-    const before = await baseText(args, ctx, path);
+  target: (args, ctx) => guardPath(notePath(args.path), ctx),
+  plan: (args, _ctx, path, before) => {
     if (before === null) throw noNoteAt(path, "find the right path with vault:list or vault:search.");
-    const change = editChange(args, path, before);
-    await applyChange(ctx, change);
-    return changeResult(change, "Edited");
+    return editChange(args, path, before);
   },
+  asking: "Edit",
+  done: "Edited",
 });
 
 const list = defineTool({
