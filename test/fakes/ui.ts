@@ -87,11 +87,10 @@ abstract class ValueComponent<T> {
   }
 }
 
-export class TextComponent extends ValueComponent<string> {
-  inputEl: HTMLInputElement;
-  constructor(containerEl: HTMLElement) {
+/** Text fields: an input or a textarea whose value is the component's value. */
+abstract class TextFieldComponent<E extends HTMLInputElement | HTMLTextAreaElement> extends ValueComponent<string> {
+  constructor(readonly inputEl: E) {
     super();
-    this.inputEl = containerEl.createEl("input", { type: "text" });
     this.inputEl.addEventListener("input", () => this.fire());
   }
   getValue(): string {
@@ -104,6 +103,12 @@ export class TextComponent extends ValueComponent<string> {
   setPlaceholder(placeholder: string): this {
     this.inputEl.placeholder = placeholder;
     return this;
+  }
+}
+
+export class TextComponent extends TextFieldComponent<HTMLInputElement> {
+  constructor(containerEl: HTMLElement) {
+    super(containerEl.createEl("input", { type: "text" }));
   }
   setDisabled(disabled: boolean): this {
     this.inputEl.disabled = disabled;
@@ -111,23 +116,9 @@ export class TextComponent extends ValueComponent<string> {
   }
 }
 
-export class TextAreaComponent extends ValueComponent<string> {
-  inputEl: HTMLTextAreaElement;
+export class TextAreaComponent extends TextFieldComponent<HTMLTextAreaElement> {
   constructor(containerEl: HTMLElement) {
-    super();
-    this.inputEl = containerEl.createEl("textarea");
-    this.inputEl.addEventListener("input", () => this.fire());
-  }
-  getValue(): string {
-    return this.inputEl.value;
-  }
-  setValue(value: string): this {
-    this.inputEl.value = value;
-    return this;
-  }
-  setPlaceholder(placeholder: string): this {
-    this.inputEl.placeholder = placeholder;
-    return this;
+    super(containerEl.createEl("textarea"));
   }
 }
 

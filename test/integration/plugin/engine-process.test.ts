@@ -70,6 +70,18 @@ async function until(pred: () => boolean, ms = 10_000): Promise<void> {
   }
 }
 
+/** A two-note vault (a garden note and a recipe) over the fake app, with services and an engine on the test model. */
+function gardenVault(vaultRoot: string) {
+  mkdirSync(join(vaultRoot, "Garden"));
+  writeFileSync(join(vaultRoot, "Garden/Tomatoes.md"), "# Tomatoes\nSow tomatoes indoors in March, plant out after the frost.\n");
+  writeFileSync(join(vaultRoot, "Recipes.md"), "# Soup\nRed lentils, carrots and cumin.\n");
+  const { app } = fakeApp(new FolderBackend(vaultRoot));
+  const services = new DesktopServices(pluginDir, host, vaultRoot);
+  const settings = { ...DEFAULT_SETTINGS, modelPath: model, threads: 1, contextSize: 512 };
+  const engine = new ManagedEngine({ create: () => services.createEngine(settings), idleMinutes: () => 0 });
+  return { app, vault: new ObsidianVault(app), services, settings, engine };
+}
+
 describe("engine host in the plugin folder", () => {
   it("writes the host script when missing or outdated and leaves a current one alone", async () => {
     const dir = mkdtempSync(join(tmpdir(), "host-script-"));
@@ -150,14 +162,7 @@ describe("engine host in the plugin folder", () => {
   it("indexes the vault with embeddings from the host and a vectra index in the plugin folder", async () => {
     const vaultRoot = mkdtempSync(join(tmpdir(), "semantic-vault-"));
     try {
-      mkdirSync(join(vaultRoot, "Garden"));
-      writeFileSync(join(vaultRoot, "Garden/Tomatoes.md"), "# Tomatoes\nSow tomatoes indoors in March, plant out after the frost.\n");
-      writeFileSync(join(vaultRoot, "Recipes.md"), "# Soup\nRed lentils, carrots and cumin.\n");
-      const { app } = fakeApp(new FolderBackend(vaultRoot));
-      const vault = new ObsidianVault(app);
-      const services = new DesktopServices(pluginDir, host, vaultRoot);
-      const settings = { ...DEFAULT_SETTINGS, modelPath: model, threads: 1, contextSize: 512 };
-      const engine = new ManagedEngine({ create: () => services.createEngine(settings), idleMinutes: () => 0 });
+      const { app, vault, services, settings, engine } = gardenVault(vaultRoot);
       const notices: string[] = [];
       const memory: MemoryService = new MemoryService({
         vault,
@@ -256,14 +261,7 @@ describe("engine host in the plugin folder", () => {
   it("offers vault:semantic_search in the chat pane only once the memory has semantic search", async () => {
     const vaultRoot = mkdtempSync(join(tmpdir(), "semantic-tools-vault-"));
     try {
-      mkdirSync(join(vaultRoot, "Garden"));
-      writeFileSync(join(vaultRoot, "Garden/Tomatoes.md"), "# Tomatoes\nSow tomatoes indoors in March, plant out after the frost.\n");
-      writeFileSync(join(vaultRoot, "Recipes.md"), "# Soup\nRed lentils, carrots and cumin.\n");
-      const { app } = fakeApp(new FolderBackend(vaultRoot));
-      const vault = new ObsidianVault(app);
-      const services = new DesktopServices(pluginDir, host, vaultRoot);
-      const settings = { ...DEFAULT_SETTINGS, modelPath: model, threads: 1, contextSize: 512 };
-      const engine = new ManagedEngine({ create: () => services.createEngine(settings), idleMinutes: () => 0 });
+      const { app, vault, services, settings, engine } = gardenVault(vaultRoot);
       let withEmbeddings = false;
       const memory: MemoryService = new MemoryService({
         vault,
