@@ -74,7 +74,7 @@ describe("memory over the engine host", () => {
     await first.indexer.close();
     // Shutting the host down must leave a complete index file behind (written on exit).
     await first.client.shutdown();
-    expect(await readdir(join(indexDir, "vectors"))).toEqual(["index.pb"]);
+    expect(await readdir(join(indexDir, "vectors"))).toEqual(["index.vec"]);
 
     const second = open(indexDir);
     const again = await second.indexer.build();
