@@ -144,6 +144,7 @@ export class TextIndex {
       if (head === null) return false;
       const parsed = JSON.parse(head) as { version?: number; shards?: number };
       if (parsed.version !== FORMAT_VERSION || parsed.shards !== SHARDS) {
+        // Files of the previous format are of no use to the rebuilt index.
         if (parsed.version === 2) for (let i = 0; i < LEGACY_SHARDS; i++) await store.remove(legacyShardKey(key, i));
         return false;
       }
