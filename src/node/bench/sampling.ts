@@ -83,8 +83,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     .map((t) => ({ name: t.name, schema: allRequired(z.toJSONSchema(t.args) as Record<string, unknown>) }));
   const compiled = compileEnvelopeGrammar(tools, LIMITS);
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  log("bench sampling: preparing the 32,000-token test model");
-  const modelPath = cachedTestModel({ vocab: 32000 });
+  const modelFlag = argv.indexOf("--model");
+  const modelPath = modelFlag >= 0 ? argv[modelFlag + 1] : cachedTestModel({ vocab: 32000 });
+  log(`bench sampling: ${modelFlag >= 0 ? modelPath : "the 32,000-token test model"}`);
   const result = await runSamplingBench({ modelPath, gbnf: compiled.gbnf, nlcSchema: envelopeJsonSchema(tools), runs, log });
   return { ...result, offered: OFFERED, runs, max_thought_chars: LIMITS.maxThoughtChars, max_tool_calls: LIMITS.maxToolCalls };
 }
