@@ -4,12 +4,12 @@
  * node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one run.
  * Lives in src/engine because it is the code that loads node-llama-cpp.
  */
-import { getLlama, LlamaCompletion, TokenBias, type LlamaGrammar, type Token } from "node-llama-cpp";
+import { GeneralChatWrapper, getLlama, LlamaCompletion, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 import { GbnfWalker } from "../../core/grammar/gbnf-walker";
 import { GbnfRecognizer } from "../../core/grammar/recognizer";
-import { sentencePieceBytes, splitCharacterTokens } from "../../core/grammar/utf8-guard";
 import { ChoiceMasks } from "../host/choice-masks";
 import { generateConstrained } from "../host/forced-text-generator";
+import { splitCharacterBan } from "../host/split-character-ban";
 
 /** What to measure. */
 export interface SamplingBenchInput {
@@ -30,6 +30,8 @@ export interface SamplingBenchInput {
 /** Milliseconds per generated token for each variant. */
 export interface SamplingBenchResult {
   vocab: number;
+  /** The chat wrapper node-llama-cpp resolved for the model (its prompt format is what the bench feeds). */
+  chat_wrapper: string;
   free_ms_per_token: number;
   /** Ours with forced-text jumps and choice masks: wall time over produced tokens (forced included). */
   ms_per_produced_token: number;
@@ -59,7 +61,18 @@ export interface SamplingBenchResult {
   nlc_ms_per_envelope: number;
 }
 
-const PROMPT = "<|im_start|>system\nAnswer with one JSON envelope.<|im_end|>\n<|im_start|>user\nWhat is in my project notes?<|im_end|>\n<|im_start|>assistant\n";
+/** The measured turn, rendered in the model's own chat format (as the host's chat path does). */
+function promptTokens(model: LlamaModel): { tokens: Token[]; wrapper: string } {
+  const wrapper = resolveChatWrapper({ bosString: model.tokens.bosString, filename: model.filename, fileInfo: model.fileInfo, tokenizer: model.tokenizer }) ?? new GeneralChatWrapper();
+  const { contextText } = wrapper.generateContextState({
+    chatHistory: [
+      { type: "system", text: "Answer with one JSON envelope." },
+      { type: "user", text: "What is in my project notes?" },
+      { type: "model", response: [] },
+    ],
+  });
+  return { tokens: contextText.tokenize(model.tokenizer), wrapper: wrapper.wrapperName };
+}
 
 export async function runSamplingBench(input: SamplingBenchInput): Promise<SamplingBenchResult> {
   const runs = input.runs ?? 12;
@@ -70,25 +83,22 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   // One thread: on small shared machines the default thread count is hundreds of times slower.
   const context = await model.createContext({ contextSize: 2048, threads: 1 });
   try {
+    const prompt = promptTokens(model);
+    const PROMPT = prompt.tokens;
     const sequence = context.getSequence();
     const completion = new LlamaCompletion({ contextSequence: sequence });
     const ours = await llama.createGrammar({ grammar: input.gbnf });
     const theirs = await llama.createGrammarForJsonSchema(input.nlcSchema as never);
 
-    // Byte-fallback tokens that split a character are banned in every variant alike (see core/grammar/utf8-guard.ts).
-    const meta = model.fileInfo.metadata as unknown as { tokenizer?: { ggml?: { tokens?: string[]; token_type?: number[] } } };
-    const pieces = meta.tokenizer?.ggml?.tokens ?? [];
-    const types = meta.tokenizer?.ggml?.token_type ?? [];
-    const tokenBias = new TokenBias(model.tokenizer);
-    for (const t of splitCharacterTokens(pieces.map((p, i) => sentencePieceBytes(p, types[i] === 3)))) tokenBias.set(t as Token, "never");
+    // The host's token bias for grammar turns applies in every variant alike (see host/split-character-ban.ts).
+    const tokenBias = splitCharacterBan(model) ?? undefined;
 
     const walker = new GbnfWalker(input.gbnf);
     const recognizer = new GbnfRecognizer(input.gbnf);
-    const prompt = model.tokenize(PROMPT, true);
     const warmStart = performance.now();
-    const masks = new ChoiceMasks(model, walker, tokenBias);
+    const masks = new ChoiceMasks(model, walker, tokenBias ?? null);
     const jumpOnce = (seed: number) =>
-      generateConstrained({ sequence, grammar: ours, walker, masks, prompt, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias });
+      generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias });
     await jumpOnce(0);
     const jumpWarmupMs = performance.now() - warmStart;
     const jumpTotals = { ms: 0, produced: 0, sampled: 0, valid: 0 };
@@ -126,6 +136,7 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     const perProduced = jumpTotals.ms / Math.max(1, jumpTotals.produced);
     return {
       vocab: vocabSize(model),
+      chat_wrapper: prompt.wrapper,
       free_ms_per_token: round(free.perToken),
       ms_per_produced_token: round(perProduced),
       ratio_produced_vs_free: round(perProduced / free.perToken),
