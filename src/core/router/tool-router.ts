@@ -4,12 +4,11 @@
  * and the two special decisions: chat only (offer nothing) and unsure (offer everything).
  */
 import type { RouteDecision, RouterPort } from "../agent/ports";
-import type { ToolDefinition } from "../protocol/tool";
 import type { EmbeddingScorer } from "./embedding-scorer";
 import { asksToChange, isSmallTalk, looksLikeChat, namedTools } from "./intents";
 import { NoteNames } from "./note-names";
 import { TextScorer } from "./text-scorer";
-import { toolCard, type ToolCard } from "./tool-card";
+import { toolCard, type RoutableTool, type ToolCard } from "./tool-card";
 
 export interface RouterOptions {
   /** Tools offered at most from scores (named tools and family completion may add). Default 3. */
@@ -26,7 +25,11 @@ export interface RouterOptions {
 
 export const DEFAULT_ROUTER_OPTIONS: RouterOptions = { topK: 3, threshold: 0.3, chatFloor: 0.12, textWeight: 0.5, maxFamilyAdds: 2 };
 
-type RoutableTool = Pick<ToolDefinition, "name" | "family" | "effect" | "description" | "routingHints">;
+/** A message that reads like chat needs a tool score this many thresholds high to get tools. */
+const CHAT_MARGIN = 1.7;
+
+/** Factor on the scores of writing tools when a statement asks for a change. */
+const CHANGE_LEAN = 1.2;
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
 
@@ -63,7 +66,13 @@ export class ToolRouter implements RouterPort {
   }
 
   private textScores(message: string): Map<string, number> {
-    return this.text.score(this.notes.mark(message));
+    const scores = this.text.score(this.notes.mark(message));
+    // A statement that asks for a change ("remember that…", "neue Aufgabe…") leans to the tools that change things;
+    // a question ("do you remember…?") does not.
+    if (asksToChange(message) && !/[?？¿]/.test(message)) {
+      for (const [name, s] of scores) if (this.byName.get(name)?.effect !== "read") scores.set(name, Math.min(1, s * CHANGE_LEAN));
+    }
+    return scores;
   }
 
   async route(message: string, options: { signal?: AbortSignal; topK?: number } = {}): Promise<RouteDecision> {
@@ -102,7 +111,7 @@ export class ToolRouter implements RouterPort {
       const chatLike = looksLikeChat(said);
       // Small talk stays chat even when a hint shares a word with it ("tell me a joke" vs "tell me about").
       if (isSmallTalk(said) && best < 0.95) return { tools: [], chatOnly: true, unsure: false };
-      if (best < chatFloor || (chatLike && best < threshold * 1.5)) {
+      if (best < chatFloor || (chatLike && best < threshold * CHAT_MARGIN)) {
         return best < chatFloor && !chatLike ? { tools: top, chatOnly: false, unsure: true } : { tools: [], chatOnly: true, unsure: false };
       }
       if (best < threshold) return { tools: top, chatOnly: false, unsure: true };
