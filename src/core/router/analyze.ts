@@ -96,6 +96,7 @@ function pushCjk(run: string, out: string[]): void {
 
 function pushHangul(word: string, out: string[]): void {
   const bare = word.length > 2 ? word.replace(KO_PARTICLE, "") : word;
+  if (DAY_WORDS.has(word) || DAY_WORDS.has(bare)) out.push(SIGNAL.today);
   if (STOP_WORDS.has(word) || STOP_WORDS.has(bare)) return;
   if (bare.length >= 1) out.push(bare);
   const chars = [...word];
@@ -143,11 +144,12 @@ export function analyze(text: string): Analysis {
   rest = extract(rest, PATH_RE, SIGNAL.note, signals);
   rest = extract(rest, TAG_RE, SIGNAL.tag, signals);
   if (signals.includes(SIGNAL.link)) signals.push(SIGNAL.note);
-  if (/[?？¿]/.test(text)) signals.push(SIGNAL.ask);
+  if (/[?？¿]/.test(rest)) signals.push(SIGNAL.ask);
   if (THIS_NOTE_RE.test(fold(rest))) signals.push(SIGNAL.thisNote);
   const terms: string[] = [...signals];
   // "aujourd'hui" is one word whose apostrophe is no elision.
-  const folded = fold(rest).replace(/aujourd['’]hui/g, "aujourdhui");
+  // Identifiers split into words as tool names do ("columnCount" → "column count").
+  const folded = fold(rest.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")).replace(/aujourd['’]hui/g, "aujourdhui");
   for (const raw of folded.match(/[\p{L}\p{N}\p{M}]+(?:'[\p{L}\p{N}\p{M}]+)*/gu) ?? []) {
     const token = raw.includes("'") ? unApostrophe(raw) : raw;
     if (!token) continue;

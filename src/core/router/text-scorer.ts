@@ -13,7 +13,7 @@ const FIELDS = [
   { key: "nameWords", weight: 2.5, b: 0.3 },
   { key: "description", weight: 1, b: 0.6 },
   { key: "hints", weight: 1.4, b: 0.4 },
-  { key: "params", weight: 0.5, b: 0.6 },
+  { key: "params", weight: 1, b: 0.6 },
 ] as const;
 const K1 = 1.2;
 /** Query weight of a truncation term (it also matches where the full stem does, so it adds less). */
@@ -26,6 +26,9 @@ const CLEAR_MATCH_WORDS = 1.8;
 const HINT_BONUS = 0.35;
 /** Hints shorter than this (in terms) give a bonus only to a message that says nothing else. */
 const MIN_HINT_TERMS = 2;
+
+/** A term at most this share of tools have (or three) is rare enough to stand for a tool alone. */
+const RARE_SHARE = 0.1;
 
 const HAN_CHAR = /^\p{Script=Han}$/u;
 
@@ -76,9 +79,11 @@ function hintTerms(hint: string): HintTerms {
  * The message covers a hint when it has every term of it. A hint of one term counts only when the message says
  * nothing else ("what time is it" is the hint "time"), or one shared word would lift every tool that has it.
  */
-function covers(hint: HintTerms, terms: Set<string>, primary: string[]): boolean {
+function covers(hint: HintTerms, terms: Set<string>, primary: string[], rare: (term: string) => boolean): boolean {
   if (!hint.every(({ term, trunc }) => terms.has(term) || (trunc !== null && terms.has(trunc)))) return false;
-  return hint.length >= MIN_HINT_TERMS || primary.every((t) => hint.some((h) => h.term === t));
+  if (hint.length >= MIN_HINT_TERMS) return true;
+  // A one-term hint stands for its tool only if few tools share the term ("time" does, "note" does not).
+  return rare(hint[0].term) && primary.every((t) => hint.some((h) => h.term === t));
 }
 
 export class TextScorer {
@@ -153,13 +158,14 @@ export class TextScorer {
   score(message: string): Map<string, number> {
     const { scores, terms } = this.raw(withReadingQuestion(withoutPastWriting(message)));
     const primary = [...terms].filter((t) => !t.startsWith(TRUNC) && !HAN_CHAR.test(t) && t !== SIGNAL.ask);
+    const rare = (term: string): boolean => (this.postings.get(term)?.length ?? 0) <= Math.max(3, RARE_SHARE * this.names.length);
     let best = 0;
     for (const s of scores) if (s > best) best = s;
     const scale = Math.max(best, this.clearMatch);
     const out = new Map<string, number>();
     for (let doc = 0; doc < scores.length; doc++) {
       let s = scores[doc] / scale;
-      if (s > 0 && this.hints[doc].length > 0 && this.hints[doc].some((h) => covers(h, terms, primary))) {
+      if (s > 0 && this.hints[doc].length > 0 && this.hints[doc].some((h) => covers(h, terms, primary, rare))) {
         s = Math.min(1, s + HINT_BONUS);
       }
       if (s > 0) out.set(this.names[doc], s);

@@ -29,7 +29,7 @@ export const DEFAULT_ROUTER_OPTIONS: RouterOptions = { topK: 3, threshold: 0.3, 
 const CHAT_MARGIN = 1.7;
 
 /** Factor on the scores of writing tools when a statement asks for a change. */
-const CHANGE_LEAN = 1.2;
+const CHANGE_LEAN = 1.4;
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
 
@@ -63,6 +63,14 @@ export class ToolRouter implements RouterPort {
   /** Routes with text scores only (synchronous; what `bench router` measures). */
   routeText(message: string, topK = this.options.topK): RouteDecision {
     return this.decide(message, this.textScores(message), topK);
+  }
+
+  /** The `limit` best tools by text score, best first (no decision: what recall at K is measured on). */
+  rankText(message: string, limit = 10): { name: string; score: number }[] {
+    return [...this.textScores(message).entries()]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(0, limit)
+      .map(([name, score]) => ({ name, score: round(score) }));
   }
 
   private textScores(message: string): Map<string, number> {
@@ -100,7 +108,7 @@ export class ToolRouter implements RouterPort {
 
   private decide(message: string, scores: Map<string, number>, topK: number): RouteDecision {
     const { threshold, chatFloor } = this.options;
-    const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const best = ranked[0]?.[1] ?? 0;
     const named = namedTools(message, [...this.byName.keys()]);
     const top = ranked.slice(0, topK).map(([name, score]) => ({ name, score: round(score) }));

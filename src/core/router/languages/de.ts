@@ -53,7 +53,7 @@ export const de: RouterLanguage = {
     "tasks:complete": ["Markiere die Aufgabe als erledigt", "Die Aufgabe ist fertig, hak sie ab", "Streich das To-do von der Liste", "Ich habe die Aufgabe erledigt"],
     "clock:now": ["Wie viel Uhr ist es?", "Welcher Tag ist heute?", "Das heutige Datum", "Welche Kalenderwoche haben wir?", "Wie spät?"],
     "memory:save": ["Merk dir, dass ich Kaffee ohne Zucker trinke", "Vergiss nicht, dass Anna Geburtstag im Mai hat", "Speicher dir das für später", "Behalte im Kopf, dass ich metrische Einheiten mag"],
-    "memory:recall": ["Was hast du dir über mich gemerkt?", "Weißt du noch, was ich dir über Anna gesagt habe?", "Erinnerst du dich an meine Vorlieben?", "Was habe ich dir erzählt?"],
+    "memory:recall": ["Was weißt du über mich?", "Was hast du dir über mich gemerkt?", "Weißt du noch, was ich dir über Anna gesagt habe?", "Erinnerst du dich an meine Vorlieben?", "Was habe ich dir erzählt?"],
     "web:fetch": ["Lies die Webseite https://example.com", "Was steht auf dieser Seite im Internet?", "Hol den Artikel von der URL", "Fasse den Link zusammen"],
   },
 };

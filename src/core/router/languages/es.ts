@@ -53,7 +53,7 @@ export const es: RouterLanguage = {
     "tasks:complete": ["Marca la tarea como hecha", "Ya terminé la tarea, márcala", "Tacha ese pendiente de la lista", "He completado la tarea"],
     "clock:now": ["¿Qué hora es?", "¿Qué día es hoy?", "La fecha de hoy", "¿En qué semana estamos?", "¿Tienes hora?"],
     "memory:save": ["Recuerda que tomo el café sin azúcar", "No olvides que el cumpleaños de Ana es en mayo", "Guárdate esto para más tarde", "Ten en cuenta que prefiero el sistema métrico"],
-    "memory:recall": ["¿Qué recuerdas de mí?", "¿Te acuerdas de lo que te dije sobre Ana?", "¿Recuerdas mis preferencias?", "¿Qué te he contado?"],
+    "memory:recall": ["¿Qué sabes de mí?", "¿Qué recuerdas de mí?", "¿Te acuerdas de lo que te dije sobre Ana?", "¿Recuerdas mis preferencias?", "¿Qué te he contado?"],
     "web:fetch": ["Lee la página web https://example.com", "¿Qué dice esta web?", "Trae el artículo de esa dirección", "Resume el enlace"],
   },
 };

@@ -53,7 +53,7 @@ export const it: RouterLanguage = {
     "tasks:complete": ["Segna l'attività come fatta", "Ho finito il compito, spuntalo", "Togli questa cosa da fare dalla lista", "Ho completato l'attività"],
     "clock:now": ["Che ora è?", "Che giorno è oggi?", "La data di oggi", "In che settimana siamo?", "Mi dici l'ora?"],
     "memory:save": ["Ricorda che prendo il caffè senza zucchero", "Non dimenticare che il compleanno di Anna è a maggio", "Tieni a mente questa cosa per dopo", "Memorizza che preferisco le unità metriche"],
-    "memory:recall": ["Cosa ricordi di me?", "Ti ricordi cosa ti ho detto di Anna?", "Ricordi le mie preferenze?", "Cosa ti ho raccontato?"],
+    "memory:recall": ["Cosa sai di me?", "Cosa ricordi di me?", "Ti ricordi cosa ti ho detto di Anna?", "Ricordi le mie preferenze?", "Cosa ti ho raccontato?"],
     "web:fetch": ["Leggi la pagina web https://example.com", "Cosa dice questo sito?", "Scarica l'articolo a questo indirizzo", "Riassumi il link"],
   },
 };

@@ -53,7 +53,7 @@ export const nl: RouterLanguage = {
     "tasks:complete": ["Markeer de taak als gedaan", "De taak is klaar, vink hem af", "Streep die to-do door", "Ik heb de taak afgerond"],
     "clock:now": ["Hoe laat is het?", "Welke dag is het vandaag?", "De datum van vandaag", "Welke week is het?", "Weet je hoe laat het is?"],
     "memory:save": ["Onthoud dat ik koffie zonder suiker drink", "Vergeet niet dat Anna in mei jarig is", "Bewaar dit voor later", "Houd in gedachten dat ik metrische eenheden wil"],
-    "memory:recall": ["Wat weet je nog over mij?", "Weet je nog wat ik over Anna zei?", "Herinner je je mijn voorkeuren?", "Wat heb ik je verteld?"],
+    "memory:recall": ["Wat weet je over mij?", "Wat weet je nog over mij?", "Weet je nog wat ik over Anna zei?", "Herinner je je mijn voorkeuren?", "Wat heb ik je verteld?"],
     "web:fetch": ["Lees de webpagina https://example.com", "Wat staat er op deze website?", "Haal het artikel op van die url", "Vat de link samen"],
   },
 };

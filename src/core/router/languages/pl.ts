@@ -52,7 +52,7 @@ export const pl: RouterLanguage = {
     "tasks:complete": ["Oznacz zadanie jako zrobione", "Zadanie skończone, odhacz je", "Skreśl to z listy zadań", "Zrobiłem to zadanie"],
     "clock:now": ["Która godzina?", "Jaki dziś dzień?", "Dzisiejsza data", "Który mamy tydzień?", "Ile jest teraz godzin?"],
     "memory:save": ["Zapamiętaj, że piję kawę bez cukru", "Nie zapomnij, że Anna ma urodziny w maju", "Zachowaj to na później", "Pamiętaj, że wolę jednostki metryczne"],
-    "memory:recall": ["Co o mnie pamiętasz?", "Pamiętasz, co mówiłem ci o Annie?", "Pamiętasz moje preferencje?", "Co ci opowiadałem?"],
+    "memory:recall": ["Co o mnie wiesz?", "Co o mnie pamiętasz?", "Pamiętasz, co mówiłem ci o Annie?", "Pamiętasz moje preferencje?", "Co ci opowiadałem?"],
     "web:fetch": ["Przeczytaj stronę https://example.com", "Co jest na tej stronie internetowej?", "Pobierz artykuł spod tego adresu", "Streść link"],
   },
 };

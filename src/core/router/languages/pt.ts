@@ -53,7 +53,7 @@ export const pt: RouterLanguage = {
     "tasks:complete": ["Marca a tarefa como feita", "Já terminei a tarefa, pode marcar", "Risca essa pendência da lista", "Concluí a tarefa"],
     "clock:now": ["Que horas são?", "Que dia é hoje?", "A data de hoje", "Em que semana estamos?", "Você tem as horas?"],
     "memory:save": ["Lembra que eu tomo café sem açúcar", "Não esquece que o aniversário da Ana é em maio", "Guarda isso pra depois", "Grava na memória que eu prefiro unidades métricas"],
-    "memory:recall": ["O que você lembra sobre mim?", "Você se lembra do que eu disse sobre a Ana?", "Lembra das minhas preferências?", "O que eu te contei?"],
+    "memory:recall": ["O que você sabe sobre mim?", "O que você lembra sobre mim?", "Você se lembra do que eu disse sobre a Ana?", "Lembra das minhas preferências?", "O que eu te contei?"],
     "web:fetch": ["Lê a página https://example.com", "O que diz este site?", "Busca o artigo nesse endereço", "Resume o link"],
   },
 };

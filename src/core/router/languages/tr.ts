@@ -52,7 +52,7 @@ export const tr: RouterLanguage = {
     "tasks:complete": ["Görevi tamamlandı olarak işaretle", "Görev bitti, üstünü çiz", "Bu yapılacağı listeden çıkar", "Görevi bitirdim"],
     "clock:now": ["Saat kaç?", "Bugün günlerden ne?", "Bugünün tarihi", "Kaçıncı haftadayız?", "Saati söyler misin?"],
     "memory:save": ["Kahveyi şekersiz içtiğimi hatırla", "Anna'nın doğum gününün mayısta olduğunu unutma", "Bunu sonrası için sakla", "Metrik birimleri tercih ettiğimi aklında tut"],
-    "memory:recall": ["Benim hakkımda neyi hatırlıyorsun?", "Anna hakkında sana ne dediğimi hatırlıyor musun?", "Tercihlerimi hatırlıyor musun?", "Sana ne anlatmıştım?"],
+    "memory:recall": ["Benim hakkımda ne biliyorsun?", "Benim hakkımda neyi hatırlıyorsun?", "Anna hakkında sana ne dediğimi hatırlıyor musun?", "Tercihlerimi hatırlıyor musun?", "Sana ne anlatmıştım?"],
     "web:fetch": ["https://example.com sayfasını oku", "Bu web sitesinde ne yazıyor?", "Bu adresteki makaleyi getir", "Bağlantıyı özetle"],
   },
 };
