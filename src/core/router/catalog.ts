@@ -42,7 +42,13 @@ function effectOf(annotations: unknown): RoutableTool["effect"] {
 
 /** The tools of a parsed catalog file. */
 export function parseCatalog(data: unknown): RoutableTool[] {
-  const list = Array.isArray(data) ? data : isObject(data) && Array.isArray(data.tools) ? data.tools : isObject(data) && Array.isArray(data.functions) ? data.functions : null;
+  const list: unknown[] | null = Array.isArray(data)
+    ? (data as unknown[])
+    : isObject(data) && Array.isArray(data.tools)
+      ? (data.tools as unknown[])
+      : isObject(data) && Array.isArray(data.functions)
+        ? (data.functions as unknown[])
+        : null;
   if (!list) throw new CatalogError("The catalog must be a JSON array of tools [{name, description, parameters}] or an object with a \"tools\" array.");
   if (list.length === 0) throw new CatalogError("The catalog has no tools.");
   const seen = new Set<string>();

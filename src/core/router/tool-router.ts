@@ -126,9 +126,22 @@ export class ToolRouter implements RouterPort {
     }
     const picked = new Map<string, number>();
     for (const name of named) picked.set(name, 1);
-    for (const [name, score] of ranked.slice(0, topK)) if (score >= threshold && !picked.has(name)) picked.set(name, round(score));
+    for (const [name, score] of this.diverse(ranked, topK)) if (score >= threshold && !picked.has(name)) picked.set(name, round(score));
     if (asksToChange(message)) this.completeFamilies(picked, scores, named);
     return { tools: [...picked.entries()].map(([name, score]) => ({ name, score })), chatOnly: false, unsure: false };
+  }
+
+  /**
+   * The top K, with at most K-1 from one family while another family also clears the threshold: "read my Inbox
+   * note and list its tasks" asks for two things, and three task tools would crowd out reading the note.
+   */
+  private diverse(ranked: [string, number][], topK: number): [string, number][] {
+    const top = ranked.slice(0, topK);
+    if (topK < 3 || top.length < topK) return top;
+    const family = this.byName.get(top[0][0])?.family;
+    if (!top.every(([n]) => this.byName.get(n)?.family === family)) return top;
+    const other = ranked.find(([n, s]) => s >= this.options.threshold && this.byName.get(n)?.family !== family);
+    return other ? [...top.slice(0, topK - 1), other] : top;
   }
 
   /** Family completion: a family that made the cut also offers its write siblings when the message asks for a change. */

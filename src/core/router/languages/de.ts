@@ -25,7 +25,7 @@ export const de: RouterLanguage = {
   ],
   change: [
     "speicher\\w*", "schreib\\w*", "fug\\w*", "hinzu\\w*", "erganz\\w*", "erstell\\w*", "leg\\w* an", "anlegen", "mach\\w*", "aktualisier\\w*", "ander\\w*", "bearbeit\\w*", "merk\\w*",
-    "notier\\w*", "trag\\w* ein", "eintragen", "setz\\w*", "benenn\\w*", "verschieb\\w*", "losch\\w*", "entfern\\w*", "markier\\w*", "hak\\w*", "ersetz\\w*", "korrigier\\w*", "hang\\w*",
+    "notier\\w*", "trag\\w* ein", "eintragen", "setz\\w*", "benenn\\w*", "verschieb\\w*", "losch\\w*", "entfern\\w*", "markier\\w*", "hak", "hake", "hakt", "abhaken", "abgehakt", "ersetz\\w*", "korrigier\\w*", "hang", "hange", "hangt", "anhangen", "dranhangen",
   ],
   hints: {
     "vault:read": ["Zeig mir den Inhalt von Projekte/Plan.md", "Lies mir die Notiz über das Meeting vor", "Öffne die Datei [[Wochenplan]]", "Was steht in der Notiz drin?", "Fasse die Notiz Ideen.md zusammen"],

@@ -27,7 +27,7 @@ export const en: RouterLanguage = {
   change: [
     "save", "saving", "saved", "write", "writing", "add", "adding", "append", "create", "creating", "make", "update", "updating", "change", "changing",
     "edit", "editing", "remember", "store", "record", "put", "insert", "rename", "move", "delete", "remove", "mark", "check off", "tick", "set", "log",
-    "jot", "note down", "keep", "fix", "replace", "tag", "link",
+    "jot", "note down", "keep", "fix", "replace",
   ],
   hints: {
     "vault:read": ["show me what Projects/Plan.md says", "let me see the note", "give me the text of [[Weekly Plan]]", "what's written in the file"],

@@ -24,8 +24,8 @@ export const fr: RouterLanguage = {
     "inbox", "taches?", "to-dos?", "projets?", "pages?", "ecri\\w*", "enregistr\\w*", "retien\\w*", "souviens", "cherch\\w*", "trouv\\w*", "ouvr\\w*", "lis", "proprietes?",
   ],
   change: [
-    "enregistr\\w*", "sauvegard\\w*", "ecri\\w*", "ajout\\w*", "rajout\\w*", "cre\\w*", "fai[st]", "mets", "mettre", "met", "modifi\\w*", "chang\\w*", "remplac\\w*", "corrig\\w*",
-    "retien\\w*", "souviens", "note[rz]?", "renomm\\w*", "deplac\\w*", "supprim\\w*", "efface\\w*", "coche\\w*", "marque\\w*", "defini\\w*", "range\\w*", "inscri\\w*", "passe",
+    "enregistr\\w*", "sauvegard\\w*", "ecri\\w*", "ajout\\w*", "rajout\\w*", "cre\\w*", "fai[st]", "mets", "mettre", "modifi\\w*", "chang\\w*", "remplac\\w*", "corrig\\w*",
+    "retien\\w*", "souviens", "noter", "notez", "renomm\\w*", "deplac\\w*", "supprim\\w*", "efface\\w*", "coche\\w*", "marque\\w*", "defini\\w*", "range\\w*", "inscri\\w*", "passe",
   ],
   hints: {
     "vault:read": ["Montre-moi le contenu de Projets/Plan.md", "Lis-moi la note sur la réunion", "Ouvre le fichier [[Planning]]", "Qu'est-ce qui est écrit dans la note ?", "Résume la note Idées.md"],
