@@ -3,8 +3,8 @@
  * and under node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one
  * run. Lives in src/engine because it is the code that loads node-llama-cpp.
  */
-import { getLlama, LlamaCompletion, TokenBias, type LlamaGrammar, type Token } from "node-llama-cpp";
-import { sentencePieceBytes, splitCharacterTokens } from "../../core/grammar/utf8-guard";
+import { GeneralChatWrapper, getLlama, LlamaCompletion, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { splitCharacterBan } from "../host/split-character-ban";
 
 /** What to measure. */
 export interface SamplingBenchInput {
@@ -25,6 +25,8 @@ export interface SamplingBenchInput {
 /** Milliseconds per generated token for each variant. */
 export interface SamplingBenchResult {
   vocab: number;
+  /** The chat wrapper node-llama-cpp resolved for the model (its prompt format is what the bench feeds). */
+  chat_wrapper: string;
   free_ms_per_token: number;
   envelope_ms_per_token: number;
   overhead_ms_per_token: number;
@@ -36,7 +38,18 @@ export interface SamplingBenchResult {
   nlc_ms_per_envelope: number;
 }
 
-const PROMPT = "<|im_start|>system\nAnswer with one JSON envelope.<|im_end|>\n<|im_start|>user\nWhat is in my project notes?<|im_end|>\n<|im_start|>assistant\n";
+/** The measured turn, rendered in the model's own chat format (as the host's chat path does). */
+function promptTokens(model: LlamaModel): { tokens: Token[]; wrapper: string } {
+  const wrapper = resolveChatWrapper({ bosString: model.tokens.bosString, filename: model.filename, fileInfo: model.fileInfo, tokenizer: model.tokenizer }) ?? new GeneralChatWrapper();
+  const { contextText } = wrapper.generateContextState({
+    chatHistory: [
+      { type: "system", text: "Answer with one JSON envelope." },
+      { type: "user", text: "What is in my project notes?" },
+      { type: "model", response: [] },
+    ],
+  });
+  return { tokens: contextText.tokenize(model.tokenizer), wrapper: wrapper.wrapperName };
+}
 
 export async function runSamplingBench(input: SamplingBenchInput): Promise<SamplingBenchResult> {
   const runs = input.runs ?? 12;
@@ -47,16 +60,14 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   // One thread: on small shared machines the default thread count is hundreds of times slower.
   const context = await model.createContext({ contextSize: 2048, threads: 1 });
   try {
+    const prompt = promptTokens(model);
+    const PROMPT = prompt.tokens;
     const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
     const ours = await llama.createGrammar({ grammar: input.gbnf });
     const theirs = await llama.createGrammarForJsonSchema(input.nlcSchema as never);
 
-    // Byte-fallback tokens that split a character are banned in every variant alike (see core/grammar/utf8-guard.ts).
-    const meta = model.fileInfo.metadata as unknown as { tokenizer?: { ggml?: { tokens?: string[]; token_type?: number[] } } };
-    const pieces = meta.tokenizer?.ggml?.tokens ?? [];
-    const types = meta.tokenizer?.ggml?.token_type ?? [];
-    const tokenBias = new TokenBias(model.tokenizer);
-    for (const t of splitCharacterTokens(pieces.map((p, i) => sentencePieceBytes(p, types[i] === 3)))) tokenBias.set(t as Token, "never");
+    // The host's token bias for grammar turns applies in every variant alike (see host/split-character-ban.ts).
+    const tokenBias = splitCharacterBan(model) ?? undefined;
 
     const totals = { free: { tokens: 0, ms: 0 }, envelope: { tokens: 0, ms: 0 }, nlc: { tokens: 0, ms: 0 } };
     const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number) => {
@@ -83,6 +94,7 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     const round = (x: number) => Math.round(x * 1000) / 1000;
     return {
       vocab: vocabSize(model),
+      chat_wrapper: prompt.wrapper,
       free_ms_per_token: round(free.perToken),
       envelope_ms_per_token: round(envelope.perToken),
       overhead_ms_per_token: round(envelope.perToken - free.perToken),
