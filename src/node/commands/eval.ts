@@ -10,7 +10,7 @@ import { EVAL_SUITE } from "../eval/suite";
 export const usage = `eval [--model F] [--embed-model F] [--limit N] [--json]   the ${EVAL_SUITE.length}-query tool-use suite in four configurations (default: the random test model)`;
 
 /** Short envelopes for the random test model: every reply stays a few hundred bytes, so the run is quick. */
-const TEST_MODEL_EVAL_GRAMMAR = { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1 };
+const TEST_MODEL_EVAL_GRAMMAR = { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1, anyValueDepth: 1, anyValueMembers: 2 };
 
 export async function run(argv: string[]): Promise<number> {
   const { options, positionals } = parseArgs(argv, { strings: ["model", "embed-model", "limit", "seed"], booleans: ["json"] });
