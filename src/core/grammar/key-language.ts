@@ -47,8 +47,9 @@ export function keyLanguageOf(pattern: string, maxChars: number): KeyLanguage | 
     throw err;
   }
   if (branches.length !== 1) return null;
-  const { node, start, end } = branches[0];
-  const items = node.kind === "seq" ? node.items : [node];
+  const { start, end } = branches[0];
+  const node = unwrap(branches[0].node);
+  const items = (node.kind === "seq" ? node.items : [node]).map(unwrap);
   if (!start) return items.length === 0 || (items.length === 1 && matchesAnything(items[0])) ? anyKeyLanguage(maxChars) : null;
   const fixed: CharRanges[] = [];
   let i = 0;
@@ -71,6 +72,13 @@ export function keyLanguageOf(pattern: string, maxChars: number): KeyLanguage | 
   }
   if (fixed.length > maxChars) return null;
   return { fixed, tail, tailMax: Math.min(tailMax, maxChars - fixed.length) };
+}
+
+/** A group of one item is that item (`([a-z])*` is `[a-z]*`). */
+function unwrap(n: RegexNode): RegexNode {
+  if (n.kind === "seq" && n.items.length === 1) return unwrap(n.items[0]);
+  if (n.kind === "repeat") return { ...n, item: unwrap(n.item) };
+  return n;
 }
 
 /** True for `.*`-like nodes that leave the language unconstrained when unanchored. */
