@@ -18,6 +18,8 @@ import { EmbeddingScorer } from "../core/router/embedding-scorer";
 import { toolCard } from "../core/router/tool-card";
 import { ToolRouter, type RouterOptions } from "../core/router/tool-router";
 import { createNodeEngine } from "../engine/client/node-launcher";
+import type { ServerEngineConfig } from "../engine/server/server-config";
+import { serverRunsTestModel } from "./server-flags";
 import { createToolCatalog, dailySettingsFromObsidian } from "../tools/index";
 import { ToolRegistry } from "../tools/registry";
 import { FolderVault } from "./folder-vault/folder-vault";
@@ -57,6 +59,8 @@ export interface HeadlessOptions {
   engine?: Engine;
   /** Chat model GGUF; default the generated test model. */
   model?: string;
+  /** A server engine (llama-server or OpenAI-compatible) instead of a model file; the host talks HTTP to it. */
+  server?: ServerEngineConfig;
   /** Embedding model GGUF for the router (and memory); default none. */
   embedModel?: string;
   /** Let the agent change notes (headless writes are refused otherwise). */
@@ -117,7 +121,19 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
   let modelPath = "";
   let testModel = false;
   let stop: () => Promise<void> = async () => {};
-  if (!engine) {
+  if (!engine && options.server) {
+    const client = createNodeEngine({ server: options.server });
+    engine = client;
+    stop = () => client.shutdown();
+    try {
+      const info = await client.modelInfo();
+      modelPath = info.path;
+      testModel = await serverRunsTestModel(info);
+    } catch (err) {
+      await client.shutdown();
+      throw err;
+    }
+  } else if (!engine) {
     testModel = !options.model;
     modelPath = options.model ? resolve(options.model) : defaultTestModelPath();
     if (!existsSync(modelPath)) throw new Error(`The model file ${modelPath} does not exist; pass a GGUF file with --model.`);
