@@ -132,7 +132,7 @@ async function runTheme(context, theme) {
     assert((await link.getAttribute("data-href")) === "Recipes/Red Lentil Soup", "the [[link]] should render as an internal link");
     assert((await input.inputValue()) === "", "the input should be cleared after sending");
     const status = await page.locator(".vault-agent-status").textContent();
-    assert(/Qwen2\.5 0\.5B Instruct · [\d.]+ tok\/s · ready/.test(status), `status line should show model and speed, got "${status}"`);
+    assert(/Qwen2\.5 0\.5B Instruct · [\d.]+ tok\/s · ready · GBNF$/.test(status), `status line should show model, speed and the constraint, got "${status}"`);
     assert((await page.locator(".vault-agent-thought summary").count()) === 1, "the thought should be available, collapsed");
     assert(!(await page.locator(".vault-agent-thought").getAttribute("open")), "the thought should start collapsed");
     await link.click();

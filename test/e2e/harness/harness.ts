@@ -90,7 +90,8 @@ class HarnessEngine implements Engine {
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const result = await this.inner.generate(request);
     // Report a plausible speed for the status line (the scripted engine's chunks are timed by the test).
-    return { ...result, generateMs: Math.max(result.generateMs, 1) };
+    // and, like the built-in engine, that a grammar constrained the reply.
+    return { ...result, generateMs: Math.max(result.generateMs, 1), constraint: request.grammar !== undefined ? "gbnf" : "none" };
   }
   embed(texts: string[]) {
     return this.inner.embed(texts);
