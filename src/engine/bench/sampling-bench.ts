@@ -51,6 +51,12 @@ export interface SamplingBenchResult {
   valid_envelopes: string;
   /** One-time cost before the first jump envelope: the vocabulary's texts and the first masks (warm-up envelope). */
   jump_warmup_ms: number;
+  /** The same per-token and per-envelope comparisons in CPU time of this process. */
+  cpu_ms_per_produced_token: number;
+  free_cpu_ms_per_token: number;
+  cpu_ratio_produced_vs_free: number;
+  cpu_ratio_envelope_vs_nlc: number;
+  chars_per_envelope: { jump: number; no_jump: number; nlc: number };
   envelope_ms_per_token: number;
   overhead_ms_per_token: number;
   nlc_ms_per_token: number;
@@ -101,15 +107,18 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias });
     await jumpOnce(0);
     const jumpWarmupMs = performance.now() - warmStart;
-    const jumpTotals = { ms: 0, produced: 0, sampled: 0, valid: 0 };
+    const jumpTotals = { ms: 0, cpu: 0, produced: 0, sampled: 0, valid: 0, chars: 0 };
 
-    const totals = { free: { tokens: 0, ms: 0 }, envelope: { tokens: 0, ms: 0 }, nlc: { tokens: 0, ms: 0 } };
+    const totals = { free: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, envelope: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, nlc: { tokens: 0, ms: 0, cpu: 0, chars: 0 } };
     const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number) => {
       let n = 0;
       const start = performance.now();
-      await completion.generateCompletion(PROMPT, { grammar, temperature: 1, seed, maxTokens, tokenBias, onToken: (t) => (n += t.length) });
+      const cpu = process.cpuUsage();
+      const text = await completion.generateCompletion(PROMPT, { grammar, temperature: 1, seed, maxTokens, tokenBias, onToken: (t) => (n += t.length) });
+      totals[variant].cpu += cpuMs(cpu);
       totals[variant].ms += performance.now() - start;
       totals[variant].tokens += n;
+      totals[variant].chars += text.length;
     };
 
     // Warm up once so the first variant does not pay for allocation.
@@ -120,8 +129,11 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       await once("envelope", ours, seed);
       await once("nlc", theirs, seed);
       const start = performance.now();
+      const cpu = process.cpuUsage();
       const out = await jumpOnce(seed);
+      jumpTotals.cpu += cpuMs(cpu);
       jumpTotals.ms += performance.now() - start;
+      jumpTotals.chars += out.text.length;
       jumpTotals.produced += out.tokens.length;
       jumpTotals.sampled += out.sampled;
       if (isJson(out.text) && recognizer.accepts(out.text)) jumpTotals.valid++;
@@ -148,6 +160,13 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       forced_share: round(1 - jumpTotals.sampled / Math.max(1, jumpTotals.produced)),
       valid_envelopes: `${jumpTotals.valid}/${runs}`,
       jump_warmup_ms: round(jumpWarmupMs),
+      // CPU time of this process (model threads included): steadier than wall time on a shared machine.
+      cpu_ms_per_produced_token: round(jumpTotals.cpu / Math.max(1, jumpTotals.produced)),
+      free_cpu_ms_per_token: round(totals.free.cpu / Math.max(1, totals.free.tokens)),
+      cpu_ratio_produced_vs_free: round(jumpTotals.cpu / Math.max(1, jumpTotals.produced) / (totals.free.cpu / Math.max(1, totals.free.tokens))),
+      cpu_ratio_envelope_vs_nlc: round(jumpTotals.cpu / Math.max(1, totals.nlc.cpu)),
+      // Random weights write envelopes of different lengths on different paths: characters per envelope, to compare like with like.
+      chars_per_envelope: { jump: round(jumpTotals.chars / runs), no_jump: round(totals.envelope.chars / runs), nlc: round(totals.nlc.chars / runs) },
       envelope_ms_per_token: round(envelope.perToken),
       overhead_ms_per_token: round(envelope.perToken - free.perToken),
       nlc_ms_per_token: round(nlc.perToken),
@@ -160,6 +179,11 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     await context.dispose();
     await model.dispose();
   }
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
 }
 
 function isJson(text: string): boolean {

@@ -210,6 +210,26 @@ describe("forced-text generation", () => {
     }
   });
 
+  it("passes every produced token, forced ones included, through the UTF-8 guard and reports what it saw", async () => {
+    const s = await setup(simpleTools);
+    const seen: Token[] = [];
+    let biasCalls = 0;
+    const utf8 = {
+      atBoundary: true,
+      broken: false,
+      bias: () => (biasCalls++, splitBan),
+      push: (t: Token) => void seen.push(t),
+    };
+    const res = await generateConstrained(input(s, "<|im_start|>user\nRead a note.<|im_end|>\n<|im_start|>assistant\n", { seed: 4, utf8 }));
+    expect(seen).toEqual(res.tokens);
+    expect(res.forced).toBeGreaterThan(0);
+    expect(res.utf8Valid).toBe(true);
+    // Always at a character boundary: the guard's own bias is never needed in place of a mask.
+    expect(biasCalls).toBe(0);
+    utf8.broken = true;
+    expect((await generateConstrained(input(s, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n", { seed: 4, utf8 }))).utf8Valid).toBe(false);
+  });
+
   it("reuses the evaluated prompt prefix of the sequence on the next turn", async () => {
     const s = await setup(simpleTools);
     const prompt = "<|im_start|>system\nYou keep notes for the user, in a vault of markdown files.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n";
