@@ -9,6 +9,7 @@ import { GbnfWalker } from "../../core/grammar/gbnf-walker";
 import { GbnfRecognizer } from "../../core/grammar/recognizer";
 import { ChoiceMasks } from "../host/choice-masks";
 import { generateConstrained } from "../host/forced-text-generator";
+import { TokenTexts } from "../host/token-texts";
 import { splitCharacterBan } from "../host/split-character-ban";
 
 /** What to measure. */
@@ -49,8 +50,10 @@ export interface SamplingBenchResult {
   forced_share: number;
   /** Envelopes of the jump variant that are whole JSON and that our recognizer accepts, out of runs. */
   valid_envelopes: string;
-  /** One-time cost before the first jump envelope: the vocabulary's texts and the first masks (warm-up envelope). */
+  /** One-time cost per model: every token's text and the string-content token lists. */
   jump_warmup_ms: number;
+  /** The untimed first jump envelope, which also computes the grammar's first masks. */
+  jump_first_envelope: { ms: number; tokens: number; masks: number };
   /** The same per-token and per-envelope comparisons in CPU time of this process. */
   cpu_ms_per_produced_token: number;
   free_cpu_ms_per_token: number;
@@ -103,10 +106,13 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     const recognizer = new GbnfRecognizer(input.gbnf);
     const warmStart = performance.now();
     const masks = new ChoiceMasks(model, walker, tokenBias ?? null);
+    void TokenTexts.of(model).stringTokens;
+    const jumpWarmupMs = performance.now() - warmStart;
     const jumpOnce = (seed: number) =>
       generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias });
-    await jumpOnce(0);
-    const jumpWarmupMs = performance.now() - warmStart;
+    const firstStart = performance.now();
+    const first = await jumpOnce(0);
+    const jumpFirstEnvelopeMs = performance.now() - firstStart;
     const jumpTotals = { ms: 0, cpu: 0, produced: 0, sampled: 0, valid: 0, chars: 0 };
 
     const totals = { free: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, envelope: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, nlc: { tokens: 0, ms: 0, cpu: 0, chars: 0 } };
@@ -160,6 +166,7 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       forced_share: round(1 - jumpTotals.sampled / Math.max(1, jumpTotals.produced)),
       valid_envelopes: `${jumpTotals.valid}/${runs}`,
       jump_warmup_ms: round(jumpWarmupMs),
+      jump_first_envelope: { ms: round(jumpFirstEnvelopeMs), tokens: first.tokens.length, masks: masks.size },
       // CPU time of this process (model threads included): steadier than wall time on a shared machine.
       cpu_ms_per_produced_token: round(jumpTotals.cpu / Math.max(1, jumpTotals.produced)),
       free_cpu_ms_per_token: round(totals.free.cpu / Math.max(1, totals.free.tokens)),

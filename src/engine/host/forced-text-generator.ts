@@ -159,9 +159,15 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
       tokens = rest ? [leadToken, ...rest] : null;
     }
     if (!tokens) return null;
-    // Leave the last forced token to the model unless the grammar ends there: a longer token may run on
-    // from it. Never go past the token cap.
-    let take = !walker.complete(forced.pos) && tokens.length > 1 ? tokens.length - 1 : tokens.length;
+    // Leave the last forced token to the model where a longer token could run on from it (and the
+    // grammar does not end there): the model then picks the boundary. Never go past the token cap.
+    let take = tokens.length;
+    if (!walker.complete(forced.pos) && tokens.length > 1) {
+      const kept = model.detokenize(tokens.slice(0, -1), false, context);
+      const back = kept.startsWith(lead) ? walker.advance(from, kept.slice(lead.length)) : null;
+      const last = lead.length + forced.text.length - kept.length;
+      if (back && (masks?.longestAdmitted(back) ?? Infinity) > last) take--;
+    }
     take = Math.min(take, limit);
     let text = lead + forced.text;
     let after = forced.pos;
