@@ -9,6 +9,7 @@ import { GbnfWalker } from "../../core/grammar/gbnf-walker";
 import { GbnfRecognizer } from "../../core/grammar/recognizer";
 import { ChoiceMasks } from "../host/choice-masks";
 import { generateConstrained } from "../host/forced-text-generator";
+import { loadLlamaRuntime } from "../host/llama-runtime";
 import { TokenTexts } from "../host/token-texts";
 import { splitCharacterBan } from "../host/split-character-ban";
 
@@ -87,6 +88,8 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   const runs = input.runs ?? 12;
   const maxTokens = input.maxTokens ?? 512;
   const log = input.log ?? (() => {});
+  // The host's generator reaches node-llama-cpp through the lazily loaded runtime.
+  await loadLlamaRuntime();
   const llama = await getLlama({ gpu: false, build: "never" });
   const model = await llama.loadModel({ modelPath: input.modelPath });
   // One thread: on small shared machines the default thread count is hundreds of times slower.

@@ -10,6 +10,7 @@ import { GbnfRecognizer, GbnfWalker, compileEnvelopeGrammar, type GrammarTool } 
 import { ENVELOPE_STATUS_VALUES } from "../../../src/core/grammar/envelope";
 import { sentencePieceBytes, splitCharacterTokens } from "../../../src/core/grammar/utf8-guard";
 import { ChoiceMasks } from "../../../src/engine/host/choice-masks";
+import { loadLlamaRuntime } from "../../../src/engine/host/llama-runtime";
 import { generateConstrained, type ConstrainedGenerationInput } from "../../../src/engine/host/forced-text-generator";
 import { TokenTexts } from "../../../src/engine/host/token-texts";
 import { testModelPath } from "../../helpers/test-model";
@@ -46,6 +47,7 @@ let context: LlamaContext;
 let splitBan: TokenBias;
 let sequence: LlamaContextSequence;
 beforeAll(async () => {
+  await loadLlamaRuntime();
   const llama = await getLlama({ gpu: false, build: "never" });
   model = await llama.loadModel({ modelPath: await testModelPath() });
   // One thread: the default count is hundreds of times slower on small shared machines.
