@@ -13,6 +13,8 @@ import { downloadModel, type DownloadProgress } from "./download/model-download"
 import { parseModelSource } from "./download/model-source";
 import { listModels, type ModelEntry } from "./models/model-library";
 import type { VaultAgentSettings } from "./settings/settings";
+import type { McpConnectionOptions } from "../engine/mcp/mcp-connection";
+import { nodeFetch } from "./mcp/node-fetch";
 
 export interface RuntimeReport extends RuntimeState {
   /** The command that installs the runtime by hand. */
@@ -34,6 +36,8 @@ export interface PluginServices {
   installRuntime(onLine: (line: string) => void, signal?: AbortSignal): Promise<void>;
   /** The engine for these settings (the host process starts lazily on the first request). */
   createEngine(settings: VaultAgentSettings): Promise<InnerEngine>;
+  /** How MCP servers are reached on this machine (default: stdio child processes and the global fetch). */
+  mcpConnection?(): Pick<McpConnectionOptions, "transport" | "fetch">;
 }
 
 /** Thrown when the engine cannot start yet; the message names the fix. */
@@ -81,6 +85,11 @@ export class DesktopServices implements PluginServices {
 
   installRuntime(onLine: (line: string) => void, signal?: AbortSignal): Promise<void> {
     return installRuntime(this.pluginDir, RUNTIME_DEPENDENCIES, onLine, signal);
+  }
+
+  mcpConnection(): Pick<McpConnectionOptions, "transport" | "fetch"> {
+    // Node's HTTP client: the renderer's fetch would hold local MCP servers to the browser's CORS rules.
+    return { fetch: nodeFetch };
   }
 
   async createEngine(settings: VaultAgentSettings): Promise<InnerEngine> {

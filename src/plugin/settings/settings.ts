@@ -45,6 +45,9 @@ export interface VaultAgentSettings {
   conversationStorage: ConversationStorage;
   /** Vault folder for conversations when stored in the vault. */
   conversationFolder: string;
+
+  /** MCP servers in the Claude-Desktop form `{"mcpServers": {...}}` (what import reads and what the MCP section edits). */
+  mcpConfig: { mcpServers: Record<string, unknown> };
 }
 
 export const DEFAULT_SETTINGS: VaultAgentSettings = {
@@ -67,6 +70,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   memoryFolder: "Memory",
   conversationStorage: "plugin",
   conversationFolder: "Vault agent/Conversations",
+  mcpConfig: { mcpServers: {} },
 };
 
 /** Merges stored data over the defaults, keeping only keys of the right type (old or hand-edited data.json stays safe). */
@@ -85,6 +89,9 @@ export function loadSettings(stored: unknown): VaultAgentSettings {
   }
   if (!["confirm", "refuse"].includes(settings.writePolicy)) settings.writePolicy = DEFAULT_SETTINGS.writePolicy;
   if (!["plugin", "vault"].includes(settings.conversationStorage)) settings.conversationStorage = DEFAULT_SETTINGS.conversationStorage;
+  const mcp = settings.mcpConfig as unknown;
+  const servers = mcp && typeof mcp === "object" ? (mcp as { mcpServers?: unknown }).mcpServers : undefined;
+  settings.mcpConfig = servers && typeof servers === "object" && !Array.isArray(servers) ? { mcpServers: servers as Record<string, unknown> } : { mcpServers: {} };
   return settings;
 }
 
