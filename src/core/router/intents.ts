@@ -18,6 +18,11 @@ function mentionsVault(raw: string, cleaned: string): boolean {
   return VAULT_MARK.test(raw) || VAULT_RE.test(cleaned);
 }
 
+/** The message mentions the vault: a note path, [[link]], #tag, or words about notes, files, tasks… in any language. */
+export function aboutVault(message: string): boolean {
+  return mentionsVault(message, clean(message));
+}
+
 /** The message asks to persist or change something (so a family's write siblings are offered). */
 export function asksToChange(message: string): boolean {
   return CHANGE_RE.test(clean(message));

@@ -8,7 +8,7 @@ export const en: RouterLanguage = {
     "do does did doing have has had i me my mine we our you your he she it its they them their this that these those " +
     "what which who whom how when where why can could would should will shall may might must please pls just some any " +
     "all there here so very too also up out over again more most such no not only own same than s t don now let lets " +
-    "ll re ve d m hey ok okay want wanna need gonna could i'd i'm im you're thing things something stuff get got give",
+    "ll re ve d m hey ok okay wanna gonna could i'd i'm im you're thing things something stuff get got give",
   days: "today todays tonight yesterday yesterdays tomorrow tomorrows",
   smallTalk: [
     "hi", "hello", "hey", "heya", "hiya", "yo", "howdy", "greetings", "sup", "what's up", "whats up",
