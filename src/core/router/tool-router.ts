@@ -31,6 +31,9 @@ function hasSignals(message: string): boolean {
   return analyze(message).signals.size > 0;
 }
 
+/** Share of the best score a further tool must reach to be offered too. */
+const RELATIVE_CUT = 0.4;
+
 /** Words in a message short enough to be chat when nothing in it matched. */
 const SHORT_MESSAGE_WORDS = 5;
 
@@ -142,7 +145,9 @@ export class ToolRouter implements RouterPort {
     }
     const picked = new Map<string, number>();
     for (const name of named) picked.set(name, 1);
-    for (const [name, score] of this.diverse(ranked, topK)) if (score >= threshold && !picked.has(name)) picked.set(name, round(score));
+    // A tool far below the best one is noise that a small model may still pick: it must reach a share of the best.
+    const cut = Math.max(threshold, best * RELATIVE_CUT);
+    for (const [name, score] of this.diverse(ranked, topK)) if (score >= cut && !picked.has(name)) picked.set(name, round(score));
     if (asksToChange(message)) this.completeFamilies(picked, scores, named);
     return { tools: [...picked.entries()].map(([name, score]) => ({ name, score })), chatOnly: false, unsure: false };
   }
