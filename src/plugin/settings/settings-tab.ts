@@ -7,6 +7,7 @@ import type { HostStatus } from "../../engine/host/protocol";
 import { describeModel, formatBytes, type ModelEntry } from "../models/model-library";
 import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { PluginServices } from "../services";
+import { EngineSection } from "./engine-section";
 import type { VaultAgentSettings } from "./settings";
 
 /** What the tab needs from the plugin. */
@@ -33,9 +34,12 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   private installLog: string[] = [];
   private installing: AbortController | null = null;
 
+  private readonly engineSection: EngineSection;
+
   constructor(app: App, plugin: Plugin, deps: SettingsTabDeps) {
     super(app, plugin);
     this.deps = deps;
+    this.engineSection = new EngineSection({ ...deps, testServer: (c) => deps.services.testServer(c), redisplay: () => this.display() });
   }
 
   display(): void {
@@ -43,6 +47,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     containerEl.empty();
     containerEl.addClass("vault-agent-settings");
     const s = this.deps.settings();
+    this.engineSection.render(containerEl);
 
     new Setting(containerEl).setName("Model").setHeading();
     const picker = containerEl.createDiv({ cls: "vault-agent-model-picker" });
