@@ -9,6 +9,7 @@ import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { PluginServices } from "../services";
 import { EngineSection } from "./engine-section";
 import type { VaultAgentSettings } from "./settings";
+import { renderMcpSection, type McpSectionDeps } from "./mcp-section";
 
 /** What the tab needs from the plugin. */
 export interface SettingsTabDeps {
@@ -25,6 +26,8 @@ export interface SettingsTabDeps {
   rebuildIndex: () => void;
   /** Opens Obsidian's hotkey settings filtered to this plugin's commands. */
   openHotkeys: () => void;
+  /** The MCP servers (their section is drawn when present). */
+  mcp?: McpSectionDeps["mcp"];
 }
 
 export class VaultAgentSettingTab extends PluginSettingTab {
@@ -33,6 +36,8 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   private download: { label: string; controller: AbortController; progress?: DownloadProgress; error?: string } | null = null;
   private installLog: string[] = [];
   private installing: AbortController | null = null;
+  /** Stops the MCP section's live updates. */
+  private stopMcp: (() => void) | null = null;
 
   private readonly engineSection: EngineSection;
 
@@ -216,9 +221,13 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 
     new Setting(containerEl).setName("Runtime").setHeading();
     void this.renderRuntime(containerEl.createDiv({ cls: "vault-agent-runtime" }));
+    this.stopMcp?.();
+    this.stopMcp = this.deps.mcp ? renderMcpSection(containerEl, { settings: this.deps.settings, save: this.deps.save, mcp: this.deps.mcp }) : null;
   }
 
   override hide(): void {
+    this.stopMcp?.();
+    this.stopMcp = null;
     this.containerEl.empty();
   }
 
