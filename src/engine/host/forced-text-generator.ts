@@ -36,10 +36,11 @@ export interface ConstrainedGenerationInput {
   /** Bias applied at every step where no choice mask applies (split-character bans); the masks include it. */
   baseBias?: TokenBias;
   /**
-   * The host's UTF-8 guard for this generation, when it has one: it sees every produced token, and
-   * while a character is open its bias (the tokens that can continue it) replaces every mask.
+   * The host's UTF-8 guard (or one generation's tracker of it), when it has one: it sees every
+   * produced token, and while a character is open its bias (the tokens that can continue it)
+   * replaces every mask.
    */
-  utf8?: Utf8Tracking;
+  utf8?: Utf8Tracking | { tracker(): Utf8Tracking };
   /** Evaluate forced text as batches instead of sampling it (default true). */
   jumpForward?: boolean;
   signal?: AbortSignal;
@@ -118,7 +119,7 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
   const texts = TokenTexts.of(model);
   const jump = input.jumpForward !== false;
   const result: ConstrainedGenerationResult = { text: "", tokens: [], sampled: 0, forced: 0, promptEvaluated: 0, stopReason: "eos", utf8Valid: true };
-  const utf8 = input.utf8;
+  const utf8 = input.utf8 && "tracker" in input.utf8 ? input.utf8.tracker() : input.utf8;
   if (signal?.aborted) return { ...result, stopReason: "abort" };
 
   // Reuse the evaluated prefix; at least the last prompt token is evaluated again, for its logits.
