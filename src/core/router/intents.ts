@@ -18,6 +18,11 @@ function mentionsVault(raw: string, cleaned: string): boolean {
   return VAULT_MARK.test(raw) || VAULT_RE.test(cleaned);
 }
 
+/** The message mentions the vault: a note path, [[link]], #tag, or words about notes, files, tasks… in any language. */
+export function aboutVault(message: string): boolean {
+  return mentionsVault(message, clean(message));
+}
+
 /** The message asks to persist or change something (so a family's write siblings are offered). */
 export function asksToChange(message: string): boolean {
   return CHANGE_RE.test(clean(message));
@@ -27,7 +32,10 @@ export function asksToChange(message: string): boolean {
 export function isSmallTalk(message: string): boolean {
   const m = clean(message);
   const hit = SMALL_TALK_RE.exec(m);
-  return !!hit && !mentionsVault(message.slice(Math.min(message.length, hit[0].length)), m.slice(hit[0].length));
+  if (!hit) return false;
+  // "ok, delete the draft", "thanks! now add eggs": what follows the greeting is a request.
+  const rest = m.slice(hit[0].length);
+  return !mentionsVault(message.slice(Math.min(message.length, hit[0].length)), rest) && !CHANGE_RE.test(rest);
 }
 
 /** Small talk or a general-knowledge question that does not mention the vault. */
