@@ -328,12 +328,18 @@ export class Indexer {
     const rereadSet = new Set(reread);
     this.owners.clear();
     const conflicted: string[] = [];
+    // These passes cover every note: yield now and then, so a 10,000-note build never blocks for long.
+    let step = 0;
     for (const [path, entry] of Object.entries(this.manifest.notes)) {
+      if (++step % 1000 === 0) await yieldToLoop();
       if (rereadSet.has(path)) continue;
       if (entry.ids.some((id) => this.owners.has(id))) conflicted.push(path);
       else for (const id of entry.ids) this.owners.set(id, path);
     }
-    for (const path of [...conflicted, ...reread]) this.assignIds(path, this.manifest.notes[path].ids.map(hashOfVectorId));
+    for (const path of [...conflicted, ...reread]) {
+      if (++step % 1000 === 0) await yieldToLoop();
+      this.assignIds(path, this.manifest.notes[path].ids.map(hashOfVectorId));
+    }
 
     if (this.semantic) {
       // What the vector index holds: an id there already has its text's vector; a hash there (under any
@@ -344,6 +350,7 @@ export class Indexer {
       const needs = new Map<string, Need[]>();
       let embedTotal = 0;
       for (const [path, entry] of Object.entries(this.manifest.notes)) {
+        if (++step % 1000 === 0) await yieldToLoop();
         const list: Need[] = [];
         for (const id of entry.ids) {
           const hash = hashOfVectorId(id);
