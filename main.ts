@@ -13,6 +13,7 @@ import { semanticSetup, textHostSetup } from "./src/plugin/memory/semantic-setup
 import { openHotkeys, openPluginSettings } from "./src/plugin/obsidian-internals";
 import { explainFailure, readinessProblem } from "./src/plugin/readiness";
 import { DesktopServices, type PluginServices } from "./src/plugin/services";
+import { runSelfCheck } from "./src/plugin/models/self-check";
 import { loadSettings, modelLabel, needsEngineRestart, type VaultAgentSettings } from "./src/plugin/settings/settings";
 import { VaultAgentSettingTab } from "./src/plugin/settings/settings-tab";
 import { StatusBar } from "./src/plugin/status-bar";
@@ -80,6 +81,7 @@ export default class VaultAgentPlugin extends Plugin {
         memoryStatus: () => memory.describe(),
         rebuildIndex: () => void memory.index(true),
         openHotkeys: () => openHotkeys(this.app, this.manifest.name),
+        selfCheck: () => runSelfCheck(engine),
       }),
     );
   }

@@ -178,6 +178,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
         messages: prompt.messages,
         grammar: grammar?.gbnf,
         maxTokens: prompt.maxTokens,
+        thinkFirst: grammar && options.thinkFirstTokens > 0 ? { maxTokens: options.thinkFirstTokens } : undefined,
         temperature: options.temperature,
         seed: options.seed,
         conversationId: conversation.id,

@@ -1,10 +1,12 @@
 /**
  * The body of `bench sampling`: token cost of free sampling, of sampling under our envelope grammar,
  * and under node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one
- * run. Lives in src/engine because it is the code that loads node-llama-cpp.
+ * run — all three on the host's own grammar-turn loop with its UTF-8 guard, so the numbers are the
+ * host's. Lives in src/engine because it is the code that loads node-llama-cpp.
  */
-import { GeneralChatWrapper, getLlama, LlamaCompletion, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
-import { splitCharacterBan } from "../host/split-character-ban";
+import { GeneralChatWrapper, getLlama, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { generateUnderGrammar } from "../host/grammar-generation";
+import { Utf8TokenGuard } from "../host/utf8-token-guard";
 
 /** What to measure. */
 export interface SamplingBenchInput {
@@ -62,24 +64,22 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   try {
     const prompt = promptTokens(model);
     const PROMPT = prompt.tokens;
-    const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
+    const sequence = context.getSequence();
     const ours = await llama.createGrammar({ grammar: input.gbnf });
     const theirs = await llama.createGrammarForJsonSchema(input.nlcSchema as never);
-
-    // The host's token bias for grammar turns applies in every variant alike (see host/split-character-ban.ts).
-    const tokenBias = splitCharacterBan(model) ?? undefined;
+    const guard = Utf8TokenGuard.for(model);
 
     const totals = { free: { tokens: 0, ms: 0 }, envelope: { tokens: 0, ms: 0 }, nlc: { tokens: 0, ms: 0 } };
-    const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number) => {
-      let n = 0;
+    const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number, maxTokensNow = maxTokens) => {
       const start = performance.now();
-      await completion.generateCompletion(PROMPT, { grammar, temperature: 1, seed, maxTokens, tokenBias, onToken: (t) => (n += t.length) });
+      const out = await generateUnderGrammar({ model, sequence, guard, promptTokens: PROMPT, grammar, temperature: 1, topP: 1, seed, maxTokens: maxTokensNow });
       totals[variant].ms += performance.now() - start;
-      totals[variant].tokens += n;
+      totals[variant].tokens += out.tokensOut;
     };
 
-    // Warm up once so the first variant does not pay for allocation.
-    await completion.generateCompletion(PROMPT, { temperature: 1, seed: 0, maxTokens: 16 });
+    // Warm up once so the first variant does not pay for allocation (then reset the totals).
+    await once("free", undefined, 0, 16);
+    totals.free = { tokens: 0, ms: 0 };
     // Variants are interleaved seed by seed, so load from other processes on the machine hits all three alike.
     for (let seed = 1; seed <= runs; seed++) {
       await once("free", undefined, seed);

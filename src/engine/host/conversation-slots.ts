@@ -4,7 +4,7 @@
  * conversation needs one, the least recently used conversation gives its sequence up. Turns on the
  * same sequence run one after the other.
  */
-import { LlamaChat, type LlamaContext, type LlamaContextSequence } from "node-llama-cpp";
+import { LlamaChat, type ChatWrapper, type LlamaContext, type LlamaContextSequence } from "node-llama-cpp";
 
 /** One sequence and the chat state that lives on it. */
 export interface Slot {
@@ -28,11 +28,12 @@ export class ConversationSlots {
   private readonly states: SlotState[];
   private clock = 0;
 
-  constructor(context: LlamaContext) {
+  constructor(context: LlamaContext, chatWrapper?: ChatWrapper) {
     this.states = [];
     for (let i = 0; i < context.totalSequences; i++) {
       const sequence = context.getSequence();
-      this.states.push({ slot: { sequence, chat: new LlamaChat({ contextSequence: sequence }) }, lastUsed: 0, tail: Promise.resolve() });
+      const chat = new LlamaChat({ contextSequence: sequence, chatWrapper: chatWrapper ?? "auto" });
+      this.states.push({ slot: { sequence, chat }, lastUsed: 0, tail: Promise.resolve() });
     }
   }
 

@@ -111,6 +111,8 @@ export interface OpResults {
   generate: import("../../core/ports/engine").GenerateResult & {
     /** Prompt tokens evaluated this turn (tokensIn minus the reused prefix). */
     tokensEvaluated: number;
+    /** Tokens of a "think first" span (sampled, then dropped from the reply); 0 or absent without one. */
+    thoughtTokens?: number;
   };
   embed: { vectors: number[][] };
   countTokens: { count: number };

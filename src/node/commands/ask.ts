@@ -88,6 +88,16 @@ export async function run(argv: string[]): Promise<number> {
     agentOptions: seed !== undefined ? { seed } : {},
   });
   const out = (t: string): void => void process.stdout.write(t);
+  if (!headless.testModel && headless.modelPath) {
+    // Load (and so check) the model before routing and memory prefetch: a bad file is one sentence on stderr.
+    try {
+      await headless.engine.modelInfo();
+    } catch (err) {
+      await headless.close();
+      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+      return 1;
+    }
+  }
   if (headless.testModel) {
     out(
       "[note] No --model given: using the generated random-weight test model. Its words are noise; what this run shows is the protocol " +

@@ -13,7 +13,7 @@ import { DEFAULT_TOOL_SETTINGS, type MemorySearch, type ToolContext, type ToolSe
 import { ToolRouter } from "../../core/router";
 import { createToolCatalog } from "../../tools";
 import { ToolRegistry } from "../../tools/registry";
-import type { VaultAgentSettings } from "../settings/settings";
+import { THINK_FIRST_TOKENS, type VaultAgentSettings } from "../settings/settings";
 import { dailySettingsFromObsidian } from "../../tools/daily";
 import { networkFetch } from "./network-fetch";
 
@@ -124,6 +124,7 @@ export class AgentFactory {
         writes: settings.writePolicy,
         writesOffHint: "turn on write confirmations in the Vault Agent settings to let the agent edit notes.",
         temperature: settings.temperature,
+        thinkFirstTokens: settings.thinkFirst ? THINK_FIRST_TOKENS : 0,
       },
     });
     return { agent, toolContext, router };

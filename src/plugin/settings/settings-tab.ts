@@ -5,9 +5,12 @@ import type { DownloadProgress } from "../download/model-download";
 import type { EngineStatus } from "../engine/managed-engine";
 import type { HostStatus } from "../../engine/host/protocol";
 import { describeModel, formatBytes, type ModelEntry } from "../models/model-library";
+import { renderModelChecks } from "../models/model-checks";
 import { RECOMMENDED_MODELS } from "../models/recommended";
+import type { SelfCheckResult } from "../models/self-check";
 import type { PluginServices } from "../services";
 import type { VaultAgentSettings } from "./settings";
+import { renderThinkingSetting } from "./thinking-setting";
 
 /** What the tab needs from the plugin. */
 export interface SettingsTabDeps {
@@ -24,6 +27,8 @@ export interface SettingsTabDeps {
   rebuildIndex: () => void;
   /** Opens Obsidian's hotkey settings filtered to this plugin's commands. */
   openHotkeys: () => void;
+  /** Loads the model in use and generates one token under a grammar (the model list's self-check). */
+  selfCheck?: () => Promise<SelfCheckResult>;
 }
 
 export class VaultAgentSettingTab extends PluginSettingTab {
@@ -95,6 +100,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
           .setDynamicTooltip()
           .onChange(async (v) => this.deps.save({ temperature: v })),
       );
+    renderThinkingSetting(containerEl, s, (patch) => this.deps.save(patch));
     new Setting(containerEl)
       .setName("Unload after idle minutes")
       .setDesc("Frees the model's memory when the chat is unused for this long; set it to 0 to keep it loaded.")
@@ -264,6 +270,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
       text.createDiv({ cls: "vault-agent-model-facts", text: describeModel(m) });
       text.createDiv({ cls: "vault-agent-model-file", text: `${m.source === "plugin" ? "Plugin folder" : "Your folder"} · ${m.fileName}` });
       const actions = row.createDiv({ cls: "vault-agent-model-actions" });
+      renderModelChecks(text, actions, m, m.path === s.modelPath, this.deps.selfCheck);
       if (m.path === s.modelPath) actions.createSpan({ cls: "vault-agent-badge mod-ok", text: "In use" });
       else if (m.info) {
         new ButtonComponent(actions).setButtonText("Use").onClick(async () => {

@@ -18,6 +18,8 @@ export interface VaultAgentSettings {
   threads: number;
   /** Sampling temperature. */
   temperature: number;
+  /** Thinking models (Qwen3, Gemma 4, SmolLM3) may think briefly before each structured reply; off = thinking off. */
+  thinkFirst: boolean;
   /** Minutes without a request before the model is unloaded; 0 = never. */
   idleUnloadMinutes: number;
 
@@ -55,6 +57,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   gpuLayers: -1,
   threads: 0,
   temperature: 0.7,
+  thinkFirst: false,
   idleUnloadMinutes: 10,
   routerTopK: 3,
   routerThreshold: 0.3,
@@ -94,6 +97,9 @@ const ENGINE_KEYS: (keyof VaultAgentSettings)[] = ["modelPath", "embeddingModelP
 export function needsEngineRestart(patch: Partial<VaultAgentSettings>): boolean {
   return ENGINE_KEYS.some((key) => key in patch);
 }
+
+/** Tokens a thinking model may think before each reply when "Let thinking models think first" is on. */
+export const THINK_FIRST_TOKENS = 512;
 
 /** The chosen model's file name for the status line before the engine has reported its real name. */
 export function modelLabel(settings: VaultAgentSettings): string {
