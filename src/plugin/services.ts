@@ -12,7 +12,8 @@ import { installCommand, installRuntime, runtimeState, type RuntimeState } from 
 import { downloadModel, type DownloadProgress } from "./download/model-download";
 import { parseModelSource } from "./download/model-source";
 import { listModels, type ModelEntry } from "./models/model-library";
-import type { VaultAgentSettings } from "./settings/settings";
+import type { ServerEngineConfig, ServerProbe } from "../engine/server/server-config";
+import { serverConfig, type VaultAgentSettings } from "./settings/settings";
 
 export interface RuntimeReport extends RuntimeState {
   /** The command that installs the runtime by hand. */
@@ -34,6 +35,8 @@ export interface PluginServices {
   installRuntime(onLine: (line: string) => void, signal?: AbortSignal): Promise<void>;
   /** The engine for these settings (the host process starts lazily on the first request). */
   createEngine(settings: VaultAgentSettings): Promise<InnerEngine>;
+  /** "Test connection": tries the server for real from an engine host (which needs no runtime) and reports what it found. */
+  testServer(config: ServerEngineConfig): Promise<ServerProbe>;
 }
 
 /** Thrown when the engine cannot start yet; the message names the fix. */
@@ -79,11 +82,28 @@ export class DesktopServices implements PluginServices {
     return { ...state, command: installCommand(this.pluginDir, RUNTIME_DEPENDENCIES), folder: this.pluginDir };
   }
 
+  async testServer(config: ServerEngineConfig): Promise<ServerProbe> {
+    const host = await ensureHostScript(this.pluginDir, this.host.source, this.host.hash);
+    const client = new EngineClient(obsidianHostLauncher(this.pluginDir, host.path));
+    try {
+      return await client.probeServer(config);
+    } finally {
+      await client.shutdown();
+    }
+  }
+
   installRuntime(onLine: (line: string) => void, signal?: AbortSignal): Promise<void> {
     return installRuntime(this.pluginDir, RUNTIME_DEPENDENCIES, onLine, signal);
   }
 
   async createEngine(settings: VaultAgentSettings): Promise<InnerEngine> {
+    const server = serverConfig(settings);
+    if (server) {
+      if (!server.url) throw new EngineSetupError("No server address set; enter the server's URL in the settings.");
+      // A server engine needs only the host script: the HTTP client runs there without node-llama-cpp.
+      const host = await ensureHostScript(this.pluginDir, this.host.source, this.host.hash);
+      return new EngineClient(obsidianHostLauncher(this.pluginDir, host.path), { server, logFile: path.join(this.pluginDir, "engine.log") });
+    }
     if (!settings.modelPath) throw new EngineSetupError("No model selected; choose one in the settings.");
     const runtime = await runtimeState(this.pluginDir, RUNTIME_DEPENDENCIES);
     if (!runtime.installed) throw new EngineSetupError("The engine runtime is not installed; install it from the settings.");

@@ -1,11 +1,17 @@
 /**
- * The body of `bench sampling`: token cost of free sampling, of sampling under our envelope grammar,
- * and under node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one
- * run — all three on the host's own grammar-turn loop with its UTF-8 guard, so the numbers are the
- * host's. Lives in src/engine because it is the code that loads node-llama-cpp.
+ * The body of `bench sampling`: token cost of free sampling, of sampling under our envelope grammar
+ * (with forced-text jumps and choice masks, and without them: llama.cpp's grammar alone), and under
+ * node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one run.
+ * Lives in src/engine because it is the code that loads node-llama-cpp.
  */
 import { GeneralChatWrapper, getLlama, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { GbnfWalker } from "../../core/grammar/gbnf-walker";
+import { GbnfRecognizer } from "../../core/grammar/recognizer";
+import { ChoiceMasks } from "../host/choice-masks";
+import { generateConstrained } from "../host/forced-text-generator";
 import { generateUnderGrammar } from "../host/grammar-generation";
+import { loadLlamaRuntime } from "../host/llama-runtime";
+import { UTF8_BOUNDARY } from "../host/utf8-state";
 import { Utf8TokenGuard } from "../host/utf8-token-guard";
 
 /** What to measure. */
@@ -30,6 +36,24 @@ export interface SamplingBenchResult {
   /** The chat wrapper node-llama-cpp resolved for the model (its prompt format is what the bench feeds). */
   chat_wrapper: string;
   free_ms_per_token: number;
+  /** Ours with forced-text jumps and choice masks: wall time over produced tokens (forced included). */
+  ms_per_produced_token: number;
+  /** ms_per_produced_token / free_ms_per_token (goal ≤ 1). */
+  ratio_produced_vs_free: number;
+  /** Ours with jumps and masks, per whole envelope. */
+  ms_per_envelope: number;
+  /** Ours through llama.cpp's grammar alone (the host's plain grammar-turn loop), per envelope. */
+  ms_per_envelope_no_jump: number;
+  /** ms_per_envelope / nlc_ms_per_envelope (goal ≤ 0.5 at 152k and 262k). */
+  ratio_envelope_vs_nlc: number;
+  sampled_tokens_per_envelope: number;
+  produced_tokens_per_envelope: number;
+  /** Share of produced tokens appended without sampling. */
+  forced_share: number;
+  /** Envelopes of the jump variant that are whole JSON and that our recognizer accepts, out of runs. */
+  valid_envelopes: string;
+  /** One-time cost before the first jump envelope: the vocabulary's texts and the first masks (warm-up envelope). */
+  jump_warmup_ms: number;
   envelope_ms_per_token: number;
   overhead_ms_per_token: number;
   nlc_ms_per_token: number;
@@ -57,6 +81,8 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   const runs = input.runs ?? 12;
   const maxTokens = input.maxTokens ?? 512;
   const log = input.log ?? (() => {});
+  // The host's modules reach node-llama-cpp through its lazy runtime loader.
+  await loadLlamaRuntime();
   const llama = await getLlama({ gpu: false, build: "never" });
   const model = await llama.loadModel({ modelPath: input.modelPath });
   // One thread: on small shared machines the default thread count is hundreds of times slower.
@@ -67,35 +93,66 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     const sequence = context.getSequence();
     const ours = await llama.createGrammar({ grammar: input.gbnf });
     const theirs = await llama.createGrammarForJsonSchema(input.nlcSchema as never);
+
+    // The host's UTF-8 guard applies in every variant alike (see host/utf8-token-guard.ts).
     const guard = Utf8TokenGuard.for(model);
+    const tokenBias = guard.bias(UTF8_BOUNDARY);
+
+    const walker = new GbnfWalker(input.gbnf);
+    const recognizer = new GbnfRecognizer(input.gbnf);
+    const warmStart = performance.now();
+    const masks = new ChoiceMasks(model, walker, tokenBias ?? null);
+    const jumpOnce = (seed: number) =>
+      generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias, utf8: guard });
+    await jumpOnce(0);
+    const jumpWarmupMs = performance.now() - warmStart;
+    const jumpTotals = { ms: 0, produced: 0, sampled: 0, valid: 0 };
 
     const totals = { free: { tokens: 0, ms: 0 }, envelope: { tokens: 0, ms: 0 }, nlc: { tokens: 0, ms: 0 } };
-    const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number, maxTokensNow = maxTokens) => {
+    // The host's plain grammar-turn loop (no jumps, no masks): llama.cpp's grammar and the UTF-8 guard alone.
+    const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number) => {
       const start = performance.now();
-      const out = await generateUnderGrammar({ model, sequence, guard, promptTokens: PROMPT, grammar, temperature: 1, topP: 1, seed, maxTokens: maxTokensNow });
+      const out = await generateUnderGrammar({ model, sequence, guard, promptTokens: PROMPT, grammar, temperature: 1, topP: 0.95, seed, maxTokens });
       totals[variant].ms += performance.now() - start;
       totals[variant].tokens += out.tokensOut;
     };
 
-    // Warm up once so the first variant does not pay for allocation (then reset the totals).
-    await once("free", undefined, 0, 16);
-    totals.free = { tokens: 0, ms: 0 };
+    // Warm up once so the first variant does not pay for allocation.
+    await generateUnderGrammar({ model, sequence, guard, promptTokens: PROMPT, temperature: 1, topP: 0.95, seed: 0, maxTokens: 16 });
     // Variants are interleaved seed by seed, so load from other processes on the machine hits all three alike.
     for (let seed = 1; seed <= runs; seed++) {
       await once("free", undefined, seed);
       await once("envelope", ours, seed);
       await once("nlc", theirs, seed);
+      const start = performance.now();
+      const out = await jumpOnce(seed);
+      jumpTotals.ms += performance.now() - start;
+      jumpTotals.produced += out.tokens.length;
+      jumpTotals.sampled += out.sampled;
+      if (isJson(out.text) && recognizer.accepts(out.text)) jumpTotals.valid++;
     }
+    log(`jump: ${jumpTotals.produced} tokens (${jumpTotals.sampled} sampled) in ${jumpTotals.ms.toFixed(0)} ms`);
     const perToken = (v: keyof typeof totals) => totals[v].ms / Math.max(1, totals[v].tokens);
     for (const v of ["free", "envelope", "nlc"] as const) log(`${v}: ${totals[v].tokens} tokens in ${totals[v].ms.toFixed(0)} ms`);
     const free = { tokens: totals.free.tokens, perToken: perToken("free") };
     const envelope = { tokens: totals.envelope.tokens, perToken: perToken("envelope") };
     const nlc = { tokens: totals.nlc.tokens, perToken: perToken("nlc") };
     const round = (x: number) => Math.round(x * 1000) / 1000;
+    const perProduced = jumpTotals.ms / Math.max(1, jumpTotals.produced);
     return {
       vocab: vocabSize(model),
       chat_wrapper: prompt.wrapper,
       free_ms_per_token: round(free.perToken),
+      ms_per_produced_token: round(perProduced),
+      ratio_produced_vs_free: round(perProduced / free.perToken),
+      ms_per_envelope: round(jumpTotals.ms / runs),
+      ms_per_envelope_no_jump: round(totals.envelope.ms / runs),
+      ratio_envelope_vs_nlc: round(jumpTotals.ms / totals.nlc.ms),
+      sampled_tokens_per_envelope: round(jumpTotals.sampled / runs),
+      produced_tokens_per_envelope: round(jumpTotals.produced / runs),
+      forced_share: round(1 - jumpTotals.sampled / Math.max(1, jumpTotals.produced)),
+      valid_envelopes: `${jumpTotals.valid}/${runs}`,
+      jump_warmup_ms: round(jumpWarmupMs),
       envelope_ms_per_token: round(envelope.perToken),
       overhead_ms_per_token: round(envelope.perToken - free.perToken),
       nlc_ms_per_token: round(nlc.perToken),
@@ -107,6 +164,15 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   } finally {
     await context.dispose();
     await model.dispose();
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

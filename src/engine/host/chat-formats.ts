@@ -6,7 +6,8 @@
  * the way the template does for non-thinking mode (Qwen3's and SmolLM3's empty `<think></think>`,
  * Gemma 4 without `<|think|>` in the system turn).
  */
-import { GeneralChatWrapper, LlamaText, resolveChatWrapper, type ChatHistoryItem, type ChatWrapper, type LlamaModel, type Token } from "node-llama-cpp";
+import type { ChatHistoryItem, ChatWrapper, LlamaModel, Token } from "node-llama-cpp";
+import { llamaRuntime } from "./llama-runtime";
 
 /** Where a thinking model's think span opens and closes, as text. */
 export interface ThinkMarkers {
@@ -29,6 +30,7 @@ export class ChatFormats {
   readonly think: ThinkMarkers | null;
 
   constructor(private readonly model: LlamaModel) {
+    const { GeneralChatWrapper, LlamaText, resolveChatWrapper } = llamaRuntime();
     const raw = (model.fileInfo.metadata as { tokenizer?: { chat_template?: unknown } }).tokenizer?.chat_template;
     const template = typeof raw === "string" ? raw : "";
     const base = { bosString: model.tokens.bosString, filename: model.filename, fileInfo: model.fileInfo, tokenizer: model.tokenizer };

@@ -7,7 +7,8 @@
  * string. Every sampled token passes the UTF-8 guard, which needs to see each token as it is sampled
  * (LlamaChat reports tokens late, holding back partial characters and possible stop texts).
  */
-import { LlamaGrammarEvaluationState, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import type { LlamaContextSequence, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
+import { llamaRuntime } from "./llama-runtime";
 import type { GenerateResult } from "../../core/ports/engine";
 import type { Utf8TokenGuard } from "./utf8-token-guard";
 
@@ -66,7 +67,7 @@ export async function generateUnderGrammar(input: GrammarGenerationInput): Promi
   const toEvaluate = await alignSequence(sequence, input.promptTokens);
   const reusedTokens = input.promptTokens.length - toEvaluate.length;
   const tracker = guard.tracker();
-  const grammarEvaluationState = input.grammar ? new LlamaGrammarEvaluationState({ model, grammar: input.grammar }) : undefined;
+  const grammarEvaluationState = input.grammar ? new (llamaRuntime().LlamaGrammarEvaluationState)({ model, grammar: input.grammar }) : undefined;
   const generated: Token[] = [];
   let emitted = 0;
   let text = "";

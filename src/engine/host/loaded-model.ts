@@ -8,7 +8,10 @@ import type { ChatMessage } from "../../core/protocol/messages";
 import { ChatFormats } from "./chat-formats";
 import { ConversationSlots } from "./conversation-slots";
 import { GrammarCache } from "./grammar-cache";
+import { generateConstrained } from "./forced-text-generator";
 import { generateUnderGrammar } from "./grammar-generation";
+import { GrammarWalkers } from "./grammar-walkers";
+import { UTF8_BOUNDARY } from "./utf8-state";
 import { Utf8TokenGuard } from "./utf8-token-guard";
 import { abortedReply, type OpParams, type OpResults } from "./protocol";
 
@@ -63,10 +66,13 @@ export class LoadedModel {
   private embeddingContext: Promise<LlamaEmbeddingContext> | null = null;
   /** How turns are rendered for this model (its chat wrapper; thinking off for grammar turns). */
   readonly formats: ChatFormats;
+  /** Our walker and choice masks per grammar, for forced-text generation. */
+  private readonly walkers: GrammarWalkers;
 
   constructor(private readonly parts: LoadedModelParts) {
     this.formats = new ChatFormats(parts.model);
     this.slots = new ConversationSlots(parts.context, this.formats.chat);
+    this.walkers = new GrammarWalkers(parts.model);
   }
 
   /** Threads the contexts run with. */
@@ -208,13 +214,40 @@ export class LoadedModel {
       prompt = formats.promptTokens(history, formats.grammar);
     }
     const initialPrompt = think ? prompt.length - thoughtTokens : prompt.length;
-    const out = await generateUnderGrammar({
-      model, sequence, guard, promptTokens: prompt, grammar, ...sampling,
-      maxTokens: params.maxTokens,
-      stop: params.stop,
-      signal,
-      onText,
-    });
+    // Forced text is evaluated in batches and small choices get cheap masks (forced-text-generator.ts);
+    // with stop strings, or when asked for llama.cpp's grammar alone, the plain loop runs.
+    const jumping = params.jumpForward !== false && !(params.stop && params.stop.length > 0);
+    const walking = jumping ? this.walkers.get(params.grammar!, guard.bias(UTF8_BOUNDARY)) : null;
+    let out: { text: string; tokensOut: number; stopReason: GenerateResult["stopReason"]; reusedTokens: number; firstTokenAt?: number; utf8Valid: boolean; tokensSampled?: number };
+    if (walking) {
+      let promptDoneAt: number | undefined;
+      const forced = await generateConstrained({
+        sequence, grammar, prompt, ...walking, ...sampling,
+        maxTokens: params.maxTokens,
+        baseBias: guard.bias(UTF8_BOUNDARY),
+        utf8: guard,
+        signal,
+        onText,
+        onPromptEvaluated: () => (promptDoneAt = performance.now()),
+      });
+      out = {
+        text: forced.text,
+        tokensOut: forced.tokens.length,
+        tokensSampled: forced.sampled,
+        stopReason: forced.stopReason,
+        reusedTokens: prompt.length - forced.promptEvaluated,
+        firstTokenAt: promptDoneAt,
+        utf8Valid: forced.utf8Valid ?? true,
+      };
+    } else {
+      out = await generateUnderGrammar({
+        model, sequence, guard, promptTokens: prompt, grammar, ...sampling,
+        maxTokens: params.maxTokens,
+        stop: params.stop,
+        signal,
+        onText,
+      });
+    }
     if (!think) reused = out.reusedTokens;
     firstTokenAt ??= out.firstTokenAt;
     const ended = performance.now();
@@ -223,6 +256,7 @@ export class LoadedModel {
       text: out.text,
       tokensIn,
       tokensOut: out.tokensOut,
+      ...(out.tokensSampled === undefined ? {} : { tokensSampled: out.tokensSampled }),
       promptEvalMs: (firstTokenAt ?? ended) - started,
       generateMs: firstTokenAt === undefined ? 0 : ended - firstTokenAt,
       stopReason: out.stopReason,

@@ -4,6 +4,7 @@
  * result or error per request id. Pure types and constants: the plugin bundle imports this file.
  */
 import type { EngineError, GenerateRequest, ModelInfo } from "../../core/ports/engine";
+import type { ServerEngineConfig, ServerProbe } from "../server/server-config";
 
 /** A request the client sends. */
 export interface WireRequest {
@@ -73,10 +74,16 @@ export interface ModelOptions {
 
 /** Parameters of the built-in ops. */
 export interface OpParams {
-  load: { model: ModelOptions; embeddingModel?: { path: string } };
+  /** A built-in model (node-llama-cpp in the host), or a server engine (HTTP from the host; no runtime needed). */
+  load: { model?: ModelOptions; embeddingModel?: { path: string }; server?: ServerEngineConfig };
+  /** Tries a server for real (health, props or models, a constrained request, embeddings) without switching to it. */
+  "server.probe": { server: ServerEngineConfig };
   /** With `path`: header facts of that file without loading. Without: the loaded model's facts. */
   info: { path?: string };
-  generate: Omit<GenerateRequest, "signal" | "onText">;
+  generate: Omit<GenerateRequest, "signal" | "onText"> & {
+    /** Under a grammar: evaluate forced text in batches and mask small choices cheaply (default true); false for llama.cpp's grammar alone. */
+    jumpForward?: boolean;
+  };
   embed: { texts: string[] };
   countTokens: { text: string };
   unload: Record<string, never>;
@@ -97,6 +104,8 @@ export interface HostStatus {
   gpu: string | false;
   /** Conversations whose context sequence is kept. */
   conversations: number;
+  /** The server a server engine talks to ("the llama.cpp server at …"); absent for the built-in engine. */
+  server?: string;
 }
 
 /** The reply to a generation aborted before it produced anything (the same on both sides of the pipe). */
@@ -113,10 +122,13 @@ export interface OpResults {
     tokensEvaluated: number;
     /** Tokens of a "think first" span (sampled, then dropped from the reply); 0 or absent without one. */
     thoughtTokens?: number;
+    /** Of tokensOut, those the model sampled (the rest were forced by the grammar); absent without forced-text generation. */
+    tokensSampled?: number;
   };
   embed: { vectors: number[][] };
   countTokens: { count: number };
   unload: { unloaded: boolean };
   shutdown: { stopping: true };
   status: HostStatus;
+  "server.probe": ServerProbe;
 }

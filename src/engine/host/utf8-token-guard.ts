@@ -18,7 +18,8 @@
  * well under 0.1 ms). Control tokens that are not end-of-generation are banned: their text is a turn
  * marker, never part of an answer, and the detokenized reply would drop it.
  */
-import { TokenBias, type LlamaModel, type Token } from "node-llama-cpp";
+import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import { llamaRuntime } from "./llama-runtime";
 import { vocabularyBytes } from "./token-bytes";
 import { UTF8_BOUNDARY, UTF8_INVALID, UTF8_STATES, utf8Run } from "./utf8-state";
 
@@ -80,8 +81,9 @@ export class Utf8TokenGuard {
     }
     this.alwaysBanned = always;
     this.bannedCounts = banned.map((ids) => ids.length);
+    const { TokenBias: Bias } = llamaRuntime();
     this.biases = banned.map((ids, state) => {
-      const bias = new TokenBias(model.tokenizer);
+      const bias = new Bias(model.tokenizer);
       if (state === UTF8_BOUNDARY || !track) for (const t of ids) bias.set(t as Token, "never");
       else for (const t of allowed[state]) bias.set(t as Token, { logit: CONTINUE_BOOST });
       return bias;

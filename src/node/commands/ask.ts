@@ -1,11 +1,18 @@
-/** `ask --vault DIR [--model F] [--allow-writes] [--transcript F] MESSAGE`: one agent turn over a folder vault, printed as a transcript. */
+/**
+ * `ask --vault DIR [--model F | --engine llama-server|openai --url URL …] [--allow-writes] [--transcript F] MESSAGE`:
+ * one agent turn over a folder vault, printed as a transcript.
+ */
 import { resolve } from "node:path";
 import type { AgentEvent } from "../../core/agent/events";
+import { McpConfigError, type McpServerConfig } from "../../engine/mcp/mcp-config";
 import { parseArgs, UsageError } from "../cli-types";
 import { composeHeadless } from "../compose";
+import { readMcpConfigFile } from "../mcp-config-file";
+import { SERVER_FLAGS, SERVER_USAGE, serverFromFlags } from "../server-flags";
+import { CONSTRAINT_LABELS } from "../../core/ports/engine";
 
 export const usage =
-  "ask --vault DIR [--model F] [--embed-model F] [--allow-writes] [--transcript F.jsonl] [--seed N] MESSAGE   one agent turn over a folder vault";
+  `ask --vault DIR [--model F] [--embed-model F] ${SERVER_USAGE} [--allow-writes] [--transcript F.jsonl] [--seed N] [--mcp F.json] MESSAGE   one agent turn over a folder vault (with the tools of the MCP servers in F.json)`;
 
 /** Turns the event stream into readable lines; deltas are written as they come. */
 export function transcriptPrinter(write: (text: string) => void): (event: AgentEvent) => void {
@@ -66,41 +73,58 @@ export function transcriptPrinter(write: (text: string) => void): (event: AgentE
         break;
       case "turn-end":
         close();
-        write(`[end] ${event.outcome} after ${event.rounds} round(s), ${event.tokensIn} tokens in, ${event.tokensOut} out, ${event.ms} ms\n`);
+        write(
+          `[end] ${event.outcome} after ${event.rounds} round(s), ${event.tokensIn} tokens in, ${event.tokensOut} out, ${event.ms} ms` +
+            `${event.constraint ? `, constrained by ${CONSTRAINT_LABELS[event.constraint]}` : ""}\n`,
+        );
         break;
     }
   };
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["vault", "model", "embed-model", "transcript", "seed"], booleans: ["allow-writes"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["vault", "model", "embed-model", "transcript", "seed", "mcp", ...SERVER_FLAGS], booleans: ["allow-writes"] });
+  const server = serverFromFlags(options);
+  if (server && typeof options.model === "string") throw new UsageError("Give either --model (the built-in engine) or --engine with --url (a server), not both.");
   if (typeof options.vault !== "string") throw new UsageError("Give the vault folder with --vault DIR.");
   const message = positionals.join(" ").trim();
   if (!message) throw new UsageError("Give the message to send, e.g. ask --vault ./vault \"what is in my inbox?\".");
   const seed = options.seed === undefined ? undefined : Number(options.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, got "${String(options.seed)}".`);
+  let mcpServers: McpServerConfig[] | undefined;
+  try {
+    mcpServers = typeof options.mcp === "string" ? readMcpConfigFile(options.mcp) : undefined;
+  } catch (err) {
+    if (!(err instanceof McpConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return 2;
+  }
   const headless = await composeHeadless({
+    mcpServers,
     vault: options.vault,
     model: typeof options.model === "string" ? options.model : undefined,
+    server,
     embedModel: typeof options["embed-model"] === "string" ? options["embed-model"] : undefined,
     allowWrites: options["allow-writes"] === true,
     transcriptFile: typeof options.transcript === "string" ? resolve(options.transcript) : undefined,
     agentOptions: seed !== undefined ? { seed } : {},
   });
   const out = (t: string): void => void process.stdout.write(t);
-  if (!headless.testModel && headless.modelPath) {
-    // Load (and so check) the model before routing and memory prefetch: a bad file is one sentence on stderr.
+  if (server || (!headless.testModel && headless.modelPath)) {
+    // Load (and so check) the model or server before routing and memory prefetch: a bad file is one sentence on stderr.
+    let info;
     try {
-      await headless.engine.modelInfo();
+      info = await headless.engine.modelInfo();
     } catch (err) {
       await headless.close();
       process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
       return 1;
     }
+    if (server) out(`[engine] ${info.server ?? server.url}: model ${info.name}, context ${info.contextSize ?? "unknown"}, constrained by ${CONSTRAINT_LABELS[info.constraint ?? "gbnf"]}\n`);
   }
   if (headless.testModel) {
     out(
-      "[note] No --model given: using the generated random-weight test model. Its words are noise; what this run shows is the protocol " +
+      `[note] ${server ? "The server runs" : "No --model given: using"} the generated random-weight test model. Its words are noise; what this run shows is the protocol ` +
         "(every reply a valid envelope under the grammar, every tool call checked by the gatekeeper). Pass --model F for real answers.\n",
     );
   }

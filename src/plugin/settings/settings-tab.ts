@@ -9,6 +9,7 @@ import { renderModelChecks } from "../models/model-checks";
 import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { SelfCheckResult } from "../models/self-check";
 import type { PluginServices } from "../services";
+import { EngineSection } from "./engine-section";
 import type { VaultAgentSettings } from "./settings";
 import { renderThinkingSetting } from "./thinking-setting";
 
@@ -38,9 +39,12 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   private installLog: string[] = [];
   private installing: AbortController | null = null;
 
+  private readonly engineSection: EngineSection;
+
   constructor(app: App, plugin: Plugin, deps: SettingsTabDeps) {
     super(app, plugin);
     this.deps = deps;
+    this.engineSection = new EngineSection({ ...deps, testServer: (c) => deps.services.testServer(c), redisplay: () => this.display() });
   }
 
   display(): void {
@@ -48,6 +52,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     containerEl.empty();
     containerEl.addClass("vault-agent-settings");
     const s = this.deps.settings();
+    this.engineSection.render(containerEl);
 
     new Setting(containerEl).setName("Model").setHeading();
     const picker = containerEl.createDiv({ cls: "vault-agent-model-picker" });
