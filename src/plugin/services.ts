@@ -14,6 +14,8 @@ import { parseModelSource } from "./download/model-source";
 import { listModels, type ModelEntry } from "./models/model-library";
 import type { ServerEngineConfig, ServerProbe } from "../engine/server/server-config";
 import { serverConfig, type VaultAgentSettings } from "./settings/settings";
+import type { McpConnectionOptions } from "../engine/mcp/mcp-connection";
+import { nodeFetch } from "./mcp/node-fetch";
 
 export interface RuntimeReport extends RuntimeState {
   /** The command that installs the runtime by hand. */
@@ -37,6 +39,8 @@ export interface PluginServices {
   createEngine(settings: VaultAgentSettings): Promise<InnerEngine>;
   /** "Test connection": tries the server for real from an engine host (which needs no runtime) and reports what it found. */
   testServer(config: ServerEngineConfig): Promise<ServerProbe>;
+  /** How MCP servers are reached on this machine (default: stdio child processes and the global fetch). */
+  mcpConnection?(): Pick<McpConnectionOptions, "transport" | "fetch">;
 }
 
 /** Thrown when the engine cannot start yet; the message names the fix. */
@@ -94,6 +98,11 @@ export class DesktopServices implements PluginServices {
 
   installRuntime(onLine: (line: string) => void, signal?: AbortSignal): Promise<void> {
     return installRuntime(this.pluginDir, RUNTIME_DEPENDENCIES, onLine, signal);
+  }
+
+  mcpConnection(): Pick<McpConnectionOptions, "transport" | "fetch"> {
+    // Node's HTTP client: the renderer's fetch would hold local MCP servers to the browser's CORS rules.
+    return { fetch: nodeFetch };
   }
 
   async createEngine(settings: VaultAgentSettings): Promise<InnerEngine> {

@@ -225,7 +225,7 @@ export class LoadedModel {
         sequence, grammar, prompt, ...walking, ...sampling,
         maxTokens: params.maxTokens,
         baseBias: guard.bias(UTF8_BOUNDARY),
-        utf8: guard,
+        utf8: guard.tracker(),
         signal,
         onText,
         onPromptEvaluated: () => (promptDoneAt = performance.now()),
@@ -237,7 +237,7 @@ export class LoadedModel {
         stopReason: forced.stopReason,
         reusedTokens: prompt.length - forced.promptEvaluated,
         firstTokenAt: promptDoneAt,
-        utf8Valid: forced.utf8Valid ?? true,
+        utf8Valid: forced.utf8Valid,
       };
     } else {
       out = await generateUnderGrammar({

@@ -12,6 +12,7 @@ import type { PluginServices } from "../services";
 import { EngineSection } from "./engine-section";
 import type { VaultAgentSettings } from "./settings";
 import { renderThinkingSetting } from "./thinking-setting";
+import { renderMcpSection, type McpSectionDeps } from "./mcp-section";
 
 /** What the tab needs from the plugin. */
 export interface SettingsTabDeps {
@@ -30,6 +31,8 @@ export interface SettingsTabDeps {
   openHotkeys: () => void;
   /** Loads the model in use and generates one token under a grammar (the model list's self-check). */
   selfCheck?: () => Promise<SelfCheckResult>;
+  /** The MCP servers (their section is drawn when present). */
+  mcp?: McpSectionDeps["mcp"];
 }
 
 export class VaultAgentSettingTab extends PluginSettingTab {
@@ -38,6 +41,8 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   private download: { label: string; controller: AbortController; progress?: DownloadProgress; error?: string } | null = null;
   private installLog: string[] = [];
   private installing: AbortController | null = null;
+  /** Stops the MCP section's live updates. */
+  private stopMcp: (() => void) | null = null;
 
   private readonly engineSection: EngineSection;
 
@@ -222,9 +227,13 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 
     new Setting(containerEl).setName("Runtime").setHeading();
     void this.renderRuntime(containerEl.createDiv({ cls: "vault-agent-runtime" }));
+    this.stopMcp?.();
+    this.stopMcp = this.deps.mcp ? renderMcpSection(containerEl, { settings: this.deps.settings, save: this.deps.save, mcp: this.deps.mcp }) : null;
   }
 
   override hide(): void {
+    this.stopMcp?.();
+    this.stopMcp = null;
     this.containerEl.empty();
   }
 

@@ -59,6 +59,9 @@ export interface VaultAgentSettings {
   conversationStorage: ConversationStorage;
   /** Vault folder for conversations when stored in the vault. */
   conversationFolder: string;
+
+  /** MCP servers in the Claude-Desktop form `{"mcpServers": {...}}` (what import reads and what the MCP section edits). */
+  mcpConfig: { mcpServers: Record<string, unknown> };
 }
 
 export const DEFAULT_SETTINGS: VaultAgentSettings = {
@@ -86,6 +89,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   memoryFolder: "Memory",
   conversationStorage: "plugin",
   conversationFolder: "Vault agent/Conversations",
+  mcpConfig: { mcpServers: {} },
 };
 
 /** Merges stored data over the defaults, keeping only keys of the right type (old or hand-edited data.json stays safe). */
@@ -105,6 +109,9 @@ export function loadSettings(stored: unknown): VaultAgentSettings {
   if (!["confirm", "refuse"].includes(settings.writePolicy)) settings.writePolicy = DEFAULT_SETTINGS.writePolicy;
   if (!["plugin", "vault"].includes(settings.conversationStorage)) settings.conversationStorage = DEFAULT_SETTINGS.conversationStorage;
   if (!["builtin", "llama-server", "openai"].includes(settings.engineKind)) settings.engineKind = DEFAULT_SETTINGS.engineKind;
+  const mcp = settings.mcpConfig as unknown;
+  const servers = mcp && typeof mcp === "object" ? (mcp as { mcpServers?: unknown }).mcpServers : undefined;
+  settings.mcpConfig = servers && typeof servers === "object" && !Array.isArray(servers) ? { mcpServers: servers as Record<string, unknown> } : { mcpServers: {} };
   return settings;
 }
 

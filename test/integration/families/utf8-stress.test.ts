@@ -6,7 +6,11 @@
  */
 import { getLlama, type Llama, type LlamaContext, type LlamaModel, type Token } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateConstrained } from "../../../src/engine/host/forced-text-generator";
 import { generateUnderGrammar } from "../../../src/engine/host/grammar-generation";
+import { GrammarWalkers } from "../../../src/engine/host/grammar-walkers";
+import { loadLlamaRuntime } from "../../../src/engine/host/llama-runtime";
+import { UTF8_BOUNDARY } from "../../../src/engine/host/utf8-state";
 import { vocabularyBytes } from "../../../src/engine/host/token-bytes";
 import { isValidUtf8 } from "../../../src/engine/host/utf8-state";
 import { Utf8TokenGuard } from "../../../src/engine/host/utf8-token-guard";
@@ -20,6 +24,7 @@ const singleByte = (bytes: Uint8Array) => bytes.length === 1;
 
 let llama: Llama;
 beforeAll(async () => {
+  await loadLlamaRuntime();
   llama = await getLlama({ gpu: false, build: "never" });
 });
 
@@ -52,12 +57,16 @@ describe.each(FAMILY_IDS)("UTF-8 under the grammar, %s", (family) => {
     for (const p of parts) all.set(p, (at += p.length) - p.length);
     return isValidUtf8(all);
   };
-  const run = async (grammarText: string, guard: Utf8TokenGuard, seed: number) => {
+  /** One generation on the host's plain loop, or (`forced`) on its default forced-text generator. */
+  const run = async (grammarText: string, guard: Utf8TokenGuard, seed: number, forced = false) => {
     const grammar = await llama.createGrammar({ grammar: grammarText });
     const sequence = context.getSequence();
     try {
       const promptTokens = model.tokenize("Write a short string in any language: ");
-      return await generateUnderGrammar({ model, sequence, guard, promptTokens, grammar, temperature: 1, topP: 1, seed, maxTokens: 200 });
+      if (!forced) return await generateUnderGrammar({ model, sequence, guard, promptTokens, grammar, temperature: 1, topP: 1, seed, maxTokens: 200 });
+      const walking = new GrammarWalkers(model).get(grammarText, guard.bias(UTF8_BOUNDARY))!;
+      const out = await generateConstrained({ sequence, grammar, prompt: promptTokens, ...walking, temperature: 1, topP: 1, seed, maxTokens: 200, baseBias: guard.bias(UTF8_BOUNDARY), utf8: guard.tracker() });
+      return out;
     } finally {
       sequence.dispose();
     }
@@ -86,6 +95,10 @@ describe.each(FAMILY_IDS)("UTF-8 under the grammar, %s", (family) => {
       expect(out.tokens.every((t) => bytesOf[t]?.length === 1)).toBe(true);
       expect(bytesValid(out.tokens), JSON.stringify(out.text)).toBe(true);
       expect(out.utf8Valid).toBe(true);
+      const viaForced = await run(JSON_STRING, guard, seed, true);
+      expect(viaForced.stopReason).toBe("eos");
+      expect(bytesValid(viaForced.tokens), JSON.stringify(viaForced.text)).toBe(true);
+      expect(viaForced.utf8Valid).toBe(true);
       const control = await run(JSON_STRING, unguarded, seed);
       if (!bytesValid(control.tokens)) broken++;
     }
