@@ -10,6 +10,7 @@ import { compileEnvelopeGrammar } from "../../../src/core/grammar";
 import type { EngineClient } from "../../../src/engine/client/engine-client";
 import { createNodeEngine } from "../../../src/engine/client/node-launcher";
 import { ChatFormats } from "../../../src/engine/host/chat-formats";
+import { loadLlamaRuntime } from "../../../src/engine/host/llama-runtime";
 import { FAMILIES, FAMILY_IDS, type FamilyId } from "../../../src/node/test-model/families";
 import { familyModelPath } from "../../helpers/test-model";
 import { validatorFor } from "../../unit/grammar/helpers/ajv";
@@ -53,6 +54,8 @@ describe.each(FAMILY_IDS)("the %s family", (family) => {
   beforeAll(async () => {
     path = familyModelPath(family);
     engine = createNodeEngine({ model: { path, contextSize: 2048 } });
+    // ChatFormats runs in this process too, on node-llama-cpp loaded as the host loads it.
+    await loadLlamaRuntime();
     vocab = await (await getLlama({ gpu: false, build: "never" })).loadModel({ modelPath: path, vocabOnly: true });
   });
   afterAll(async () => {
