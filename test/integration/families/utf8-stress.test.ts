@@ -79,7 +79,9 @@ describe.each(FAMILY_IDS)("UTF-8 under the grammar, %s", (family) => {
     for (let t = 0; t < bytesOf.length; t += 97) {
       const b = bytesOf[t];
       if (!b || !isValidUtf8(b)) continue;
-      expect(model.detokenize([t as Token], false, before), `token ${t}`).toBe(new TextDecoder().decode(b));
+      // Detokenizing cleans a space before punctuation for some vocabularies (Gemma 4); the piece's bytes keep it.
+      const clean = (text: string) => text.replace(/^ (?=[?!.,;:'])/, "");
+      expect(clean(model.detokenize([t as Token], false, before)), `token ${t}`).toBe(clean(new TextDecoder().decode(b)));
       checked++;
     }
     expect(checked).toBeGreaterThan(100);
