@@ -8,7 +8,7 @@ export async function readinessProblem(settings: VaultAgentSettings, services: P
   const fix = { label: "Open settings", run: openSettings };
   if (!settings.modelPath) return { message: "No model selected.", action: fix };
   const runtime = await services.runtime().catch(() => null);
-  if (runtime && !runtime.installed) return { message: "The engine runtime is not installed.", action: fix };
+  if (runtime && !runtime.installed) return { message: runtime.updateNeeded ? "Engine update needed." : "The engine is not installed.", action: fix };
   return null;
 }
 

@@ -8,6 +8,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import esbuild from "esbuild";
 import { chromium } from "playwright-core";
+import { runtimeScenes } from "./runtime-scenes.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const outDir = join(root, "test-results", "e2e");
@@ -296,6 +297,8 @@ async function runTheme(context, theme) {
     assert(error.includes("cancelled; start it again to resume"), `after cancel the line was ${error}`);
     assert((await page.locator(".vault-agent-download-progress button", { hasText: "Cancel" }).count()) === 0, "no Cancel after the download ended");
   });
+
+  await runtimeScenes({ page, theme, check, assert, shot, WAIT });
 
   await check(`[${theme}] unloading the plugin removes its commands, view type, ribbon icon and status bar item`, async () => {
     const left = await page.evaluate(() => window.harness.unload());

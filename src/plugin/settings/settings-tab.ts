@@ -7,6 +7,8 @@ import type { HostStatus } from "../../engine/host/protocol";
 import { describeModel, formatBytes, type ModelEntry } from "../models/model-library";
 import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { PluginServices } from "../services";
+import type { InstallController } from "../runtime/install-controller";
+import { EngineRuntimeSection } from "./engine-runtime-section";
 import type { VaultAgentSettings } from "./settings";
 
 /** What the tab needs from the plugin. */
@@ -24,14 +26,15 @@ export interface SettingsTabDeps {
   rebuildIndex: () => void;
   /** Opens Obsidian's hotkey settings filtered to this plugin's commands. */
   openHotkeys: () => void;
+  /** The engine install shared with the chat pane's first-run card. */
+  engineInstall: InstallController;
 }
 
 export class VaultAgentSettingTab extends PluginSettingTab {
   private readonly deps: SettingsTabDeps;
   /** The running download, so closing and reopening the tab keeps its progress and Cancel. */
   private download: { label: string; controller: AbortController; progress?: DownloadProgress; error?: string } | null = null;
-  private installLog: string[] = [];
-  private installing: AbortController | null = null;
+  private engineSection: EngineRuntimeSection | null = null;
 
   constructor(app: App, plugin: Plugin, deps: SettingsTabDeps) {
     super(app, plugin);
@@ -209,11 +212,12 @@ export class VaultAgentSettingTab extends PluginSettingTab {
       .setDesc("Commands have no default hotkeys; assign your own.")
       .addButton((b) => b.setButtonText("Set hotkeys").onClick(() => this.deps.openHotkeys()));
 
-    new Setting(containerEl).setName("Runtime").setHeading();
+    new Setting(containerEl).setName("Engine").setHeading();
     void this.renderRuntime(containerEl.createDiv({ cls: "vault-agent-runtime" }));
   }
 
   override hide(): void {
+    this.engineSection?.detach();
     this.containerEl.empty();
   }
 
@@ -347,53 +351,21 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   private async renderRuntime(el: HTMLElement): Promise<void> {
     el.empty();
     const status = this.deps.engineStatus();
-    const runtime = await this.deps.services.runtime().catch(() => null);
     const host = await this.deps.hostStatus().catch(() => null);
     const parts = [host ? "Running" : status.state === "error" ? `Error: ${status.error ?? "unknown"}` : "Not running (starts when you send a message)"];
     if (host) parts.push(`backend ${host.gpu === false ? "CPU" : host.gpu.toUpperCase()}`, host.loaded ? "model loaded" : "model unloaded");
     if (host?.threads) parts.push(`${host.threads} threads`);
     if (status.modelName) parts.push(status.modelName);
     new Setting(el).setName("Engine").setDesc(parts.join(" · "));
-    if (!runtime) return;
-    if (runtime.installed) {
-      new Setting(el).setName("Runtime").setDesc(`Installed: node-llama-cpp ${runtime.version ?? "unknown version"} in ${runtime.folder}.`);
-      return;
-    }
-    const setting = new Setting(el)
-      .setName("Runtime")
-      .setDesc(`Not installed. The engine needs ${runtime.missing.join(" and ")} in the plugin's folder. Installing downloads them with npm; nothing is installed until you choose to.`);
-    setting.addButton((b) =>
-      b
-        .setButtonText(this.installing ? "Installing…" : "Install runtime")
-        .setCta()
-        .setDisabled(this.installing !== null)
-        .onClick(async () => {
-          this.installing = new AbortController();
-          this.installLog = [];
-          await this.renderRuntime(el);
-          try {
-            await this.deps.services.installRuntime((line) => {
-              this.installLog.push(line);
-              logEl.setText(this.installLog.slice(-12).join("\n"));
-            }, this.installing.signal);
-            new Notice("The engine runtime is installed.");
-          } catch (error) {
-            this.installLog.push(message(error));
-            new Notice(message(error));
-          } finally {
-            this.installing = null;
-            await this.renderRuntime(el);
-          }
-        }),
-    );
-    el.createDiv({ cls: "vault-agent-muted", text: "Or run this in a terminal:" });
-    const command = el.createDiv({ cls: "vault-agent-command" });
-    command.createEl("code", { text: runtime.command });
-    new ButtonComponent(command).setButtonText("Copy").onClick(() => {
-      void navigator.clipboard.writeText(runtime.command).then(() => new Notice("Command copied."));
+    this.engineSection?.detach();
+    this.engineSection = new EngineRuntimeSection({
+      controller: this.deps.engineInstall,
+      settings: this.deps.settings,
+      save: this.deps.save,
+      moveData: (to) => this.deps.services.moveData(to),
+      userFolderLabel: this.deps.services.userDataFolder(),
     });
-    const logEl = el.createEl("pre", { cls: "vault-agent-install-log", text: this.installLog.slice(-12).join("\n") });
-    logEl.toggleClass("is-hidden", this.installLog.length === 0 && !this.installing);
+    this.engineSection.render(el.createDiv({ cls: "vault-agent-engine-runtime" }));
   }
 }
 

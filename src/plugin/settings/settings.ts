@@ -2,6 +2,7 @@
 
 export type ConversationStorage = "plugin" | "vault";
 export type WritePolicy = "confirm" | "refuse";
+export type DataLocation = "plugin" | "user";
 
 export interface VaultAgentSettings {
   /** Absolute path of the chat model (.gguf); "" = none chosen. */
@@ -45,6 +46,11 @@ export interface VaultAgentSettings {
   conversationStorage: ConversationStorage;
   /** Vault folder for conversations when stored in the vault. */
   conversationFolder: string;
+
+  /** Where models and the engine runtime live: the plugin's folder, or one per-user folder outside the vault. */
+  dataLocation: DataLocation;
+  /** A folder URL that replaces the project's release as the source of engine packs; "" = the release. */
+  runtimeMirror: string;
 }
 
 export const DEFAULT_SETTINGS: VaultAgentSettings = {
@@ -67,6 +73,8 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   memoryFolder: "Memory",
   conversationStorage: "plugin",
   conversationFolder: "Vault agent/Conversations",
+  dataLocation: "plugin",
+  runtimeMirror: "",
 };
 
 /** Merges stored data over the defaults, keeping only keys of the right type (old or hand-edited data.json stays safe). */
@@ -85,11 +93,12 @@ export function loadSettings(stored: unknown): VaultAgentSettings {
   }
   if (!["confirm", "refuse"].includes(settings.writePolicy)) settings.writePolicy = DEFAULT_SETTINGS.writePolicy;
   if (!["plugin", "vault"].includes(settings.conversationStorage)) settings.conversationStorage = DEFAULT_SETTINGS.conversationStorage;
+  if (!["plugin", "user"].includes(settings.dataLocation)) settings.dataLocation = DEFAULT_SETTINGS.dataLocation;
   return settings;
 }
 
 /** Settings whose change means the engine must restart with the new model or options. */
-const ENGINE_KEYS: (keyof VaultAgentSettings)[] = ["modelPath", "embeddingModelPath", "contextSize", "gpuLayers", "threads"];
+const ENGINE_KEYS: (keyof VaultAgentSettings)[] = ["modelPath", "embeddingModelPath", "contextSize", "gpuLayers", "threads", "dataLocation"];
 
 export function needsEngineRestart(patch: Partial<VaultAgentSettings>): boolean {
   return ENGINE_KEYS.some((key) => key in patch);
