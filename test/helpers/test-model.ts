@@ -4,7 +4,8 @@
  * safe; the name carries a hash of the generator's source, so it is never stale).
  */
 import { closeSync, ftruncateSync, openSync, writeFileSync, writeSync } from "node:fs";
-import { cachedTestModel, testModelCacheDir } from "../../src/node/test-model/model-cache";
+import type { FamilyId } from "../../src/node/test-model/families";
+import { cachedFamilyModel, cachedTestModel, testModelCacheDir } from "../../src/node/test-model/model-cache";
 import { buildTestModel, buildTestModelHeader } from "../../src/node/test-model/test-model";
 
 /** Where cached test models live. */
@@ -13,6 +14,14 @@ export const testModelDir = testModelCacheDir;
 /** Path of the generated test model for these options, creating it on first use. */
 export async function testModelPath(opts: { vocab?: number; seed?: number } = {}): Promise<string> {
   return cachedTestModel(opts);
+}
+
+/**
+ * Path of the family test model (real tokenizer and template, random weights), built once per machine
+ * into `<cache>/test-models/` and shared by every checkout.
+ */
+export function familyModelPath(family: FamilyId, seed?: number): string {
+  return cachedFamilyModel(family, seed);
 }
 
 /**

@@ -19,3 +19,4 @@ export type { GbnfGrammar, GbnfExpr } from "./gbnf-ast";
 export { GbnfRecognizer } from "./recognizer";
 export { GrammarSampler, type SamplerOptions } from "./sampler";
 export { isWholeUtf8, sentencePieceBytes, splitCharacterTokens } from "./utf8-guard";
+export { GbnfWalker, type WalkPosition } from "./gbnf-walker";

@@ -7,7 +7,7 @@ import type { GbnfExpr, GbnfGrammar } from "./gbnf-ast";
 import { parseGbnf } from "./gbnf-parser";
 
 /** A terminal: matches one code point. */
-interface CharElem {
+export interface CharElem {
   t: 0;
   ranges: Array<[number, number]>;
   negated: boolean;
@@ -34,7 +34,7 @@ interface Seq {
 }
 
 /** A parse stack: position in a sequence, repetitions done there, and the frame to return to. */
-interface Frame {
+export interface Frame {
   id: number;
   seq: Seq;
   i: number;
@@ -42,7 +42,8 @@ interface Frame {
   parent: Frame | null;
 }
 
-class Program {
+/** The grammar flattened for matching (shared with gbnf-walker.ts). */
+export class Program {
   private seqCount = 0;
   private named = new Map<string, Rule>();
   readonly root: Rule;
@@ -94,7 +95,7 @@ class Program {
   }
 }
 
-function matches(el: CharElem, cp: number): boolean {
+export function matches(el: CharElem, cp: number): boolean {
   let inside = false;
   for (const [a, b] of el.ranges) {
     if (cp >= a && cp <= b) {
@@ -109,7 +110,7 @@ function matches(el: CharElem, cp: number): boolean {
 const MAX_EXPANSION_DEPTH = 2000;
 
 /** One run over a text: frames are interned per run. */
-class Run {
+export class Run {
   private frames = new Map<string, Frame>();
   private nextId = 0;
   /** True when the last closure reached the end of the root rule. */
@@ -118,6 +119,11 @@ class Run {
   private out: Frame[] = [];
 
   constructor(private readonly program: Program) {}
+
+  /** Distinct parse stacks interned so far. */
+  get size(): number {
+    return this.frames.size;
+  }
 
   private frame(seq: Seq, i: number, n: number, parent: Frame | null): Frame {
     const key = `${seq.id},${i},${n},${parent ? parent.id : -1}`;

@@ -1,35 +1,54 @@
-/** Cheap intent cues that steer the router beyond scores. */
-import { fold } from "./stem";
+/** Cheap intent cues that steer the router beyond scores, in every supported language. */
+import { fold } from "./fold";
+import { CHANGE_RE, QUESTION_ANYWHERE_RE, QUESTION_START_RE, SMALL_TALK_RE, VAULT_RE } from "./languages";
 
-const PERSIST = /\b(save|saving|saved|write|writing|add|adding|append|create|creating|make|update|updating|change|changing|edit|editing|remember|store|record|put|insert|rename|move|delete|remove|mark|check off|tick|set|log|jot|note down|keep|fix|replace|tag|link)\b/;
+/** Folded, punctuation as spaces (apostrophes and hyphens kept inside words), single spaces. */
+function clean(message: string): string {
+  return fold(message)
+    .replace(/[^\p{L}\p{N}\p{M}'\s-]+/gu, " ")
+    .replace(/(^|\s)['-]+|['-]+(?=\s|$)/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** A note path, file name, [[link]] or #tag: the message is about the vault whatever its words. */
+const VAULT_MARK = /\.(md|canvas)\b|[\p{L}\p{N}]\/[\p{L}\p{N}]|\[\[|(^|\s)#[\p{L}\p{N}]/u;
+
+function mentionsVault(raw: string, cleaned: string): boolean {
+  return VAULT_MARK.test(raw) || VAULT_RE.test(cleaned);
+}
 
 /** The message asks to persist or change something (so a family's write siblings are offered). */
 export function asksToChange(message: string): boolean {
-  return PERSIST.test(fold(message));
+  return CHANGE_RE.test(clean(message));
 }
 
-const SMALL_TALK = /^(hi|hello|hey|yo|thanks|thank you|thx|good (morning|evening|night|afternoon)|how are you|who are you|what are you|what can you do|tell me a joke|ok|okay|cool|great|bye|goodbye)\b/;
-const GENERAL_QUESTION = /^(what|who|why|how|when|where|explain|define|tell me|is|are|can you explain)\b/;
-const VAULT_WORDS = /\b(note|notes|vault|file|files|folder|daily|journal|tag|tags|link|links|backlink|backlinks|my|i|me|we|our|inbox|todo|todos|task|tasks|project|projects|page|pages|write|save|remember|search|find|open|read)\b/;
-
-function clean(message: string): string {
-  return fold(message).trim().replace(/[!?.,']+/g, " ").replace(/\s+/g, " ").trim();
-}
-
-/** Greetings, thanks, "tell me a joke": small talk with nothing about the vault in it. */
+/** Greetings, thanks, "how are you", jokes, goodbyes: small talk with nothing about the vault in it. */
 export function isSmallTalk(message: string): boolean {
   const m = clean(message);
-  return SMALL_TALK.test(m) && !VAULT_WORDS.test(m.replace(SMALL_TALK, ""));
+  const hit = SMALL_TALK_RE.exec(m);
+  return !!hit && !mentionsVault(message.slice(Math.min(message.length, hit[0].length)), m.slice(hit[0].length));
 }
 
 /** Small talk or a general-knowledge question that does not mention the vault. */
 export function looksLikeChat(message: string): boolean {
   const m = clean(message);
-  return isSmallTalk(message) || (GENERAL_QUESTION.test(m) && !VAULT_WORDS.test(m));
+  if (isSmallTalk(message)) return true;
+  return (QUESTION_START_RE.test(m) || QUESTION_ANYWHERE_RE.test(m)) && !mentionsVault(message, m);
 }
 
-/** Tool names written out in the message ("use vault:read to ..."). */
+/**
+ * Tool names written out in the message ("use vault:read to ..."). Only names with a separator count (a
+ * catalog's tool called "search" is named by every message that says "search"), and only as a whole word.
+ */
 export function namedTools(message: string, names: readonly string[]): string[] {
   const m = message.toLowerCase();
-  return names.filter((n) => m.includes(n.toLowerCase()));
+  return names.filter((n) => {
+    if (!/[:._]/.test(n)) return false;
+    const at = m.indexOf(n.toLowerCase());
+    if (at < 0) return false;
+    const before = m[at - 1];
+    const after = m[at + n.length];
+    return !(before && /[\p{L}\p{N}_]/u.test(before)) && !(after && /[\p{L}\p{N}_]/u.test(after));
+  });
 }

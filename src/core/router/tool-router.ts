@@ -4,12 +4,11 @@
  * and the two special decisions: chat only (offer nothing) and unsure (offer everything).
  */
 import type { RouteDecision, RouterPort } from "../agent/ports";
-import type { ToolDefinition } from "../protocol/tool";
 import type { EmbeddingScorer } from "./embedding-scorer";
 import { asksToChange, isSmallTalk, looksLikeChat, namedTools } from "./intents";
 import { NoteNames } from "./note-names";
 import { TextScorer } from "./text-scorer";
-import { toolCard, type ToolCard } from "./tool-card";
+import { toolCard, type RoutableTool, type ToolCard } from "./tool-card";
 
 export interface RouterOptions {
   /** Tools offered at most from scores (named tools and family completion may add). Default 3. */
@@ -26,7 +25,11 @@ export interface RouterOptions {
 
 export const DEFAULT_ROUTER_OPTIONS: RouterOptions = { topK: 3, threshold: 0.3, chatFloor: 0.12, textWeight: 0.5, maxFamilyAdds: 2 };
 
-type RoutableTool = Pick<ToolDefinition, "name" | "family" | "effect" | "description" | "routingHints">;
+/** A message that reads like chat needs a tool score this many thresholds high to get tools. */
+const CHAT_MARGIN = 1.7;
+
+/** Factor on the scores of writing tools when a statement asks for a change. */
+const CHANGE_LEAN = 1.4;
 
 const round = (n: number): number => Math.round(n * 1000) / 1000;
 
@@ -62,8 +65,22 @@ export class ToolRouter implements RouterPort {
     return this.decide(message, this.textScores(message), topK);
   }
 
+  /** The `limit` best tools by text score, best first (no decision: what recall at K is measured on). */
+  rankText(message: string, limit = 10): { name: string; score: number }[] {
+    return [...this.textScores(message).entries()]
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(0, limit)
+      .map(([name, score]) => ({ name, score: round(score) }));
+  }
+
   private textScores(message: string): Map<string, number> {
-    return this.text.score(this.notes.mark(message));
+    const scores = this.text.score(this.notes.mark(message));
+    // A statement that asks for a change ("remember that…", "neue Aufgabe…") leans to the tools that change things;
+    // a question ("do you remember…?") does not.
+    if (asksToChange(message) && !/[?？¿]/.test(message)) {
+      for (const [name, s] of scores) if (this.byName.get(name)?.effect !== "read") scores.set(name, Math.min(1, s * CHANGE_LEAN));
+    }
+    return scores;
   }
 
   async route(message: string, options: { signal?: AbortSignal; topK?: number } = {}): Promise<RouteDecision> {
@@ -91,7 +108,7 @@ export class ToolRouter implements RouterPort {
 
   private decide(message: string, scores: Map<string, number>, topK: number): RouteDecision {
     const { threshold, chatFloor } = this.options;
-    const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+    const ranked = [...scores.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     const best = ranked[0]?.[1] ?? 0;
     const named = namedTools(message, [...this.byName.keys()]);
     const top = ranked.slice(0, topK).map(([name, score]) => ({ name, score: round(score) }));
@@ -102,16 +119,29 @@ export class ToolRouter implements RouterPort {
       const chatLike = looksLikeChat(said);
       // Small talk stays chat even when a hint shares a word with it ("tell me a joke" vs "tell me about").
       if (isSmallTalk(said) && best < 0.95) return { tools: [], chatOnly: true, unsure: false };
-      if (best < chatFloor || (chatLike && best < threshold * 1.5)) {
+      if (best < chatFloor || (chatLike && best < threshold * CHAT_MARGIN)) {
         return best < chatFloor && !chatLike ? { tools: top, chatOnly: false, unsure: true } : { tools: [], chatOnly: true, unsure: false };
       }
       if (best < threshold) return { tools: top, chatOnly: false, unsure: true };
     }
     const picked = new Map<string, number>();
     for (const name of named) picked.set(name, 1);
-    for (const [name, score] of ranked.slice(0, topK)) if (score >= threshold && !picked.has(name)) picked.set(name, round(score));
+    for (const [name, score] of this.diverse(ranked, topK)) if (score >= threshold && !picked.has(name)) picked.set(name, round(score));
     if (asksToChange(message)) this.completeFamilies(picked, scores, named);
     return { tools: [...picked.entries()].map(([name, score]) => ({ name, score })), chatOnly: false, unsure: false };
+  }
+
+  /**
+   * The top K, with at most K-1 from one family while another family also clears the threshold: "read my Inbox
+   * note and list its tasks" asks for two things, and three task tools would crowd out reading the note.
+   */
+  private diverse(ranked: [string, number][], topK: number): [string, number][] {
+    const top = ranked.slice(0, topK);
+    if (topK < 3 || top.length < topK) return top;
+    const family = this.byName.get(top[0][0])?.family;
+    if (!top.every(([n]) => this.byName.get(n)?.family === family)) return top;
+    const other = ranked.find(([n, s]) => s >= this.options.threshold && this.byName.get(n)?.family !== family);
+    return other ? [...top.slice(0, topK - 1), other] : top;
   }
 
   /** Family completion: a family that made the cut also offers its write siblings when the message asks for a change. */

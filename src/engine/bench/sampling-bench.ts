@@ -1,10 +1,15 @@
 /**
- * The body of `bench sampling`: token cost of free sampling, of sampling under our envelope grammar,
- * and under node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one
- * run. Lives in src/engine because it is the code that loads node-llama-cpp.
+ * The body of `bench sampling`: token cost of free sampling, of sampling under our envelope grammar
+ * (with forced-text jumps and choice masks, and without them: llama.cpp's grammar alone), and under
+ * node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one run.
+ * Lives in src/engine because it is the code that loads node-llama-cpp.
  */
-import { getLlama, LlamaCompletion, TokenBias, type LlamaGrammar, type Token } from "node-llama-cpp";
-import { sentencePieceBytes, splitCharacterTokens } from "../../core/grammar/utf8-guard";
+import { GeneralChatWrapper, getLlama, LlamaCompletion, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { GbnfWalker } from "../../core/grammar/gbnf-walker";
+import { GbnfRecognizer } from "../../core/grammar/recognizer";
+import { ChoiceMasks } from "../host/choice-masks";
+import { generateConstrained } from "../host/forced-text-generator";
+import { splitCharacterBan } from "../host/split-character-ban";
 
 /** What to measure. */
 export interface SamplingBenchInput {
@@ -25,7 +30,27 @@ export interface SamplingBenchInput {
 /** Milliseconds per generated token for each variant. */
 export interface SamplingBenchResult {
   vocab: number;
+  /** The chat wrapper node-llama-cpp resolved for the model (its prompt format is what the bench feeds). */
+  chat_wrapper: string;
   free_ms_per_token: number;
+  /** Ours with forced-text jumps and choice masks: wall time over produced tokens (forced included). */
+  ms_per_produced_token: number;
+  /** ms_per_produced_token / free_ms_per_token (goal ≤ 1). */
+  ratio_produced_vs_free: number;
+  /** Ours with jumps and masks, per whole envelope. */
+  ms_per_envelope: number;
+  /** Ours through llama.cpp's grammar alone (node-llama-cpp's completion loop), per envelope. */
+  ms_per_envelope_no_jump: number;
+  /** ms_per_envelope / nlc_ms_per_envelope (goal ≤ 0.5 at 152k and 262k). */
+  ratio_envelope_vs_nlc: number;
+  sampled_tokens_per_envelope: number;
+  produced_tokens_per_envelope: number;
+  /** Share of produced tokens appended without sampling. */
+  forced_share: number;
+  /** Envelopes of the jump variant that are whole JSON and that our recognizer accepts, out of runs. */
+  valid_envelopes: string;
+  /** One-time cost before the first jump envelope: the vocabulary's texts and the first masks (warm-up envelope). */
+  jump_warmup_ms: number;
   envelope_ms_per_token: number;
   overhead_ms_per_token: number;
   nlc_ms_per_token: number;
@@ -36,7 +61,18 @@ export interface SamplingBenchResult {
   nlc_ms_per_envelope: number;
 }
 
-const PROMPT = "<|im_start|>system\nAnswer with one JSON envelope.<|im_end|>\n<|im_start|>user\nWhat is in my project notes?<|im_end|>\n<|im_start|>assistant\n";
+/** The measured turn, rendered in the model's own chat format (as the host's chat path does). */
+function promptTokens(model: LlamaModel): { tokens: Token[]; wrapper: string } {
+  const wrapper = resolveChatWrapper({ bosString: model.tokens.bosString, filename: model.filename, fileInfo: model.fileInfo, tokenizer: model.tokenizer }) ?? new GeneralChatWrapper();
+  const { contextText } = wrapper.generateContextState({
+    chatHistory: [
+      { type: "system", text: "Answer with one JSON envelope." },
+      { type: "user", text: "What is in my project notes?" },
+      { type: "model", response: [] },
+    ],
+  });
+  return { tokens: contextText.tokenize(model.tokenizer), wrapper: wrapper.wrapperName };
+}
 
 export async function runSamplingBench(input: SamplingBenchInput): Promise<SamplingBenchResult> {
   const runs = input.runs ?? 12;
@@ -47,16 +83,25 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   // One thread: on small shared machines the default thread count is hundreds of times slower.
   const context = await model.createContext({ contextSize: 2048, threads: 1 });
   try {
-    const completion = new LlamaCompletion({ contextSequence: context.getSequence() });
+    const prompt = promptTokens(model);
+    const PROMPT = prompt.tokens;
+    const sequence = context.getSequence();
+    const completion = new LlamaCompletion({ contextSequence: sequence });
     const ours = await llama.createGrammar({ grammar: input.gbnf });
     const theirs = await llama.createGrammarForJsonSchema(input.nlcSchema as never);
 
-    // Byte-fallback tokens that split a character are banned in every variant alike (see core/grammar/utf8-guard.ts).
-    const meta = model.fileInfo.metadata as unknown as { tokenizer?: { ggml?: { tokens?: string[]; token_type?: number[] } } };
-    const pieces = meta.tokenizer?.ggml?.tokens ?? [];
-    const types = meta.tokenizer?.ggml?.token_type ?? [];
-    const tokenBias = new TokenBias(model.tokenizer);
-    for (const t of splitCharacterTokens(pieces.map((p, i) => sentencePieceBytes(p, types[i] === 3)))) tokenBias.set(t as Token, "never");
+    // The host's token bias for grammar turns applies in every variant alike (see host/split-character-ban.ts).
+    const tokenBias = splitCharacterBan(model) ?? undefined;
+
+    const walker = new GbnfWalker(input.gbnf);
+    const recognizer = new GbnfRecognizer(input.gbnf);
+    const warmStart = performance.now();
+    const masks = new ChoiceMasks(model, walker, tokenBias ?? null);
+    const jumpOnce = (seed: number) =>
+      generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias });
+    await jumpOnce(0);
+    const jumpWarmupMs = performance.now() - warmStart;
+    const jumpTotals = { ms: 0, produced: 0, sampled: 0, valid: 0 };
 
     const totals = { free: { tokens: 0, ms: 0 }, envelope: { tokens: 0, ms: 0 }, nlc: { tokens: 0, ms: 0 } };
     const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number) => {
@@ -74,16 +119,35 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       await once("free", undefined, seed);
       await once("envelope", ours, seed);
       await once("nlc", theirs, seed);
+      const start = performance.now();
+      const out = await jumpOnce(seed);
+      jumpTotals.ms += performance.now() - start;
+      jumpTotals.produced += out.tokens.length;
+      jumpTotals.sampled += out.sampled;
+      if (isJson(out.text) && recognizer.accepts(out.text)) jumpTotals.valid++;
     }
+    log(`jump: ${jumpTotals.produced} tokens (${jumpTotals.sampled} sampled) in ${jumpTotals.ms.toFixed(0)} ms`);
     const perToken = (v: keyof typeof totals) => totals[v].ms / Math.max(1, totals[v].tokens);
     for (const v of ["free", "envelope", "nlc"] as const) log(`${v}: ${totals[v].tokens} tokens in ${totals[v].ms.toFixed(0)} ms`);
     const free = { tokens: totals.free.tokens, perToken: perToken("free") };
     const envelope = { tokens: totals.envelope.tokens, perToken: perToken("envelope") };
     const nlc = { tokens: totals.nlc.tokens, perToken: perToken("nlc") };
     const round = (x: number) => Math.round(x * 1000) / 1000;
+    const perProduced = jumpTotals.ms / Math.max(1, jumpTotals.produced);
     return {
       vocab: vocabSize(model),
+      chat_wrapper: prompt.wrapper,
       free_ms_per_token: round(free.perToken),
+      ms_per_produced_token: round(perProduced),
+      ratio_produced_vs_free: round(perProduced / free.perToken),
+      ms_per_envelope: round(jumpTotals.ms / runs),
+      ms_per_envelope_no_jump: round(totals.envelope.ms / runs),
+      ratio_envelope_vs_nlc: round(jumpTotals.ms / totals.nlc.ms),
+      sampled_tokens_per_envelope: round(jumpTotals.sampled / runs),
+      produced_tokens_per_envelope: round(jumpTotals.produced / runs),
+      forced_share: round(1 - jumpTotals.sampled / Math.max(1, jumpTotals.produced)),
+      valid_envelopes: `${jumpTotals.valid}/${runs}`,
+      jump_warmup_ms: round(jumpWarmupMs),
       envelope_ms_per_token: round(envelope.perToken),
       overhead_ms_per_token: round(envelope.perToken - free.perToken),
       nlc_ms_per_token: round(nlc.perToken),
@@ -95,6 +159,15 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   } finally {
     await context.dispose();
     await model.dispose();
+  }
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
   }
 }
 

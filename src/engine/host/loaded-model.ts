@@ -8,6 +8,8 @@ import type { ChatMessage } from "../../core/protocol/messages";
 import { ConversationSlots } from "./conversation-slots";
 import { GrammarCache } from "./grammar-cache";
 import { splitCharacterBan } from "./split-character-ban";
+import { generateConstrained } from "./forced-text-generator";
+import { GrammarWalkers } from "./grammar-walkers";
 import { abortedReply, type OpParams, type OpResults } from "./protocol";
 
 /** What a LoadedModel is made of (built by the host's load op). */
@@ -57,9 +59,12 @@ export class LoadedModel {
   private embeddingContext: Promise<LlamaEmbeddingContext> | null = null;
   /** Computed on the first grammar-constrained generation; null when the vocabulary needs no ban. */
   private grammarBias: TokenBias | null | undefined;
+  /** Our walker and choice masks per grammar, for forced-text generation. */
+  private readonly walkers: GrammarWalkers;
 
   constructor(private readonly parts: LoadedModelParts) {
     this.slots = new ConversationSlots(parts.context);
+    this.walkers = new GrammarWalkers(parts.model);
   }
 
   /** Threads the contexts run with. */
@@ -108,6 +113,35 @@ export class LoadedModel {
     let tokensOut = 0;
     try {
       if (signal.aborted) return abortedReply();
+      // Under a grammar, forced text is evaluated in batches and small choices get cheap masks
+      // (stop strings are left to the chat path, which watches the text for them).
+      const jumping = grammar && params.jumpForward !== false && !(params.stop && params.stop.length > 0);
+      const walking = jumping ? this.walkers.get(params.grammar!, this.grammarBias ?? null) : null;
+      if (grammar && walking) {
+        const prompt = slot.chat.chatWrapper.generateContextState({ chatHistory: toHistory(params.messages) }).contextText.tokenize(this.parts.model.tokenizer);
+        const out = await generateConstrained({
+          sequence, grammar, prompt, ...walking,
+          maxTokens: params.maxTokens,
+          temperature: params.temperature ?? 0.7,
+          topP: params.topP ?? 0.95,
+          seed: params.seed,
+          baseBias: tokenBias,
+          signal,
+          onText,
+          onPromptEvaluated: () => (firstTokenAt = performance.now()),
+        });
+        const ended = performance.now();
+        return {
+          text: out.text,
+          tokensIn: prompt.length,
+          tokensOut: out.tokens.length,
+          tokensSampled: out.sampled,
+          promptEvalMs: (firstTokenAt ?? ended) - started,
+          generateMs: firstTokenAt === undefined ? 0 : ended - firstTokenAt,
+          stopReason: out.stopReason,
+          tokensEvaluated: out.promptEvaluated,
+        };
+      }
       const response = await slot.chat.generateResponse(toHistory(params.messages), {
         grammar,
         tokenBias,

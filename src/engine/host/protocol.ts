@@ -76,7 +76,10 @@ export interface OpParams {
   load: { model: ModelOptions; embeddingModel?: { path: string } };
   /** With `path`: header facts of that file without loading. Without: the loaded model's facts. */
   info: { path?: string };
-  generate: Omit<GenerateRequest, "signal" | "onText">;
+  generate: Omit<GenerateRequest, "signal" | "onText"> & {
+    /** Under a grammar: evaluate forced text in batches and mask small choices cheaply (default true); false for llama.cpp's grammar alone. */
+    jumpForward?: boolean;
+  };
   embed: { texts: string[] };
   countTokens: { text: string };
   unload: Record<string, never>;
@@ -111,6 +114,8 @@ export interface OpResults {
   generate: import("../../core/ports/engine").GenerateResult & {
     /** Prompt tokens evaluated this turn (tokensIn minus the reused prefix). */
     tokensEvaluated: number;
+    /** Of tokensOut, those the model sampled (the rest were forced by the grammar); absent without forced-text generation. */
+    tokensSampled?: number;
   };
   embed: { vectors: number[][] };
   countTokens: { count: number };

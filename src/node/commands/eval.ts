@@ -1,4 +1,8 @@
-/** `eval [--model F] [--embed-model F] [--limit N] [--json]`: the bundled suite in four configurations. */
+/**
+ * `eval [--suite tools|router|bfcl] [--model F] [--embed-model F] [--limit N] [--json]`: the bundled tool-use suite
+ * in four configurations (default), the router alone on every language's suite and BFCL (`router`), or BFCL's
+ * requests with their own catalogs in the four configurations (`bfcl`).
+ */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { createNodeEngine } from "../../engine/client/node-launcher";
@@ -6,15 +10,25 @@ import { parseArgs, UsageError } from "../cli-types";
 import { defaultTestModelPath } from "../compose";
 import { formatTable, runEval } from "../eval/run-eval";
 import { EVAL_SUITE } from "../eval/suite";
+import { formatRouterEval, runRouterEval } from "../eval/router-eval";
 
-export const usage = `eval [--model F] [--embed-model F] [--limit N] [--json]   the ${EVAL_SUITE.length}-query tool-use suite in four configurations (default: the random test model)`;
+export const usage =
+  `eval [--suite tools|router|bfcl] [--model F] [--embed-model F] [--limit N] [--bfcl DIR] [--json]   tools: the ${EVAL_SUITE.length}-query tool-use suite in four configurations (default: the random test model); ` +
+  "router: the router alone, per language (suite and held-out) and on BFCL's functions as one catalog; bfcl: BFCL requests with their own catalogs in the four configurations";
 
 /** Short envelopes for the random test model: every reply stays a few hundred bytes, so the run is quick. */
 const TEST_MODEL_EVAL_GRAMMAR = { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1 };
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["model", "embed-model", "limit", "seed"], booleans: ["json"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "limit", "seed", "bfcl"], booleans: ["json"] });
   if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
+  const suite = options.suite ?? "tools";
+  if (suite !== "tools" && suite !== "router" && suite !== "bfcl") throw new UsageError(`--suite must be tools, router or bfcl, got "${String(suite)}".`);
+  if (suite === "router") {
+    const result = runRouterEval(typeof options.bfcl === "string" ? resolve(options.bfcl) : undefined);
+    process.stdout.write((options.json ? JSON.stringify(result) : formatRouterEval(result)) + "\n");
+    return "error" in result.bfcl ? 1 : 0;
+  }
   const limit = options.limit === undefined ? EVAL_SUITE.length : Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive whole number, got "${String(options.limit)}".`);
   const testModel = typeof options.model !== "string";

@@ -1,10 +1,17 @@
-/** `make-test-model --out F [--vocab N] [--seed S]`: writes the deterministic tiny random-weight GGUF and prints its path. */
+/**
+ * `make-test-model --out F [--vocab N] [--seed S]`: writes the deterministic tiny random-weight GGUF and prints its path.
+ * `make-test-model --family F --out F [--seed S]`: the same tiny model with a real family's tokenizer and chat template.
+ */
 import { resolve } from "node:path";
 import { parseArgs, UsageError } from "../cli-types";
+import { FAMILY_IDS, familySpec } from "../test-model/families";
+import { DEFAULT_FAMILY_SEED, writeFamilyModel } from "../test-model/family-model";
 import { DEFAULT_TEST_SEED, DEFAULT_TEST_VOCAB, writeTestModel } from "../test-model/test-model";
 import { MAX_VOCAB_SIZE, MIN_VOCAB_SIZE } from "../test-model/vocabulary";
 
-export const usage = `make-test-model --out F [--vocab N] [--seed S]   writes the tiny test GGUF (vocab ${MIN_VOCAB_SIZE}-${MAX_VOCAB_SIZE}, default ${DEFAULT_TEST_VOCAB}; seed default ${DEFAULT_TEST_SEED})`;
+export const usage =
+  `make-test-model --out F [--vocab N] [--seed S]   writes the tiny test GGUF (vocab ${MIN_VOCAB_SIZE}-${MAX_VOCAB_SIZE}, default ${DEFAULT_TEST_VOCAB}; seed default ${DEFAULT_TEST_SEED})\n` +
+  `make-test-model --family ${FAMILY_IDS.join("|")} --out F [--seed S]   the same tiny model with that family's real tokenizer and chat template`;
 
 function integerOption(value: string | boolean | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -16,9 +23,18 @@ function integerOption(value: string | boolean | undefined, name: string, fallba
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["out", "vocab", "seed"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["out", "vocab", "seed", "family"] });
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   if (typeof options.out !== "string" || options.out === "") throw new UsageError("Give the output file with --out F.");
+  if (options.family !== undefined) {
+    const spec = typeof options.family === "string" ? familySpec(options.family) : undefined;
+    if (!spec) throw new UsageError(`--family must be one of ${FAMILY_IDS.join(", ")}, got "${String(options.family)}".`);
+    if (options.vocab !== undefined) throw new UsageError("--vocab does not apply to --family: a family model has its real vocabulary.");
+    const seed = integerOption(options.seed, "seed", DEFAULT_FAMILY_SEED);
+    if (seed > 0xffffffff) throw new UsageError(`--seed must be below 2^32, got ${seed}.`);
+    process.stdout.write(writeFamilyModel(resolve(options.out), spec.id, seed) + "\n");
+    return 0;
+  }
   const vocab = integerOption(options.vocab, "vocab", DEFAULT_TEST_VOCAB);
   const seed = integerOption(options.seed, "seed", DEFAULT_TEST_SEED);
   if (vocab < MIN_VOCAB_SIZE || vocab > MAX_VOCAB_SIZE) {

@@ -14,7 +14,9 @@ export type GgufValue =
   | { type: "string"; value: string }
   | { type: "string[]"; value: readonly string[] }
   | { type: "float32[]"; value: readonly number[] | Float32Array }
-  | { type: "int32[]"; value: readonly number[] | Int32Array };
+  | { type: "int32[]"; value: readonly number[] | Int32Array }
+  | { type: "uint32[]"; value: readonly number[] }
+  | { type: "bool[]"; value: readonly boolean[] };
 
 /** One tensor: `dims` in ggml order (ne0, the contiguous dimension, first). */
 export interface GgufTensor {
@@ -130,6 +132,18 @@ function writeValue(sink: ByteSink, v: GgufValue): void {
       sink.u32(GgufValueType.Int32);
       sink.u64(v.value.length);
       for (const x of v.value) sink.i32(x);
+      return;
+    case "uint32[]":
+      sink.u32(GgufValueType.Array);
+      sink.u32(GgufValueType.Uint32);
+      sink.u64(v.value.length);
+      for (const x of v.value) sink.u32(x);
+      return;
+    case "bool[]":
+      sink.u32(GgufValueType.Array);
+      sink.u32(GgufValueType.Bool);
+      sink.u64(v.value.length);
+      for (const x of v.value) sink.u8(x ? 1 : 0);
       return;
   }
 }

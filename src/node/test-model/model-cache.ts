@@ -1,12 +1,17 @@
 /**
- * The generated test model, cached under `<repo>/.cache/test-models/`. The file name carries a hash of
- * the generator's own source, so a changed generator never serves a stale model; writing goes through
- * a temp file and a rename, so parallel processes are safe.
+ * Generated test models, cached: the made-up-vocabulary model under `<repo>/.cache/test-models/`, the
+ * family models (large real vocabularies, shared by every checkout) under
+ * `<cache>/test-models/`. The file name carries a hash of the generator's own source (and, for
+ * families, llama.cpp's source commit), so a changed generator never serves a stale model; writing
+ * goes through a temp file and a rename, so parallel processes are safe.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { FamilyId } from "./families";
+import { DEFAULT_FAMILY_SEED, writeFamilyModel } from "./family-model";
+import { llamaSourceCommit, llamaSourceDir, vaultAgentCacheDir } from "./llama-source";
 import { DEFAULT_TEST_SEED, DEFAULT_TEST_VOCAB, writeTestModel } from "./test-model";
 
 const generatorDir = dirname(fileURLToPath(import.meta.url));
@@ -30,5 +35,20 @@ export function cachedTestModel(opts: { vocab?: number; seed?: number } = {}): s
   const seed = opts.seed ?? DEFAULT_TEST_SEED;
   const path = join(testModelCacheDir, `test-model-v${vocab}-s${seed}-${generatorHash()}.gguf`);
   if (!existsSync(path)) writeTestModel(path, { vocab, seed });
+  return path;
+}
+
+/** Where the family test models live: outside the repository, shared by all checkouts on the machine. */
+export function familyModelCacheDir(): string {
+  return join(vaultAgentCacheDir(), "test-models");
+}
+
+/** Path of the cached family test model, generating it (from llama.cpp's source, cloned if needed) on first use. */
+export function cachedFamilyModel(family: FamilyId, seed = DEFAULT_FAMILY_SEED): string {
+  const path = join(familyModelCacheDir(), `${family}-s${seed}-${generatorHash()}-${llamaSourceCommit().slice(0, 10)}.gguf`);
+  if (!existsSync(path)) {
+    llamaSourceDir();
+    writeFamilyModel(path, family, seed);
+  }
   return path;
 }

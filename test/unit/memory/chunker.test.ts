@@ -36,19 +36,27 @@ describe("chunkNote", () => {
     expect(chunks[2].line).toBe(8);
   });
 
-  it("keeps ids and hashes of untouched sections when one section changes", () => {
+  it("keeps the hashes of untouched sections when one section changes", () => {
     const before = chunkNote("A.md", NOTE);
     const after = chunkNote("A.md", NOTE.replace("Beta body.", "Beta body, edited."));
-    expect(after.map((c) => c.id)).toEqual(before.map((c) => c.id));
+    expect(after).toHaveLength(before.length);
     const changed = after.filter((c, i) => c.hash !== before[i].hash);
     expect(changed.map((c) => c.heading)).toEqual(["Beta"]);
   });
 
-  it("gives different ids to the same heading in different notes and to repeated headings", () => {
+  it("keys chunks by what is embedded: a folder move keeps every hash, a new note name changes them", () => {
+    const here = chunkNote("Projects/A.md", NOTE);
+    const moved = chunkNote("Archive/2026/A.md", NOTE);
+    const renamed = chunkNote("Projects/B.md", NOTE);
+    expect(moved.map((c) => c.hash)).toEqual(here.map((c) => c.hash));
+    expect(moved.map((c) => c.path)).toEqual(here.map(() => "Archive/2026/A.md"));
+    // The note name is part of each chunk's embedded context, so a renamed file is new text.
+    for (let i = 0; i < here.length; i++) expect(renamed[i].hash).not.toBe(here[i].hash);
+  });
+
+  it("gives repeated headings with different text different hashes", () => {
     const a = chunkNote("A.md", "# Log\nx\n# Log\ny\n");
-    const b = chunkNote("B.md", "# Log\nx\n");
-    expect(new Set(a.map((c) => c.id)).size).toBe(2);
-    expect(a[0].id).not.toBe(b[0].id);
+    expect(new Set(a.map((c) => c.hash)).size).toBe(2);
   });
 
   it("splits long sections within the size limit, overlapping consecutive parts", () => {

@@ -61,6 +61,28 @@ describe("VectraStore", () => {
     expect(await readdir(folder)).toEqual(["index.pb"]);
   });
 
+  it("relabels without new vectors: metadata follows a move, copies take another item's vector, missing sources are reported", async () => {
+    const store = new VectraStore(join(dir, "relabel"), { flushDelayMs: 10_000 });
+    await store.upsert([item("a", [1, 0, 0], "Old/x.md"), item("b", [0, 1, 0], "Old/y.md")]);
+    const meta = (path: string, hash: string) => ({ path, folder: path.slice(0, path.lastIndexOf("/")), heading: "H", hash, text: "dropped" });
+    const missing = await store.relabel([
+      { id: "a", metadata: meta("New/x.md", "h-a") },
+      { id: "a~1", from: "a", metadata: meta("Copy/x.md", "h-a") },
+      { id: "c", from: "nowhere", metadata: meta("New/c.md", "h-c") },
+    ]);
+    expect(missing).toEqual(["c"]);
+    const byId = new Map((await store.listIds()).map((x) => [x.id, x.path]));
+    expect(Object.fromEntries(byId)).toEqual({ a: "New/x.md", b: "Old/y.md", "a~1": "Copy/x.md" });
+    // The vectors came along: both copies of "a" are the nearest to its vector, and folder filters see the new folders.
+    const hits = await store.query([1, 0, 0], 2);
+    expect(hits.map((h) => h.id).sort()).toEqual(["a", "a~1"]);
+    expect(hits[0].score).toBeCloseTo(1, 5);
+    expect((await store.query([1, 0, 0], 5, { folder: { $in: ["New"] } })).map((h) => h.id)).toEqual(["a"]);
+    await store.close();
+    const reopened = new VectraStore(join(dir, "relabel"));
+    expect((await reopened.query([1, 0, 0], 1, { folder: { $in: ["Copy"] } }))[0]).toMatchObject({ id: "a~1", metadata: { path: "Copy/x.md", text: "" } });
+  });
+
   it("refuses vectors with invalid numbers with a clear message", async () => {
     const store = new VectraStore(join(dir, "bad"));
     await expect(store.upsert([item("x", [Number.NaN, 1], "a.md")])).rejects.toThrow(/invalid numbers/);
@@ -77,6 +99,9 @@ describe("host vector ops", () => {
     const hits = (await vectorOps["vector.query"]({ folder, vector: [0, 1], topK: 1 })) as { id: string }[];
     expect(hits.map((h) => h.id)).toEqual(["b"]);
     expect(((await vectorOps["vector.listIds"]({ folder })) as unknown[]).length).toBe(2);
+    const relabel = item("b", [0, 0], "moved/b.md");
+    expect(await vectorOps["vector.relabel"]({ folder, items: [{ id: "b", metadata: relabel.metadata }, { id: "z", from: "zz", metadata: relabel.metadata }] })).toEqual(["z"]);
+    expect((await vectorOps["vector.query"]({ folder, vector: [0, 1], topK: 1 })) as unknown[]).toMatchObject([{ id: "b", metadata: { path: "moved/b.md" } }]);
     await vectorOps["vector.delete"]({ folder, ids: ["a"] });
     expect(await vectorOps["vector.stats"]({ folder })).toMatchObject({ items: 1, dimension: 2 });
     await vectorOps["vector.flush"]({ folder });
@@ -86,6 +111,7 @@ describe("host vector ops", () => {
   it("reject missing parameters with a sentence naming the parameter", async () => {
     await expect(vectorOps["vector.query"]({ folder: join(dir, "x") })).rejects.toThrow(/needs "vector"/);
     await expect(vectorOps["vector.stats"]({})).rejects.toThrow(/needs "folder"/);
+    await expect(vectorOps["vector.relabel"]({ folder: join(dir, "z"), items: "a" })).rejects.toThrow(/needs "items"/);
     await expect(vectorOps["vector.open"]({ folder: join(dir, "y"), codec: "xml" })).rejects.toThrow(/Unknown codec/);
   });
 });

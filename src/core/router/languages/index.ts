@@ -1,0 +1,75 @@
+/**
+ * The languages the router understands, and what is derived from them once: the stop words and day words
+ * of all of them (a message's language is never guessed: a word is a function word if it is one anywhere),
+ * the routing hints per built-in tool, and the patterns behind small talk and change requests.
+ */
+import { de } from "./de";
+import { en } from "./en";
+import { es } from "./es";
+import { fr } from "./fr";
+import { it } from "./it";
+import { ja } from "./ja";
+import { ko } from "./ko";
+import { nl } from "./nl";
+import { pl } from "./pl";
+import { pt } from "./pt";
+import { ru } from "./ru";
+import { tr } from "./tr";
+import { uk } from "./uk";
+import { zh } from "./zh";
+import type { RouterLanguage } from "./types";
+import { fold } from "../fold";
+
+export type { RouterLanguage } from "./types";
+
+export const LANGUAGES: readonly RouterLanguage[] = [en, de, fr, es, pt, it, nl, pl, ru, uk, tr, zh, ja, ko];
+
+
+function wordSet(pick: (l: RouterLanguage) => string): Set<string> {
+  const out = new Set<string>();
+  for (const l of LANGUAGES) for (const w of pick(l).split(/\s+/)) if (w) out.add(fold(w));
+  return out;
+}
+
+/** Function words of every language, folded. */
+export const STOP_WORDS: ReadonlySet<string> = wordSet((l) => l.stop);
+/** Today, yesterday, tomorrow in every language, folded. */
+export const DAY_WORDS: ReadonlySet<string> = wordSet((l) => l.days);
+
+/** Routing hints per built-in tool name, all languages together. */
+export const LOCALIZED_HINTS: Readonly<Record<string, readonly string[]>> = (() => {
+  const out: Record<string, string[]> = {};
+  for (const l of LANGUAGES) for (const [tool, hints] of Object.entries(l.hints)) (out[tool] ??= []).push(...hints);
+  return out;
+})();
+
+/** `\w` in the lists means any letter or digit, in any script. */
+function source(alternatives: readonly string[]): string {
+  // Folded like the text they are matched against (a pattern's "й" must meet the message's folded "и").
+  return alternatives.map((a) => fold(a).replace(/\\w/g, "[\\p{L}\\p{N}]")).join("|");
+}
+
+const EDGE_BEFORE = "(?<![\\p{L}\\p{N}])";
+const EDGE_AFTER = "(?![\\p{L}\\p{N}])";
+
+/** One regex over every language's alternatives: whole words in spaced scripts, anywhere in unspaced ones. */
+function anyLanguage(pick: (l: RouterLanguage) => readonly string[] | undefined, anchored: boolean): RegExp {
+  const spaced = LANGUAGES.filter((l) => !l.unspaced).flatMap((l) => pick(l) ?? []);
+  const unspaced = LANGUAGES.filter((l) => l.unspaced).flatMap((l) => pick(l) ?? []);
+  const start = anchored ? "^" : EDGE_BEFORE;
+  const parts = [];
+  if (spaced.length) parts.push(`${start}(?:${source(spaced)})${EDGE_AFTER}`);
+  if (unspaced.length) parts.push(`${anchored ? "^" : ""}(?:${source(unspaced)})`);
+  return new RegExp(parts.join("|"), "u");
+}
+
+/** Small talk at the start of a cleaned message. */
+export const SMALL_TALK_RE = anyLanguage((l) => l.smallTalk, true);
+/** A general question's first words. */
+export const QUESTION_START_RE = anyLanguage((l) => l.question, true);
+/** Question words that may stand anywhere. */
+export const QUESTION_ANYWHERE_RE = anyLanguage((l) => l.questionAnywhere, false);
+/** Words about the vault. */
+export const VAULT_RE = anyLanguage((l) => l.vault, false);
+/** Words asking for a change. */
+export const CHANGE_RE = anyLanguage((l) => l.change, false);

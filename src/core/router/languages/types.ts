@@ -1,0 +1,26 @@
+/**
+ * What the router knows of one language. Every list is written folded (lowercase, no diacritics) except the
+ * hints, which are natural requests as users type them (they go through the same analysis as messages).
+ */
+export interface RouterLanguage {
+  /** BCP 47 code. */
+  code: string;
+  /** Written without spaces between words (Chinese, Japanese): patterns match anywhere, not as whole words. */
+  unspaced?: boolean;
+  /** Function words dropped before scoring, space-separated. */
+  stop: string;
+  /** Today, yesterday, tomorrow and their forms, space-separated: each adds the `#today` signal. */
+  days: string;
+  /** Small talk at the start of a message (regex alternatives): greetings, thanks, "how are you", jokes, goodbyes. */
+  smallTalk: string[];
+  /** Starts of a general-knowledge question (regex alternatives). */
+  question: string[];
+  /** Question words found anywhere (languages that put them last, or write without spaces). */
+  questionAnywhere?: string[];
+  /** Words that tie a message to the user's vault (regex alternatives, matched as words). */
+  vault: string[];
+  /** Words that ask to save or change something (regex alternatives, matched as words). */
+  change: string[];
+  /** Routing hints per built-in tool: requests as people write them. */
+  hints: Record<string, string[]>;
+}

@@ -1,0 +1,201 @@
+/**
+ * Cheap masks for small choices (a status value, a tool name, an enum, `true`/`false`/`null`, the
+ * keys of an object, the punctuation after a value). Where the grammar admits only a few next
+ * characters, the tokens it admits are found once by walking the vocabulary's tokens that start with
+ * those characters through our own grammar walker, and kept by position. They reach llama.cpp as a
+ * logit bias that lifts exactly those tokens far above the rest: the same distribution as masking
+ * (relative odds among admitted tokens are unchanged), but the sampled token then passes llama.cpp's
+ * one-token grammar check, so the full-vocabulary grammar pass (the cost that grows with the
+ * vocabulary) is skipped. llama.cpp's grammar still decides: if a lifted token were wrong it would
+ * reject it and mask the full vocabulary as before.
+ *
+ * Free text (inside a JSON string: a negated class admits almost everything) gets the opposite, a
+ * ban of the few tokens the grammar would reject there: tokens no JSON string can hold (raw control
+ * characters such as newlines, bad escapes, a closing quote followed by a letter) and, near the
+ * string's length cap, plain tokens longer than the room left. A rejected sample inside a string is
+ * the most expensive case of all (llama.cpp walks every token of the vocabulary through the string's
+ * characters), so these bans keep string content at free-sampling speed too.
+ */
+import { TokenBias, type LlamaModel, type Token } from "node-llama-cpp";
+import type { GbnfWalker, WalkPosition } from "../../core/grammar/gbnf-walker";
+import { TokenTexts } from "./token-texts";
+
+/** Distinct next characters beyond which a position counts as free text. */
+const MAX_CHOICE_CHARS = 64;
+/** Characters walked for one mask before giving up (a choice that opens onto free text, e.g. `"` + any string). */
+const MAX_WALK_STEPS = 200_000;
+/** Logit added to admitted tokens: exp(-1000) is zero in float32, so nothing else is ever sampled. */
+const LIFT = 1000;
+/** Masks kept per grammar. */
+const MAX_MASKS = 4096;
+/** Room left in a string beyond which no length ban is needed (longer tokens are very rare). */
+const MAX_PROBED_ROOM = 32;
+/** A code point every plain JSON string admits, used to measure the room left before the cap. */
+const PROBE = 0x61;
+
+export class ChoiceMasks {
+  private readonly masks = new Map<string, TokenBias | null>();
+  private readonly texts: TokenTexts;
+  /** String-content bans by room left (index MAX_PROBED_ROOM + 1: room unknown or ample). */
+  private readonly stringBans: Array<TokenBias | undefined> = [];
+  /** Entries shared by the string bans, and how many of them every string ban holds. */
+  private stringPairs: Array<[Token, number]> | undefined;
+  private stringPairsFixed = 0;
+  /** Room left by string position. */
+  private readonly rooms = new Map<string, number>();
+
+  constructor(
+    private readonly model: LlamaModel,
+    private readonly walker: GbnfWalker,
+    /** Bans that hold at every step (split characters); kept inside each mask. */
+    private readonly baseBias: TokenBias | null,
+  ) {
+    this.texts = TokenTexts.of(model);
+  }
+
+  /** Masks computed so far (including positions found to be free text). */
+  get size(): number {
+    return this.masks.size;
+  }
+
+  /** The mask for this position, or undefined where the choice is large (free text) or unknown. */
+  at(pos: WalkPosition): TokenBias | undefined {
+    // Free text is recognized from the next characters alone; only choices are worth a key.
+    if (this.walker.nextChars(pos, MAX_CHOICE_CHARS) === null) return this.inString(pos);
+    const key = this.walker.key(pos);
+    let mask = this.masks.get(key);
+    if (mask === undefined) {
+      mask = this.compute(pos);
+      if (this.masks.size >= MAX_MASKS) this.masks.clear();
+      this.masks.set(key, mask);
+    }
+    return mask ?? undefined;
+  }
+
+  /** Admitted tokens at this position (exposed for tests), or null for free text. */
+  admitted(pos: WalkPosition): Token[] | null {
+    const first = this.walker.nextChars(pos, MAX_CHOICE_CHARS);
+    if (first === null) return null;
+    const texts = this.texts.texts;
+    const out: Token[] = [];
+    let steps = 0;
+    for (const cp of first) {
+      const ids = this.texts.startingWith(cp);
+      // Tokens are sorted by text, so each shares a prefix with the one before: reuse its positions.
+      const path: WalkPosition[] = [pos];
+      let prev = "";
+      for (const id of ids) {
+        const text = texts[id]!;
+        let common = 0;
+        const limit = Math.min(prev.length, text.length, path.length - 1);
+        while (common < limit && text.charCodeAt(common) === prev.charCodeAt(common)) common++;
+        // Stay on a code point boundary (a surrogate pair is one step).
+        if (common > 0 && isLowSurrogate(text.charCodeAt(common))) common--;
+        path.length = common + 1;
+        let p = path[common];
+        let alive = !this.walker.dead(p);
+        for (let i = common; alive && i < text.length; ) {
+          const c = text.codePointAt(i)!;
+          const width = c > 0xffff ? 2 : 1;
+          p = this.walker.step(p, c);
+          if (++steps > MAX_WALK_STEPS) return null;
+          alive = !this.walker.dead(p);
+          for (let k = 0; k < width; k++) path.push(p);
+          i += width;
+        }
+        // A dead prefix kills every token below it; the path still records where it died.
+        while (path.length < text.length + 1) path.push(p);
+        prev = text;
+        if (alive) out.push(id as Token);
+      }
+    }
+    return out;
+  }
+
+  /** The ban inside string content: tokens no string admits, and plain tokens longer than the room left. */
+  private inString(pos: WalkPosition): TokenBias {
+    const room = this.roomLeft(pos);
+    // No room for the probe: not plain string content (a pattern), so only the universal bans apply.
+    const index = room === 0 || room > MAX_PROBED_ROOM ? MAX_PROBED_ROOM + 1 : room;
+    let bias = this.stringBans[index];
+    if (!bias) {
+      const strings = this.texts.stringTokens;
+      if (!this.stringPairs) {
+        // One list for every room size: the bans, then plain tokens longest first (a room's ban is a prefix).
+        const pairs: Array<[Token, number]> = [...biasEntries(this.baseBias)];
+        this.stringPairsFixed = pairs.length + strings.never.length;
+        for (const t of strings.never) pairs.push([t as Token, -Infinity]);
+        for (const t of strings.plainByLength) pairs.push([t as Token, -Infinity]);
+        this.stringPairs = pairs;
+      }
+      const longer = index > MAX_PROBED_ROOM || index >= strings.plainLonger.length ? 0 : strings.plainLonger[index];
+      bias = listBias(this.model, this.stringPairs, this.stringPairsFixed + longer);
+      this.stringBans[index] = bias;
+    }
+    return bias;
+  }
+
+  /** Characters a string at this position may still take, up to MAX_PROBED_ROOM + 1 (0: the probe is not admitted). */
+  private roomLeft(pos: WalkPosition): number {
+    const key = this.walker.key(pos);
+    let room = this.rooms.get(key);
+    if (room === undefined) {
+      let p = pos;
+      for (room = 0; room <= MAX_PROBED_ROOM; room++) {
+        const q = this.walker.step(p, PROBE);
+        if (this.walker.dead(q)) break;
+        p = q;
+      }
+      if (this.rooms.size >= MAX_MASKS * 4) this.rooms.clear();
+      this.rooms.set(key, room);
+    }
+    return room;
+  }
+
+  private compute(pos: WalkPosition): TokenBias | null {
+    const tokens = this.admitted(pos);
+    if (tokens === null || tokens.length === 0) return null;
+    const bias = new TokenBias(this.model.tokenizer);
+    const bans = biasEntries(this.baseBias);
+    for (const [t, v] of bans) bias.set(t, { logit: v });
+    for (const t of tokens) if (!bans?.has(t)) bias.set(t, { logit: LIFT });
+    return bias;
+  }
+}
+
+/**
+ * The entries of a TokenBias. node-llama-cpp (pinned at 3.21.1) keeps them in `_biases` and offers no
+ * public way to read or merge them; a missing field reads as no entries.
+ */
+export function biasEntries(bias: TokenBias | null | undefined): Map<Token, number> {
+  return (bias as unknown as { _biases?: Map<Token, number> } | null | undefined)?._biases ?? new Map<Token, number>();
+}
+
+/**
+ * A TokenBias over the first `count` entries of a shared list. node-llama-cpp only iterates `_biases`
+ * (once per step, to hand the entries to llama.cpp), so string bans of every room size share one list
+ * and are iterated without allocating: a Map of 100k entries per room size would cost memory, and
+ * iterating a Map allocates an entry per token per step.
+ */
+function listBias(model: LlamaModel, pairs: ReadonlyArray<[Token, number]>, count: number): TokenBias {
+  const bias = new TokenBias(model.tokenizer);
+  const iterable: Iterable<[Token, number]> = {
+    [Symbol.iterator]() {
+      let i = 0;
+      const result = { value: undefined as unknown as [Token, number], done: false };
+      return {
+        next() {
+          if (i < count) result.value = pairs[i++];
+          else result.done = true;
+          return result;
+        },
+      };
+    },
+  };
+  (bias as unknown as { _biases: Iterable<[Token, number]> })._biases = iterable;
+  return bias;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}

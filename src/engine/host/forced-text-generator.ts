@@ -1,0 +1,248 @@
+/**
+ * Grammar-constrained generation that skips sampling where the grammar leaves one way forward.
+ *
+ * After each sampled token our grammar walker (the same GBNF, walked in JS) computes the text the
+ * grammar forces next (`","status":"`, the rest of a tool name once its prefix is unique, required
+ * keys, closing punctuation). That text is tokenized the way the model would write it — together
+ * with the token just sampled, which is not evaluated yet, so the boundary is healed — and the
+ * tokens are evaluated as one batch with the next step (prompt speed, not generation speed). The
+ * last forced token is left for the model to sample (a choice mask makes that step cheap), so a
+ * token that would run on past the forced text stays possible. llama.cpp's grammar state accepts
+ * the same tokens, so its guarantees hold unchanged; where our walker and llama.cpp disagree, or a
+ * character is split across tokens, the step falls back to plain constrained sampling.
+ */
+import { LlamaGrammarEvaluationState, TokenBias, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import type { GbnfWalker, WalkPosition } from "../../core/grammar/gbnf-walker";
+import type { ChoiceMasks } from "./choice-masks";
+import { TokenTexts } from "./token-texts";
+
+export interface ConstrainedGenerationInput {
+  /** The sequence to generate on; its evaluated prefix matching the prompt is reused. */
+  sequence: LlamaContextSequence;
+  /** llama.cpp's compiled grammar. */
+  grammar: LlamaGrammar;
+  /** Our walker over the same GBNF text. */
+  walker: GbnfWalker;
+  /** Masks for small choices; absent: every sampled step pays llama.cpp's grammar as usual. */
+  masks?: ChoiceMasks;
+  /** Prompt tokens (the rendered chat up to the reply). */
+  prompt: Token[];
+  /** Cap on produced tokens, forced ones included. */
+  maxTokens: number;
+  temperature: number;
+  topP: number;
+  seed?: number;
+  /** Bias applied at every step where no choice mask applies (split-character bans). */
+  baseBias?: TokenBias;
+  /** Evaluate forced text as batches instead of sampling it (default true). */
+  jumpForward?: boolean;
+  signal?: AbortSignal;
+  /** Decoded text as it is produced (forced text included). */
+  onText?: (text: string) => void;
+  /** Called once the prompt is evaluated (before the first produced token). */
+  onPromptEvaluated?: () => void;
+}
+
+export interface ConstrainedGenerationResult {
+  text: string;
+  /** Tokens produced, sampled and forced. */
+  tokens: Token[];
+  /** Tokens the model sampled. */
+  sampled: number;
+  /** Tokens appended without sampling. */
+  forced: number;
+  /** Prompt tokens evaluated (not reused from the sequence). */
+  promptEvaluated: number;
+  /** "eos": the grammar's sentence is complete (or the model ended); "maxTokens": cut at the cap or the context's end. */
+  stopReason: "eos" | "maxTokens" | "abort";
+}
+
+/** Forced tokens to evaluate next, the text they add after the sampled token's, and the walker position after them. */
+interface JumpPlan {
+  tokens: Token[];
+  added: string;
+  pos: WalkPosition;
+}
+
+/** Forced text taken in one jump (longer runs continue on the next step). */
+const MAX_FORCED_CHARS = 256;
+/** Tokens a character may be split over before its bytes are treated as text anyway. */
+const MAX_PENDING_TOKENS = 4;
+/** Next characters beyond which a position is free text (as for the choice masks). */
+const MAX_CHOICE_CHARS = 64;
+
+/** Accepts a token into llama.cpp's grammar state (the binding node-llama-cpp 3.21.1 uses itself for token predictors). */
+function acceptIntoGrammar(state: LlamaGrammarEvaluationState, token: Token): void {
+  const s = state as unknown as { _llama: { _bindings: { AddonSampler: { acceptGrammarEvaluationStateToken(state: unknown, token: Token): void } } }; _state: unknown };
+  s._llama._bindings.AddonSampler.acceptGrammarEvaluationStateToken(s._state, token);
+}
+
+/** Tokens whose text is exactly `text` when they follow `context`, or null when the tokenizer cannot say so. */
+function tokenizeExactly(model: LlamaModel, text: string, context: Token[]): Token[] | null {
+  const tokens = model.tokenize(text, false, "trimLeadingSpace");
+  if (tokens.length === 0 || model.detokenize(tokens, false, context) !== text) return null;
+  return tokens;
+}
+
+export async function generateConstrained(input: ConstrainedGenerationInput): Promise<ConstrainedGenerationResult> {
+  const { sequence, walker, masks, signal } = input;
+  const model = sequence.model;
+  const texts = TokenTexts.of(model);
+  const jump = input.jumpForward !== false;
+  const result: ConstrainedGenerationResult = { text: "", tokens: [], sampled: 0, forced: 0, promptEvaluated: 0, stopReason: "eos" };
+  if (signal?.aborted) return { ...result, stopReason: "abort" };
+
+  // Reuse the evaluated prefix; at least the last prompt token is evaluated again, for its logits.
+  const prompt = input.prompt;
+  let keep = Math.min(sequence.compareContextTokens(prompt).firstDifferentIndex, prompt.length - 1);
+  keep = Math.max(0, keep);
+  if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+  keep = sequence.nextTokenIndex;
+  let evalTokens: Token[] = prompt.slice(keep);
+  result.promptEvaluated = evalTokens.length;
+
+  let state = new LlamaGrammarEvaluationState({ model, grammar: input.grammar });
+  let pos: WalkPosition | null = walker.start();
+  /** Tokens of a character still incomplete (not yet text). */
+  let pending: Token[] = [];
+  /** Tokens just before the undecoded ones, so a piece decodes as a continuation. */
+  let context: Token[] = prompt.slice(-4);
+  const noBias = new TokenBias(model.tokenizer);
+  let bias: TokenBias = input.baseBias ?? noBias;
+
+  const emit = (text: string) => {
+    if (!text) return;
+    result.text += text;
+    input.onText?.(text);
+  };
+  const remember = (tokens: Token[]) => {
+    result.tokens.push(...tokens);
+    context = [...context, ...tokens].slice(-4);
+  };
+
+  /**
+   * Forced text from `pos`, as tokens that follow `lead` (the sampled token's text, or "" at the
+   * start): the tokens to evaluate, the text they add after `lead`, and the walker position after it.
+   */
+  const planJump = (from: WalkPosition, lead: string, leadToken: Token | undefined, limit: number, heal: boolean): JumpPlan | null => {
+    if (!jump) return null;
+    const forced = walker.forcedText(from, MAX_FORCED_CHARS);
+    if (!forced.text) return null;
+    let tokens = heal || leadToken === undefined ? tokenizeExactly(model, lead + forced.text, context) : null;
+    if (tokens && leadToken !== undefined && lead && tokens[0] !== leadToken && !model.detokenize([tokens[0]], false, context).startsWith(lead)) {
+      // The healed first token must cover the sampled text, or the sampled token is kept as is.
+      tokens = null;
+    }
+    if (!tokens && leadToken !== undefined) {
+      const rest = tokenizeExactly(model, forced.text, [...context, leadToken]);
+      tokens = rest ? [leadToken, ...rest] : null;
+    }
+    if (!tokens) return null;
+    // Leave the last forced token to the model unless the grammar ends there: a longer token may run on
+    // from it. Never go past the token cap.
+    let take = !walker.complete(forced.pos) && tokens.length > 1 ? tokens.length - 1 : tokens.length;
+    take = Math.min(take, limit);
+    let text = lead + forced.text;
+    let after = forced.pos;
+    if (take < tokens.length) {
+      if (take === 0) return null;
+      const kept = model.detokenize(tokens.slice(0, take), false, context);
+      const back = kept.length >= lead.length && kept.startsWith(lead) ? walker.advance(from, kept.slice(lead.length)) : null;
+      if (!back) return null;
+      text = kept;
+      after = back;
+    }
+    return { tokens: tokens.slice(0, take), added: text.slice(lead.length), pos: after };
+  };
+
+  // Forced text at the very start ({"thought":") joins the prompt batch.
+  const opening = planJump(pos, "", undefined, input.maxTokens, false);
+  if (opening && opening.tokens.length > 0) {
+    for (const t of opening.tokens) acceptIntoGrammar(state, t);
+    evalTokens = [...evalTokens, ...opening.tokens];
+    pos = opening.pos;
+    result.forced += opening.tokens.length;
+    remember(opening.tokens);
+    emit(opening.added);
+  }
+
+  const contextLeft = () => sequence.contextSize - sequence.nextTokenIndex;
+  const iterator = sequence.evaluate(evalTokens, {
+    temperature: input.temperature,
+    topP: input.topP,
+    seed: input.seed,
+    grammarEvaluationState: () => state,
+    tokenBias: () => bias,
+    yieldEogToken: true,
+  });
+  let promptDone = false;
+  try {
+    let next: Token[] | undefined;
+    for (;;) {
+      if (signal?.aborted) return { ...result, stopReason: "abort" };
+      if (result.tokens.length >= input.maxTokens || contextLeft() <= (next?.length ?? 0)) return { ...result, stopReason: "maxTokens" };
+      bias = (pending.length === 0 && pos && masks?.at(pos)) || input.baseBias || noBias;
+      // The state before this sample, where forced text is likely to follow (a choice): a healed boundary
+      // replaces the sampled token, so the grammar restarts from here. Inside free text no copy is made
+      // (forced text after a closing quote then follows the sampled token unhealed).
+      const before: LlamaGrammarEvaluationState | undefined = jump && pos && walker.nextChars(pos, MAX_CHOICE_CHARS) !== null ? state.clone() : undefined;
+      const step = await iterator.next(next);
+      if (!promptDone) {
+        promptDone = true;
+        input.onPromptEvaluated?.();
+      }
+      if (step.done) return result;
+      const token = step.value;
+      if (model.isEogToken(token)) return result;
+      result.sampled++;
+
+      pending.push(token);
+      const piece = (pending.length === 1 ? texts.texts[token] : null) ?? model.detokenize(pending, false, context);
+      if (piece.endsWith("\uFFFD") && pending.length < MAX_PENDING_TOKENS) {
+        next = [token];
+        result.tokens.push(token);
+        continue;
+      }
+      const decodedTokens = pending;
+      pending = [];
+      let advanced: WalkPosition | null = pos ? walker.advance(pos, piece) : null;
+      if (!advanced) pos = null;
+      const single = decodedTokens.length === 1;
+      const plan: JumpPlan | null = advanced && single ? planJump(advanced, piece, token, input.maxTokens - result.tokens.length, before !== undefined) : null;
+      if (plan) {
+        try {
+          // Healed: the plan replaces the sampled token, from the state before it. Otherwise it follows it.
+          const healed = plan.tokens[0] !== token;
+          const target = healed ? before! : state.clone();
+          for (const t of healed ? plan.tokens : plan.tokens.slice(1)) acceptIntoGrammar(target, t);
+          state = target;
+          result.tokens.push(...plan.tokens);
+          context = [...context, ...plan.tokens].slice(-4);
+          result.forced += plan.tokens.length - 1;
+          next = plan.tokens;
+          advanced = plan.pos;
+          emit(piece + plan.added);
+        } catch {
+          // llama.cpp refused text our walker forced: keep the sampled token and stop jumping.
+          result.tokens.push(token);
+          context = [...context.slice(decodedTokens.length - 1), token].slice(-4);
+          next = [token];
+          advanced = null;
+          emit(piece);
+        }
+      } else {
+        if (decodedTokens.length === 1) remember([token]);
+        else {
+          result.tokens.push(token);
+          context = [...context, ...decodedTokens].slice(-4);
+        }
+        next = [token];
+        emit(piece);
+      }
+      pos = advanced;
+      if (pos && walker.complete(pos)) return result;
+    }
+  } finally {
+    await iterator.return();
+  }
+}

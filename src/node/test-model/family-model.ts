@@ -1,0 +1,94 @@
+/**
+ * A family test model: our tiny random-weight transformer in the family's released architecture, with
+ * every `tokenizer.*` key copied from llama.cpp's vocabulary file of that family (released special
+ * tokens restored) and the family's real Jinja chat template. Same family and seed, same bytes.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { encodeGguf, type GgufContent, type GgufValue } from "./gguf-writer";
+import { readGgufMetadata } from "./gguf-metadata";
+import { FAMILIES, type FamilyId, type FamilySpec } from "./families";
+import { llamaSourceDir } from "./llama-source";
+import { architectureMetadata, transformerTensors } from "./tensors";
+import { TEST_MODEL_SHAPE } from "./test-model";
+
+/** Token types whose logits are zeroed (never text a reply should sample by chance). */
+const QUIET_TYPES = new Set([2, 3, 5]); // unknown, control, unused
+
+export const DEFAULT_FAMILY_SEED = 1;
+
+/** The vocabulary file and template of a family inside llama.cpp's source. */
+export function familySourceFiles(spec: FamilySpec, sourceDir = llamaSourceDir()): { vocab: string; template: string } {
+  return {
+    vocab: join(sourceDir, "models", `ggml-vocab-${spec.vocab}.gguf`),
+    template: join(sourceDir, "models", "templates", spec.template),
+  };
+}
+
+/** The `tokenizer.*` entries of the family's vocabulary, released specials restored, the real template attached. */
+export function familyTokenizer(spec: FamilySpec, sourceDir = llamaSourceDir()): Array<[string, GgufValue]> {
+  const files = familySourceFiles(spec, sourceDir);
+  const source = readGgufMetadata(files.vocab);
+  const entries: Array<[string, GgufValue]> = [];
+  for (const [key, value] of source) {
+    if (!key.startsWith("tokenizer.") || key === "tokenizer.chat_template") continue;
+    if (spec.tokenizer === "sentencepiece" && (key === "tokenizer.ggml.merges" || key === "tokenizer.ggml.pre")) continue;
+    entries.push([key, value]);
+  }
+  const get = (key: string) => entries.find(([k]) => k === key);
+  const tokens = get("tokenizer.ggml.tokens");
+  const types = get("tokenizer.ggml.token_type");
+  if (tokens?.[1].type !== "string[]" || types?.[1].type !== "int32[]") throw new Error(`${files.vocab} has no token list.`);
+  const texts = [...tokens[1].value];
+  const kinds = Int32Array.from(types[1].value);
+  for (const [id, text, type] of spec.restore) {
+    texts[id] = text;
+    kinds[id] = type;
+  }
+  tokens[1] = { type: "string[]", value: texts };
+  types[1] = { type: "int32[]", value: kinds };
+  if (spec.tokenizer === "sentencepiece") get("tokenizer.ggml.model")![1] = { type: "string", value: "llama" };
+  for (const [name, id] of Object.entries(spec.ids ?? {})) {
+    const key = `tokenizer.ggml.${name}`;
+    const hit = get(key);
+    if (hit) hit[1] = { type: "uint32", value: id };
+    else entries.push([key, { type: "uint32", value: id }]);
+  }
+  entries.push(["tokenizer.chat_template", { type: "string", value: readFileSync(files.template, "utf8") }]);
+  return entries;
+}
+
+/** Metadata and tensors of the family model. */
+export function familyModelContent(family: FamilyId, seed = DEFAULT_FAMILY_SEED, sourceDir = llamaSourceDir()): GgufContent {
+  const spec = FAMILIES[family];
+  const tokenizer = familyTokenizer(spec, sourceDir);
+  const tokens = tokenizer.find(([k]) => k === "tokenizer.ggml.tokens")![1].value as string[];
+  const types = tokenizer.find(([k]) => k === "tokenizer.ggml.token_type")![1].value as Int32Array;
+  const quiet: number[] = [];
+  types.forEach((t, id) => {
+    if (QUIET_TYPES.has(t)) quiet.push(id);
+  });
+  const arch = spec.architecture;
+  const str = (value: string): GgufValue => ({ type: "string", value });
+  const metadata: Array<[string, GgufValue]> = [
+    ["general.architecture", str(arch)],
+    ["general.type", str("model")],
+    ...Object.entries(spec.general).map(([k, v]): [string, GgufValue] => [`general.${k}`, str(v)]),
+    ["general.description", str(`Vault Agent test model: random weights (seed ${seed}) with the ${spec.label} tokenizer and chat template`)],
+    ["general.file_type", { type: "uint32", value: 1 }],
+    ["general.quantization_version", { type: "uint32", value: 2 }],
+    ...architectureMetadata(arch, TEST_MODEL_SHAPE),
+    [`${arch}.vocab_size`, { type: "uint32", value: tokens.length }],
+    ...tokenizer,
+  ];
+  return { metadata, tensors: transformerTensors(arch, TEST_MODEL_SHAPE, tokens.length, seed, quiet) };
+}
+
+/** Writes the family model to `path` atomically (temp file, then rename). */
+export function writeFamilyModel(path: string, family: FamilyId, seed = DEFAULT_FAMILY_SEED): string {
+  mkdirSync(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(temp, encodeGguf(familyModelContent(family, seed)));
+  renameSync(temp, path);
+  return path;
+}

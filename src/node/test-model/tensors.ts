@@ -1,0 +1,126 @@
+/**
+ * Random-weight tensors (and the shape metadata) of a tiny transformer in the layout llama.cpp expects
+ * for each architecture the test models use. Every tensor draws from its own seeded stream, so the
+ * bytes depend only on (architecture, shape, vocabulary size, seed).
+ */
+import type { GgufTensor, GgufValue } from "./gguf-writer";
+import { SeededRandom } from "./prng";
+
+/** The model's dimensions. */
+export interface TestModelShape {
+  embeddingLength: number;
+  blockCount: number;
+  headCount: number;
+  headCountKv: number;
+  feedForwardLength: number;
+  /** <arch>.context_length: the trained context. */
+  contextLength: number;
+}
+
+/** Architectures whose tensor layout this generator writes. */
+export type TestArchitecture = "llama" | "qwen2" | "qwen3" | "phi3" | "gemma2" | "gemma4" | "smollm3";
+
+/** Architectures whose output projection is the token embedding (llama.cpp refuses an extra output tensor). */
+const TIED_OUTPUT = new Set<string>(["gemma2", "gemma4"]);
+
+/** FNV-1a of a tensor name: each tensor draws from its own stream, so values never depend on write order. */
+function nameHash(name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Tensors for `arch`. `quietTokens` get zero output logits (their embedding rows, for tied
+ * architectures), so random sampling rarely ends a reply or fakes a turn marker.
+ */
+export function transformerTensors(
+  arch: string,
+  s: TestModelShape,
+  vocabSize: number,
+  seed: number,
+  quietTokens: readonly number[],
+): GgufTensor[] {
+  const headDim = s.embeddingLength / s.headCount;
+  const kvDim = headDim * s.headCountKv;
+  const ones = (name: string, n: number): GgufTensor => ({ name, dims: [n], type: "F32", values: () => new Float32Array(n).fill(1) });
+  const matrix = (name: string, cols: number, rows: number, scale: number, zeroRows: readonly number[] = []): GgufTensor => ({
+    name,
+    dims: [cols, rows],
+    type: "F16",
+    values: () => {
+      const data = new SeededRandom((seed ^ nameHash(name)) >>> 0).fill(cols * rows, scale);
+      for (const r of zeroRows) data.fill(0, r * cols, (r + 1) * cols);
+      return data;
+    },
+  });
+  const tied = TIED_OUTPUT.has(arch);
+  const e = s.embeddingLength;
+  const tensors: GgufTensor[] = [matrix("token_embd.weight", e, vocabSize, 1, tied ? quietTokens : [])];
+  if (arch === "gemma4") tensors.push(ones("rope_freqs.weight", headDim / 2));
+  const layerScale = 1 / Math.sqrt(e);
+  for (let b = 0; b < s.blockCount; b++) {
+    const p = `blk.${b}.`;
+    tensors.push(
+      ones(`${p}attn_norm.weight`, e),
+      matrix(`${p}attn_q.weight`, e, e, layerScale),
+      matrix(`${p}attn_k.weight`, e, kvDim, layerScale),
+      matrix(`${p}attn_v.weight`, e, kvDim, layerScale),
+      matrix(`${p}attn_output.weight`, e, e, layerScale),
+    );
+    if (arch === "qwen3" || arch === "gemma4") tensors.push(ones(`${p}attn_q_norm.weight`, headDim), ones(`${p}attn_k_norm.weight`, headDim));
+    if (arch === "gemma2" || arch === "gemma4") tensors.push(ones(`${p}post_attention_norm.weight`, e));
+    tensors.push(ones(`${p}ffn_norm.weight`, e));
+    const down = matrix(`${p}ffn_down.weight`, s.feedForwardLength, e, 1 / Math.sqrt(s.feedForwardLength));
+    if (arch === "phi3") {
+      // Phi-3 fuses gate and up into one [n_embd, 2 * n_ff] projection.
+      tensors.push(down, matrix(`${p}ffn_up.weight`, e, 2 * s.feedForwardLength, layerScale));
+    } else {
+      tensors.push(matrix(`${p}ffn_gate.weight`, e, s.feedForwardLength, layerScale), down, matrix(`${p}ffn_up.weight`, e, s.feedForwardLength, layerScale));
+    }
+    if (arch === "gemma2" || arch === "gemma4") tensors.push(ones(`${p}post_ffw_norm.weight`, e));
+  }
+  tensors.push(ones("output_norm.weight", e));
+  if (!tied) tensors.push(matrix("output.weight", e, vocabSize, 0.5, quietTokens));
+  return tensors;
+}
+
+/** `<arch>.*` hyperparameters for this shape. */
+export function architectureMetadata(arch: string, s: TestModelShape): Array<[string, GgufValue]> {
+  const u32 = (value: number): GgufValue => ({ type: "uint32", value });
+  const f32 = (value: number): GgufValue => ({ type: "float32", value });
+  const headDim = s.embeddingLength / s.headCount;
+  const out: Array<[string, GgufValue]> = [
+    [`${arch}.context_length`, u32(s.contextLength)],
+    [`${arch}.embedding_length`, u32(s.embeddingLength)],
+    [`${arch}.block_count`, u32(s.blockCount)],
+    [`${arch}.feed_forward_length`, u32(s.feedForwardLength)],
+    [`${arch}.attention.head_count`, u32(s.headCount)],
+    [`${arch}.attention.head_count_kv`, u32(s.headCountKv)],
+    [`${arch}.rope.dimension_count`, u32(headDim)],
+    [`${arch}.rope.freq_base`, f32(10000)],
+    [`${arch}.attention.layer_norm_rms_epsilon`, f32(1e-5)],
+  ];
+  if (arch === "gemma2" || arch === "gemma4") {
+    out.push(
+      [`${arch}.attention.key_length`, u32(headDim)],
+      [`${arch}.attention.value_length`, u32(headDim)],
+      [`${arch}.attention.sliding_window`, u32(512)],
+      [`${arch}.final_logit_softcapping`, f32(30)],
+    );
+  }
+  if (arch === "gemma2") out.push([`${arch}.attn_logit_softcapping`, f32(50)]);
+  if (arch === "gemma4") {
+    out.push(
+      // Alternating sliding-window and full-attention layers, as Gemma 4 does.
+      [`${arch}.attention.sliding_window_pattern`, { type: "bool[]", value: Array.from({ length: s.blockCount }, (_, i) => i % 2 === 0) }],
+      [`${arch}.attention.shared_kv_layers`, u32(0)],
+      [`${arch}.attention.key_length_swa`, u32(headDim)],
+      [`${arch}.attention.value_length_swa`, u32(headDim)],
+      [`${arch}.rope.dimension_count_swa`, u32(headDim)],
+      [`${arch}.rope.freq_base_swa`, f32(10000)],
+      [`${arch}.embedding_length_per_layer_input`, u32(0)],
+    );
+  }
+  return out;
+}

@@ -1,0 +1,272 @@
+/**
+ * Forced-text generation on the random-weight test model: jumps over forced text and choice masks
+ * must keep every guarantee of plain grammar sampling — hundreds of envelopes at temperature 1 that
+ * all parse, validate, are in the grammar's language and are whole UTF-8 — and stream, stop and cut
+ * the way generation does.
+ */
+import { getLlama, LlamaGrammarEvaluationState, TokenBias, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from "node-llama-cpp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GbnfRecognizer, GbnfWalker, compileEnvelopeGrammar, type GrammarTool } from "../../../src/core/grammar";
+import { ENVELOPE_STATUS_VALUES } from "../../../src/core/grammar/envelope";
+import { sentencePieceBytes, splitCharacterTokens } from "../../../src/core/grammar/utf8-guard";
+import { ChoiceMasks } from "../../../src/engine/host/choice-masks";
+import { generateConstrained, type ConstrainedGenerationInput } from "../../../src/engine/host/forced-text-generator";
+import { TokenTexts } from "../../../src/engine/host/token-texts";
+import { testModelPath } from "../../helpers/test-model";
+import { validatorFor } from "../../unit/grammar/helpers/ajv";
+import { syntheticGrammarTools } from "../../unit/grammar/helpers/catalog";
+import { seededRandom } from "../../unit/grammar/helpers/rng";
+
+const ENVELOPES = 300;
+const PER_SUBSET = 10;
+const OPTIONS = { maxThoughtChars: 48, maxMessageChars: 48, maxToolCalls: 2, maxStringChars: 48, maxItems: 3, maxKeys: 3 };
+
+/** Tighter length and count bounds keep each random envelope short; the schema stays as strict as before. */
+function tighten(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(tighten);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = k === "enum" || k === "const" ? v : tighten(v);
+  if (typeof out.maxLength === "number") out.maxLength = Math.max(Math.min(out.maxLength, 48), (out.minLength as number | undefined) ?? 0);
+  if (typeof out.maxItems === "number") out.maxItems = Math.max(Math.min(out.maxItems, 3), (out.minItems as number | undefined) ?? 0);
+  return out;
+}
+
+/** node-llama-cpp's own grammar bindings (the ones its token predictors use), to ask llama.cpp directly. */
+function llamaGrammar(state: LlamaGrammarEvaluationState) {
+  return (state as unknown as { _llama: { _bindings: { AddonSampler: {
+    acceptGrammarEvaluationStateToken(s: unknown, t: Token): void;
+    canBeNextTokenForGrammarEvaluationState(s: unknown, t: Token): boolean;
+  } } } })._llama._bindings.AddonSampler;
+}
+const grammarState = (state: LlamaGrammarEvaluationState) => (state as unknown as { _state: unknown })._state;
+
+let model: LlamaModel;
+let context: LlamaContext;
+let splitBan: TokenBias;
+let sequence: LlamaContextSequence;
+beforeAll(async () => {
+  const llama = await getLlama({ gpu: false, build: "never" });
+  model = await llama.loadModel({ modelPath: await testModelPath() });
+  // One thread: the default count is hundreds of times slower on small shared machines.
+  context = await model.createContext({ contextSize: 2048, threads: 1 });
+  sequence = context.getSequence();
+  const meta = model.fileInfo.metadata as unknown as { tokenizer: { ggml: { tokens: string[]; token_type: number[] } } };
+  splitBan = new TokenBias(model.tokenizer);
+  for (const t of splitCharacterTokens(meta.tokenizer.ggml.tokens.map((p, i) => sentencePieceBytes(p, meta.tokenizer.ggml.token_type[i] === 3)))) splitBan.set(t as Token, "never");
+});
+afterAll(async () => {
+  await context?.dispose();
+  await model?.dispose();
+});
+
+const simpleTools: GrammarTool[] = [
+  { name: "vault:read", schema: { type: "object", properties: { path: { type: "string", maxLength: 24 } }, required: ["path"], additionalProperties: false } },
+  { name: "task:add", schema: { type: "object", properties: { text: { type: "string", maxLength: 24 }, done: { type: "boolean" } }, required: ["text", "done"], additionalProperties: false } },
+];
+
+async function setup(tools: GrammarTool[], mode: "dynamic" | "static" = "dynamic") {
+  const compiled = compileEnvelopeGrammar(tools, { ...OPTIONS, mode });
+  const grammar = await model.llama.createGrammar({ grammar: compiled.gbnf });
+  const walker = new GbnfWalker(compiled.gbnf);
+  return { compiled, grammar, walker, masks: new ChoiceMasks(model, walker, splitBan), recognizer: new GbnfRecognizer(compiled.gbnf) };
+}
+
+function input(s: Awaited<ReturnType<typeof setup>>, prompt: string, extra: Partial<ConstrainedGenerationInput> = {}): ConstrainedGenerationInput {
+  return {
+    sequence,
+    grammar: s.grammar,
+    walker: s.walker,
+    masks: s.masks,
+    prompt: model.tokenize(prompt, true),
+    maxTokens: s.compiled.maxBytes,
+    temperature: 1,
+    topP: 0.95,
+    baseBias: splitBan,
+    ...extra,
+  };
+}
+
+describe("forced-text generation", () => {
+  it(`yields ${ENVELOPES} envelopes across tool subsets that all parse, validate and are whole UTF-8, sampling fewer tokens than it produces`, async () => {
+    const { grammarCatalog } = await import("../../../src/node/commands/grammar");
+    const real = (await grammarCatalog()).tools.map((t) => ({ name: `real/${t.name}`, schema: t.schema }));
+    const catalog: GrammarTool[] = [...syntheticGrammarTools(), ...real].map((t) => ({ name: t.name, schema: tighten(t.schema) as Record<string, unknown> }));
+    const validators = new Map(catalog.map((t) => [t.name, validatorFor(t.schema)]));
+    const random = seededRandom(11);
+    const failures: string[] = [];
+    let envelopes = 0;
+    let calls = 0;
+    let produced = 0;
+    let sampled = 0;
+    for (let subset = 0; envelopes < ENVELOPES; subset++) {
+      const size = Math.floor(random() * 5);
+      const offered = [...catalog].sort(() => random() - 0.5).slice(0, size);
+      const mode = subset % 10 === 9 ? "static" : "dynamic";
+      const s = await setup(offered, mode);
+      for (let k = 0; k < PER_SUBSET && envelopes < ENVELOPES; k++) {
+        const prompt = `<|im_start|>user\nTurn ${subset}.${k}: use ${offered.map((t) => t.name).join(", ") || "no tools"}.<|im_end|>\n<|im_start|>assistant\n`;
+        let streamed = "";
+        const res = await generateConstrained({ ...input(s, prompt, { seed: subset * 100 + k }), onText: (t) => (streamed += t) });
+        envelopes++;
+        produced += res.tokens.length;
+        sampled += res.sampled;
+        const text = res.text;
+        const fail = (why: string) => failures.push(`${why}: ${text.slice(0, 300)}`);
+        if (res.stopReason !== "eos") fail(`stopped by ${res.stopReason}`);
+        if (streamed !== text) fail("streamed text differs from the result");
+        if (model.detokenize(res.tokens, false, model.tokenize(prompt, true).slice(-1)) !== text) fail("tokens do not spell the text");
+        if (res.sampled + res.forced !== res.tokens.length) fail("sampled + forced is not the produced count");
+        if (Buffer.byteLength(text) > s.compiled.maxBytes) fail("longer than maxBytes");
+        if (text.includes("\uFFFD")) fail("ill-formed UTF-8");
+        if (!s.recognizer.accepts(text)) fail("not in the grammar's language");
+        let envelope: Record<string, unknown>;
+        try {
+          envelope = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          fail("JSON.parse failed");
+          continue;
+        }
+        if (Object.keys(envelope).join() !== "thought,status,message_to_user,tool_calls") fail("wrong keys");
+        if (typeof envelope.thought !== "string" || [...envelope.thought].length > OPTIONS.maxThoughtChars) fail("bad thought");
+        if (!ENVELOPE_STATUS_VALUES.includes(envelope.status as never)) fail("bad status");
+        if (envelope.message_to_user !== null && typeof envelope.message_to_user !== "string") fail("bad message_to_user");
+        const toolCalls = envelope.tool_calls as Array<{ name: string; args: unknown }>;
+        if (!Array.isArray(toolCalls) || toolCalls.length > OPTIONS.maxToolCalls) fail("bad tool_calls");
+        for (const call of toolCalls ?? []) {
+          calls++;
+          if (!offered.some((t) => t.name === call.name)) fail(`tool ${call.name} was not offered`);
+          else if (mode === "dynamic" && !validators.get(call.name)!(call.args)) fail(`args invalid for ${call.name}`);
+          else if (typeof call.args !== "object" || call.args === null || Array.isArray(call.args)) fail("args not an object");
+        }
+      }
+    }
+    console.log(`forced-text generation: ${envelopes} envelopes, ${calls} tool calls, ${produced} tokens produced, ${sampled} sampled, ${failures.length} failures`);
+    expect(failures).toEqual([]);
+    expect(calls).toBeGreaterThan(ENVELOPES / 4);
+    // The envelope's keys and punctuation are forced: a real share of the tokens is never sampled.
+    expect(sampled).toBeLessThan(produced * 0.9);
+  });
+
+  it("evaluates the same envelope without jumps (llama.cpp's grammar with choice masks only)", async () => {
+    const s = await setup(simpleTools);
+    const res = await generateConstrained(input(s, "<|im_start|>user\nRead a note.<|im_end|>\n<|im_start|>assistant\n", { seed: 3, jumpForward: false }));
+    expect(res.forced).toBe(0);
+    expect(res.sampled).toBe(res.tokens.length);
+    expect(s.recognizer.accepts(res.text)).toBe(true);
+  });
+
+  it("streams forced text as it is produced: the opening arrives before the prompt's first sample", async () => {
+    const s = await setup(simpleTools);
+    const events: string[] = [];
+    const res = await generateConstrained(
+      input(s, "<|im_start|>user\nAdd a task.<|im_end|>\n<|im_start|>assistant\n", {
+        seed: 5,
+        onText: (t) => events.push(t),
+        onPromptEvaluated: () => events.push("<prompt evaluated>"),
+      }),
+    );
+    expect(events.filter((e) => e !== "<prompt evaluated>").join("")).toBe(res.text);
+    expect(events[0].startsWith('{"thought')).toBe(true);
+    expect(events[1]).toBe("<prompt evaluated>");
+    expect(res.forced).toBeGreaterThan(0);
+  });
+
+  it("stops on abort with a prefix of an envelope and stopReason abort", async () => {
+    const s = await setup(simpleTools);
+    const controller = new AbortController();
+    let chunks = 0;
+    const res = await generateConstrained(
+      input(s, "<|im_start|>user\nRead a note.<|im_end|>\n<|im_start|>assistant\n", {
+        seed: 9,
+        signal: controller.signal,
+        onText: () => {
+          if (++chunks === 4) controller.abort();
+        },
+      }),
+    );
+    expect(res.stopReason).toBe("abort");
+    expect(chunks).toBe(4);
+    expect(s.recognizer.acceptsPrefix(res.text)).toBe(true);
+    expect(s.recognizer.accepts(res.text)).toBe(false);
+  });
+
+  it("returns at once, with nothing produced, when the signal is already aborted", async () => {
+    const s = await setup(simpleTools);
+    const controller = new AbortController();
+    controller.abort();
+    const res = await generateConstrained(input(s, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n", { signal: controller.signal }));
+    expect(res).toMatchObject({ stopReason: "abort", text: "", sampled: 0, forced: 0 });
+  });
+
+  it("reports a cut at maxTokens as maxTokens, forced tokens counted, never past the cap", async () => {
+    const s = await setup(simpleTools);
+    for (const maxTokens of [1, 3, 7]) {
+      const res = await generateConstrained(input(s, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n", { seed: 2, maxTokens }));
+      expect(res.stopReason).toBe("maxTokens");
+      expect(res.tokens.length).toBeGreaterThanOrEqual(1);
+      expect(res.tokens.length).toBeLessThanOrEqual(maxTokens + 0);
+      expect(s.recognizer.acceptsPrefix(res.text)).toBe(true);
+    }
+  });
+
+  it("reuses the evaluated prompt prefix of the sequence on the next turn", async () => {
+    const s = await setup(simpleTools);
+    const prompt = "<|im_start|>system\nYou keep notes for the user, in a vault of markdown files.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n";
+    const first = await generateConstrained(input(s, prompt, { seed: 1 }));
+    const second = await generateConstrained(input(s, prompt, { seed: 2 }));
+    expect(first.promptEvaluated).toBeGreaterThan(model.tokenize(prompt, true).length / 2);
+    expect(second.promptEvaluated).toBe(1);
+    expect(s.recognizer.accepts(second.text)).toBe(true);
+  });
+});
+
+describe("choice masks", () => {
+  it("admit exactly the tokens llama.cpp's grammar accepts at each small choice of an envelope", async () => {
+    const s = await setup(simpleTools);
+    const texts = TokenTexts.of(model);
+    const prefixes = [
+      '{"thought',
+      '{"thought":"hi","status":"',
+      '{"thought":"hi","status":"Idle","message_to_user":',
+      '{"thought":"hi","status":"Idle","message_to_user":null,"tool_calls":',
+      '{"thought":"hi","status":"Idle","message_to_user":null,"tool_calls":[{"name":"',
+      '{"thought":"hi","status":"Idle","message_to_user":null,"tool_calls":[{"name":"task:add","args":{"text":"x","done":',
+    ];
+    for (const prefix of prefixes) {
+      const pos = s.walker.advance(s.walker.start(), prefix)!;
+      const admitted = new Set(s.masks.admitted(pos));
+      expect(admitted.size).toBeGreaterThan(0);
+      // What llama.cpp's grammar says of every token of the vocabulary that has text, after the prefix.
+      const state = new LlamaGrammarEvaluationState({ model, grammar: s.grammar });
+      const prefixTokens = model.tokenize(prefix, false, "trimLeadingSpace");
+      expect(model.detokenize(prefixTokens)).toBe(prefix);
+      for (const t of prefixTokens) llamaGrammar(state).acceptGrammarEvaluationStateToken(grammarState(state), t);
+      const expected = new Set<number>();
+      texts.texts.forEach((text, id) => {
+        if (text !== null && llamaGrammar(state).canBeNextTokenForGrammarEvaluationState(grammarState(state), id as Token)) expected.add(id);
+      });
+      expect([...admitted].sort((a, b) => a - b)).toEqual([...expected].sort((a, b) => a - b));
+    }
+  });
+
+  it("ban no token that a string can hold, and cap plain tokens at the room left", async () => {
+    const s = await setup(simpleTools);
+    const texts = TokenTexts.of(model);
+    const entries = (b: TokenBias) => new Map([...(b as unknown as { _biases: Iterable<[number, number]> })._biases]);
+    for (const prefix of ['{"thought":"', '{"thought":"' + "x".repeat(44)]) {
+      const pos = s.walker.advance(s.walker.start(), prefix)!;
+      const ban = entries(s.masks.at(pos)!);
+      let banned = 0;
+      texts.texts.forEach((text, id) => {
+        if (text === null) return;
+        const ok = s.recognizer.acceptsPrefix(prefix + text);
+        if (ban.get(id) === -Infinity) {
+          banned++;
+          expect(ok, `banned ${JSON.stringify(text)} after ${prefix.length} chars`).toBe(false);
+        }
+      });
+      expect(banned).toBeGreaterThan(0);
+    }
+  });
+});
