@@ -70,7 +70,7 @@ const recall = defineTool({
       }
     }
     const words = ctx.memory
-      ? (await ctx.memory.textSearch(args.query, limit * 5)).filter((h) => h.path.startsWith(`${folder}/`)).slice(0, limit)
+      ? (await ctx.memory.textSearch(args.query, limit * 5, { pathPrefix: `${folder}/` })).filter((h) => h.path.startsWith(`${folder}/`)).slice(0, limit)
       : await scanSearch(ctx, args.query, limit, folder);
     if (words.length === 0) return { content: `Nothing saved in ${folder}/ matches "${args.query}".`, data: { hits: [] }, empty: true };
     const blocks: string[] = [];

@@ -195,7 +195,9 @@ const search = defineTool({
     const limit = args.limit ?? 10;
     const folder = folderPath(args.folder);
     if (folder !== "") guardPath(folder, ctx);
-    const raw = ctx.memory ? await ctx.memory.textSearch(args.query, limit * 3) : await scanSearch(ctx, args.query, limit * 3, folder);
+    // The folder limits the query itself, so a match there is found however many better ones lie elsewhere.
+    const filter = folder === "" ? undefined : { pathPrefix: `${folder}/` };
+    const raw = ctx.memory ? await ctx.memory.textSearch(args.query, limit * 3, filter) : await scanSearch(ctx, args.query, limit * 3, folder);
     const hits = raw.filter((h) => !isExcluded(h.path, ctx) && (folder === "" || h.path.startsWith(`${folder}/`))).slice(0, limit);
     if (hits.length === 0) return { content: `No notes match "${args.query}".`, data: { hits: [] }, empty: true };
     const lines = hits.map((h) => `[[${h.path.replace(/\.md$/, "")}]] — ${h.snippet}`);

@@ -1,8 +1,9 @@
 /**
  * Splits a note into chunks for embedding: one chunk per heading section, long sections split on
- * paragraph, then line, then word boundaries, each part overlapping the previous one. A chunk's id
- * depends only on the note path, its heading path and its position under that heading, so editing
- * one section leaves every other chunk's id and hash unchanged (nothing else is re-embedded).
+ * paragraph, then line, then word boundaries, each part overlapping the previous one. A chunk is
+ * known by the hash of what is embedded (note name, heading path, text) — never by its folder — so
+ * editing one section leaves every other chunk's hash unchanged, and moving a note or a folder leaves
+ * all of them unchanged: nothing is re-embedded.
  */
 import { splitFrontmatter } from "./frontmatter";
 import { contentHash } from "./content-hash";
@@ -17,8 +18,6 @@ export interface ChunkOptions {
 
 /** One piece of a note, ready to embed. */
 export interface Chunk {
-  /** Stable id: a hash of path, heading path and part number. */
-  id: string;
   path: string;
   /** Heading path, e.g. "Project Alpha > Tasks"; "" before the first heading. */
   heading: string;
@@ -26,7 +25,7 @@ export interface Chunk {
   text: string;
   /** What is embedded: note name and heading path, then the text, so the vector knows its context. */
   embedText: string;
-  /** Hash of `embedText`: a changed hash means the vector must be recomputed. */
+  /** Hash of `embedText`: the chunk's key in the vector index; a changed hash means a new vector. */
   hash: string;
   /** 0-based line where the chunk starts. */
   line: number;
@@ -41,15 +40,10 @@ export function chunkNote(path: string, text: string, options: ChunkOptions = {}
   const name = (path.split("/").pop() ?? path).replace(/\.md$/, "");
   const sections = splitSections(body, bodyLine);
   const chunks: Chunk[] = [];
-  const seen = new Map<string, number>();
   for (const section of sections) {
-    const parts = splitLong(section.text, maxChars, overlap);
-    const occurrence = seen.get(section.heading) ?? 0;
-    seen.set(section.heading, occurrence + 1);
-    parts.forEach((part, i) => {
+    for (const part of splitLong(section.text, maxChars, overlap)) {
       const embedText = `${name}${section.heading ? ` > ${section.heading}` : ""}\n${part}`;
       chunks.push({
-        id: contentHash(`${path}\u0000${section.heading}\u0000${occurrence}\u0000${i}`),
         path,
         heading: section.heading,
         text: part,
@@ -57,7 +51,7 @@ export function chunkNote(path: string, text: string, options: ChunkOptions = {}
         hash: contentHash(embedText, 7),
         line: section.line,
       });
-    });
+    }
   }
   return chunks;
 }

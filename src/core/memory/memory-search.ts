@@ -7,7 +7,7 @@ import type { MemorySearch } from "../protocol/tool";
 import type { VaultPort } from "../ports/vault";
 import type { VectorStore } from "../ports/vector-store";
 import type { EmbedTexts, Indexer } from "./indexer";
-import { folderOf } from "./indexer";
+import { folderOf, hashOfVectorId } from "./indexer";
 import { snippetFor } from "./snippet";
 import { chunkNote, type ChunkOptions } from "./chunker";
 
@@ -25,8 +25,8 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
   const { indexer, vault } = deps;
   const vectors = deps.vectors ?? null;
   const embed = deps.embed ?? null;
-  const textSearch: MemorySearch["textSearch"] = async (query, limit) => {
-    const hits = await indexer.text.search(query, limit);
+  const textSearch: MemorySearch["textSearch"] = async (query, limit, filter) => {
+    const hits = await indexer.text.search(query, limit, filter?.pathPrefix ? { pathPrefix: filter.pathPrefix } : undefined);
     const out: { path: string; score: number; snippet: string }[] = [];
     for (const h of hits) {
       let snippet = "";
@@ -51,19 +51,19 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
       where = { folder: { $in: folders } };
     }
     const hits = await vectors.query(vector, limit, where);
-    // The vector index keeps no chunk texts: read them back from the notes, by chunk id.
+    // The vector index keeps no chunk texts: read them back from the notes, by the chunk's text hash.
     const notes = new Map<string, Map<string, string> | null>();
     const out: { path: string; heading: string; score: number; text: string }[] = [];
     for (const h of hits) {
       const path = h.metadata.path;
       if (!notes.has(path)) {
         try {
-          notes.set(path, new Map(chunkNote(path, await vault.read(path), deps.chunk).map((c) => [c.id, c.text])));
+          notes.set(path, new Map(chunkNote(path, await vault.read(path), deps.chunk).map((c) => [c.hash, c.text])));
         } catch {
           notes.set(path, null);
         }
       }
-      const text = h.metadata.text || notes.get(path)?.get(h.id);
+      const text = h.metadata.text || notes.get(path)?.get(h.metadata.hash || hashOfVectorId(h.id));
       // A chunk that no longer exists (the note changed and is not re-indexed yet) is left out.
       if (text) out.push({ path, heading: h.metadata.heading, score: h.score, text });
     }

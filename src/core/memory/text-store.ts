@@ -5,7 +5,7 @@
  * vaults). Hashes are mirrored locally so the indexer's change checks stay synchronous.
  */
 import type { IndexStore } from "../ports/index-store";
-import { TextIndex, type TextHit } from "./text-index";
+import { TextIndex, type TextFilter, type TextHit } from "./text-index";
 
 export interface TextStore {
   /** Loads the saved index; false when there was none (or it was unusable) and it starts empty. */
@@ -16,7 +16,8 @@ export interface TextStore {
   /** Indexes (or re-indexes) a note; may be sent later, in a batch. */
   set(path: string, text: string, hash: string): void;
   remove(path: string): void;
-  search(query: string, limit: number): Promise<TextHit[]>;
+  /** The best `limit` notes, only under `filter.pathPrefix` when given. */
+  search(query: string, limit: number, filter?: TextFilter): Promise<TextHit[]>;
   /** Writes pending changes to disk. */
   save(): Promise<void>;
 }
@@ -46,8 +47,8 @@ export class LocalTextStore implements TextStore {
   remove(path: string): void {
     this.index.remove(path);
   }
-  search(query: string, limit: number): Promise<TextHit[]> {
-    return Promise.resolve(this.index.search(query, limit));
+  search(query: string, limit: number, filter?: TextFilter): Promise<TextHit[]> {
+    return Promise.resolve(this.index.search(query, limit, filter));
   }
   save(): Promise<void> {
     return this.index.save(this.store, this.key);

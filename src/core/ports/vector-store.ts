@@ -10,10 +10,24 @@ export interface VectorStore {
   stats(): Promise<{ items: number; bytes: number; dimension?: number }>;
   /** Every stored id with its content hash, so indexing can skip unchanged chunks. */
   listIds(): Promise<{ id: string; hash: string; path: string }[]>;
+  /**
+   * Writes items without embedding anything: each takes the vector of item `from` (default: its own
+   * id) and the given metadata — how a moved note's chunks follow it. Resolves with the ids whose
+   * source item does not exist (those still need embedding).
+   */
+  relabel(items: RelabelItem[]): Promise<string[]>;
+}
+
+export interface RelabelItem {
+  /** The item to write. */
+  id: string;
+  /** The item whose vector it takes; default `id`. */
+  from?: string;
+  metadata: VectorItem["metadata"];
 }
 
 export interface VectorItem {
-  /** Stable chunk id. */
+  /** Chunk id: the hash of the embedded text (plus "~k" for the k-th note holding the same text). */
   id: string;
   vector: number[];
   metadata: { path: string; heading: string; hash: string; text: string; [key: string]: string | number | boolean };

@@ -46,8 +46,8 @@ export interface ToolResult {
 
 /** Search over the vault's memory; absent pieces mean "not available" and tools say so. */
 export interface MemorySearch {
-  /** Full-text search (minisearch). */
-  textSearch(query: string, limit: number): Promise<{ path: string; score: number; snippet: string }[]>;
+  /** Full-text search (minisearch); a folder filter applies inside the query, so it never misses a match there. */
+  textSearch(query: string, limit: number, filter?: { pathPrefix?: string }): Promise<{ path: string; score: number; snippet: string }[]>;
   /** Semantic search; null when no embedding model is configured. */
   semanticSearch:
     | ((query: string, limit: number, filter?: { pathPrefix?: string }) => Promise<{ path: string; heading: string; score: number; text: string }[]>)

@@ -6,7 +6,7 @@
  */
 import { VectraStore, type VectorCodec } from "./vectra-store";
 import { textOps } from "./text-host-ops";
-import type { VectorItem } from "../../core/ports/vector-store";
+import type { RelabelItem, VectorItem } from "../../core/ports/vector-store";
 
 const stores = new Map<string, VectraStore>();
 
@@ -52,13 +52,19 @@ function storeFor(p: FolderParams & { codec?: VectorCodec }): VectraStore {
 export const vectorOps: Record<string, (params: unknown) => Promise<unknown>> = {
   "vector.open": async (raw) => {
     const p = params<FolderParams & { codec?: VectorCodec }>(raw, "vector.open");
-    if (p.codec !== undefined && p.codec !== "json" && p.codec !== "protobuf") throw new Error(`Unknown codec "${String(p.codec)}"; use "protobuf" or "json".`);
+    if (p.codec !== undefined && p.codec !== "compact" && p.codec !== "json" && p.codec !== "protobuf") throw new Error(`Unknown codec "${String(p.codec)}"; use "compact", "protobuf" or "json".`);
     return storeFor(p).open();
   },
   "vector.upsert": async (raw) => {
     const p = params<FolderParams & { items: VectorItem[] }>(raw, "vector.upsert", ["items"]);
     await storeFor(p).upsert(p.items);
     return { ok: true };
+  },
+  /** Metadata rewrites that keep stored vectors (moves); answers the ids whose source is missing. */
+  "vector.relabel": async (raw) => {
+    const p = params<FolderParams & { items: RelabelItem[] }>(raw, "vector.relabel", ["items"]);
+    if (!Array.isArray(p.items)) throw new Error('"vector.relabel" needs "items", a list of {id, from?, metadata}.');
+    return storeFor(p).relabel(p.items);
   },
   "vector.delete": async (raw) => {
     const p = params<FolderParams & { ids: string[] }>(raw, "vector.delete", ["ids"]);

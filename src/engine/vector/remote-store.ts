@@ -3,7 +3,7 @@
  * vectra (see host-ops.ts). Opens the index lazily on first use and passes any notice (a rebuilt
  * index) to `onNotice`.
  */
-import type { VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
+import type { RelabelItem, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
 import type { VectorCodec } from "./vectra-store";
 
 /** The part of the engine client this store needs. */
@@ -40,6 +40,11 @@ export class RemoteVectorStore implements VectorStore {
   async upsert(items: VectorItem[]): Promise<void> {
     if (items.length === 0) return;
     await this.call("vector.upsert", { items });
+  }
+
+  async relabel(items: RelabelItem[]): Promise<string[]> {
+    if (items.length === 0) return [];
+    return (await this.call("vector.relabel", { items })) as string[];
   }
 
   async delete(ids: string[]): Promise<void> {

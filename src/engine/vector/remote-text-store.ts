@@ -4,7 +4,7 @@
  * first sends what is queued.
  */
 import type { TextStore } from "../../core/memory/text-store";
-import type { TextHit } from "../../core/memory/text-index";
+import type { TextFilter, TextHit } from "../../core/memory/text-index";
 import type { EngineRequester } from "./remote-store";
 
 const BATCH_CHARS = 1_000_000;
@@ -53,9 +53,9 @@ export class RemoteTextStore implements TextStore {
     this.queueRemove.push(path);
   }
 
-  async search(query: string, limit: number): Promise<TextHit[]> {
+  async search(query: string, limit: number, filter?: TextFilter): Promise<TextHit[]> {
     await this.flush();
-    return (await this.client.request("text.search", { folder: this.folder, query, limit })) as TextHit[];
+    return (await this.client.request("text.search", { folder: this.folder, query, limit, pathPrefix: filter?.pathPrefix })) as TextHit[];
   }
 
   async save(): Promise<void> {

@@ -47,9 +47,10 @@ export const textOps: Record<string, (params: unknown) => Promise<unknown>> = {
   "text.search": async (raw) => {
     const entry = entryFor(raw, "text.search");
     await entry.loaded;
-    const p = raw as { query?: unknown; limit?: unknown };
+    const p = raw as { query?: unknown; limit?: unknown; pathPrefix?: unknown };
     if (typeof p.query !== "string") throw new Error('"text.search" needs "query".');
-    return entry.index.search(p.query, typeof p.limit === "number" ? p.limit : 10);
+    const filter = typeof p.pathPrefix === "string" && p.pathPrefix !== "" ? { pathPrefix: p.pathPrefix } : undefined;
+    return entry.index.search(p.query, typeof p.limit === "number" ? p.limit : 10, filter);
   },
   "text.save": async (raw) => {
     const entry = entryFor(raw, "text.save");

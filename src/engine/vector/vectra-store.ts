@@ -1,22 +1,26 @@
 /**
  * The semantic index: a vectra LocalIndex in a folder (inside the vault by default), serving the
- * VectorStore port in the engine host. The index file uses vectra's protobuf codec (float32 vectors;
- * a 10k-note index stays far below V8's string limit, which JSON hits); writes are deferred and
- * atomic. Chunk texts are not stored (hits come back with `text: ""`): they are two thirds of the
+ * VectorStore port in the engine host. The index file uses the compact codec (compact-codec.ts: raw
+ * float32 vectors behind a small JSON header, the fastest to load; an index written with vectra's
+ * protobuf or JSON codec is converted on open); writes are deferred and atomic. Chunk texts are not stored (hits come back with `text: ""`): they are two thirds of the
  * file and of its load time, and the notes hold them anyway — MemorySearch reads them back by chunk
  * id. An unreadable index is moved aside and rebuilt empty with a notice instead of crashing.
  */
 import { promises as fs } from "node:fs";
 import { join, resolve } from "node:path";
-import type { LocalIndex, MetadataTypes } from "vectra";
-import type { VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
+import type { IndexCodec, IndexData, LocalIndex, MetadataTypes } from "vectra";
+import type { RelabelItem, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
 import { loadVectra } from "./vectra-loader";
+import { CompactCodec } from "./compact-codec";
 import { DeferredCodec, WriteBehindStorage } from "./write-behind-file";
 
-export type VectorCodec = "protobuf" | "json";
+export type VectorCodec = "compact" | "protobuf" | "json";
+
+/** The index file each codec writes. */
+const FILE_NAMES: Record<VectorCodec, string> = { compact: "index.vec", protobuf: "index.pb", json: "index.json" };
 
 export interface VectraStoreOptions {
-  /** Index file format; default "protobuf" (measured: see the bench and the report in issue 5). */
+  /** Index file format; default "compact" (measured: `bench index`, codec_compare). */
   codec?: VectorCodec;
   /** Quiet time before changes are written to disk (default 2000 ms); `flush()` writes at once. */
   flushDelayMs?: number;
@@ -46,7 +50,7 @@ export class VectraStore implements VectorStore {
 
   /** The index file's name for the chosen codec. */
   get fileName(): string {
-    return (this.options.codec ?? "protobuf") === "json" ? "index.json" : "index.pb";
+    return FILE_NAMES[this.options.codec ?? "compact"];
   }
 
   /** Opens (creating or rebuilding as needed); returns and clears notices raised while opening. */
@@ -71,6 +75,27 @@ export class VectraStore implements VectorStore {
         await index.upsertItem({ id: item.id, vector: item.vector, metadata });
       }
     });
+  }
+
+  async relabel(items: RelabelItem[]): Promise<string[]> {
+    if (items.length === 0) return [];
+    const missing: string[] = [];
+    await this.update(async (index) => {
+      // One lookup table: vectra's getItem scans the whole index per call.
+      const sources = new Set(items.map((i) => i.from ?? i.id));
+      const byId = new Map<string, number[]>();
+      for (const item of await index.listItems()) if (sources.has(item.id)) byId.set(item.id, item.vector);
+      for (const item of items) {
+        const vector = byId.get(item.from ?? item.id);
+        if (!vector) {
+          missing.push(item.id);
+          continue;
+        }
+        const { text: _text, ...metadata } = item.metadata;
+        await index.upsertItem({ id: item.id, vector, metadata });
+      }
+    });
+    return missing;
   }
 
   async delete(ids: string[]): Promise<void> {
@@ -151,13 +176,15 @@ export class VectraStore implements VectorStore {
 
   private async openIndex(): Promise<void> {
     const vectra = await loadVectra();
-    const real = (this.options.codec ?? "protobuf") === "json" ? new vectra.JsonCodec() : new vectra.ProtobufCodec();
-    const codec = new DeferredCodec(real);
+    const kind = this.options.codec ?? "compact";
+    const codecOf = (k: VectorCodec) => (k === "compact" ? new CompactCodec() : k === "json" ? new vectra.JsonCodec() : new vectra.ProtobufCodec());
+    const codec = new DeferredCodec(codecOf(kind));
     const indexPath = join(this.folder, this.fileName);
     const storage = new WriteBehindStorage(indexPath, codec, this.options.flushDelayMs ?? 2000);
     const make = () => new vectra.LocalIndex<Meta>(this.folder, this.fileName, storage, codec);
-    let index = make();
     await fs.mkdir(this.folder, { recursive: true });
+    await this.convertOlderFile(kind, indexPath, codecOf);
+    let index = make();
     if (await index.isIndexCreated()) {
       try {
         await index.getIndexStats();
@@ -176,5 +203,44 @@ export class VectraStore implements VectorStore {
     }
     this.index = index;
     this.storage = storage;
+  }
+
+  /**
+   * An index written in another format (the protobuf file of earlier versions) and none in this one:
+   * rewritten in this format, then removed — its vectors are kept, nothing is re-embedded. An
+   * unreadable one is left for the normal path (moved aside with a notice, rebuilt).
+   */
+  private async convertOlderFile(kind: VectorCodec, indexPath: string, codecOf: (k: VectorCodec) => IndexCodec): Promise<void> {
+    if (await exists(indexPath)) return;
+    for (const other of ["protobuf", "json", "compact"] as const) {
+      if (other === kind) continue;
+      const oldPath = join(this.folder, FILE_NAMES[other]);
+      if (!(await exists(oldPath))) continue;
+      let data: IndexData;
+      try {
+        data = codecOf(other).deserializeIndex(await fs.readFile(oldPath));
+      } catch (err) {
+        const aside = `${oldPath}.corrupt-${Date.now()}`;
+        await fs.rename(oldPath, aside).catch(() => undefined);
+        const notice = `The semantic index was unreadable (${err instanceof Error ? err.message.slice(0, 120) : String(err)}), so it was moved aside to ${aside} and is being rebuilt.`;
+        this.notices.push(notice);
+        this.options.onNotice?.(notice);
+        return;
+      }
+      const tmp = `${indexPath}.tmp-${process.pid}`;
+      await fs.writeFile(tmp, codecOf(kind).serializeIndex(data));
+      await fs.rename(tmp, indexPath);
+      await fs.rm(oldPath, { force: true });
+      return;
+    }
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await fs.access(path);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -1,23 +1,30 @@
 /**
- * `bench index [--notes N] [--batch B] [--embedder test-model|hash] [--dim D] [--keep DIR]`: builds the
- * memory of a generated vault (10,000 notes by default) with the generated test model as the embedder
- * (or, with `--embedder hash`, an in-process hashing embedder to measure everything else at full scale), through the real engine host and
- * its vectra index, then measures a restart, queries and a one-note update. The JSON object:
- * notes, chunks, total_ms, embed_ms, overhead_ratio (non-embedding time / total), index_bytes,
- * load_ms (the vector index, in the host; text_load_ms: manifest and text index), query_ms_p95
+ * `bench index [--notes N] [--embed-threads N] [--batch B] [--embedder test-model|hash] [--dim D] [--keep DIR]`:
+ * builds the memory of a generated vault (10,000 notes by default) with the generated test model as the
+ * embedder on `--embed-threads` threads (default 1), or, with `--embedder hash`, an in-process hashing
+ * embedder to measure everything else at full scale, through the real engine host and its vectra index;
+ * then measures restarts, queries, a one-note update and renaming a folder of 500 notes (a fifth of the
+ * vault when it is smaller). The JSON object:
+ * notes, chunks, total_ms, embed_ms, embeddings_per_s (chunks embedded per second of embedding),
+ * overhead_ratio (non-embedding time / total), index_bytes, load_ms (the vector index, in the host),
+ * text_load_ms (manifest and text index), load_both_ms (both together, as at a start), query_ms_p95
  * (semantic: embed the query + vector search), update_one_ms (one modified note until searchable,
- * excluding its own embedding; update_flush_ms: writing the index file), max_block_ms (longest
- * event-loop block in this process while indexing, measured with a 10 ms timer; max_block_cpu_ms: the
- * same capped by our CPU use), plus the codec comparison (vectra JSON vs protobuf on the built index).
+ * excluding its own embedding; update_flush_ms: writing the index file), rename_folder_ms and
+ * rename_reembedded (the folder renamed, one rename event per note as Obsidian sends them, until the
+ * index has followed; goal 0 re-embedded), rename_offline_ms and rename_offline_reembedded (renamed
+ * back while the app was closed, then a build), max_block_ms (longest event-loop block in this process
+ * while indexing, measured with a 10 ms timer; max_block_cpu_ms: the same capped by our CPU use), plus
+ * the codec comparison (the compact codec vs vectra's protobuf and JSON on the built index).
  */
-import { mkdtempSync, rmSync, statSync, readdirSync, readFileSync, appendFileSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync, readdirSync, readFileSync, appendFileSync, renameSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { parseArgs, UsageError } from "../cli-types";
 import { generateVault } from "../vault-generator/generate-vault";
 import { openFolderMemory, type FolderMemory } from "../folder-vault/folder-memory";
 import { defaultTestModelPath } from "../compose";
 import { loadVectra } from "../../engine/vector/vectra-loader";
+import { CompactCodec } from "../../engine/vector/compact-codec";
 
 function log(line: string): void {
   process.stderr.write(`[bench index] ${line}\n`);
@@ -76,55 +83,53 @@ function p95(values: number[]): number {
   return Math.round(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.95))] * 10) / 10;
 }
 
-/** Sizes and (de)serialisation times of the built index in vectra's JSON and protobuf codecs. */
-async function compareCodecs(pbFile: string): Promise<Record<string, number | string>> {
+/** Sizes and (de)serialisation times of the built index in the compact codec and vectra's protobuf and JSON codecs. */
+async function compareCodecs(file: string): Promise<Record<string, number | string>> {
   const vectra = await loadVectra();
-  const pb = new vectra.ProtobufCodec();
-  const json = new vectra.JsonCodec();
-  const raw = readFileSync(pbFile);
-  let t = performance.now();
-  const data = pb.deserializeIndex(raw);
-  const pbLoad = performance.now() - t;
-  t = performance.now();
-  const pbBytes = pb.serializeIndex(data).length;
-  const pbSave = performance.now() - t;
-  t = performance.now();
-  let jsonBuf: Buffer;
-  try {
-    jsonBuf = json.serializeIndex(data);
-  } catch (err) {
-    return { protobuf_bytes: pbBytes, protobuf_load_ms: Math.round(pbLoad), json_error: String(err) };
+  const codecs = { compact: new CompactCodec(), protobuf: new vectra.ProtobufCodec(), json: new vectra.JsonCodec() };
+  const data = codecs.compact.deserializeIndex(readFileSync(file));
+  const out: Record<string, number | string> = { items: data.items.length, dimension: data.items[0]?.vector.length ?? 0 };
+  for (const [name, codec] of Object.entries(codecs)) {
+    let t = performance.now();
+    let buf: Buffer;
+    try {
+      buf = codec.serializeIndex(data);
+    } catch (err) {
+      out[`${name}_error`] = String(err);
+      continue;
+    }
+    out[`${name}_save_ms`] = Math.round(performance.now() - t);
+    out[`${name}_bytes`] = buf.length;
+    t = performance.now();
+    codec.deserializeIndex(buf);
+    out[`${name}_load_ms`] = Math.round(performance.now() - t);
   }
-  const jsonSave = performance.now() - t;
-  t = performance.now();
-  json.deserializeIndex(jsonBuf);
-  const jsonLoad = performance.now() - t;
-  return {
-    items: data.items.length,
-    dimension: data.items[0]?.vector.length ?? 0,
-    protobuf_bytes: pbBytes,
-    json_bytes: jsonBuf.length,
-    protobuf_save_ms: Math.round(pbSave),
-    json_save_ms: Math.round(jsonSave),
-    protobuf_load_ms: Math.round(pbLoad),
-    json_load_ms: Math.round(jsonLoad),
-  };
+  return out;
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options } = parseArgs(argv, { strings: ["notes", "batch", "keep", "seed", "embedder", "dim"], booleans: [] });
+  const { options } = parseArgs(argv, { strings: ["notes", "batch", "keep", "seed", "embedder", "dim", "embed-threads"], booleans: [] });
   const embedder = (options.embedder as string | undefined) ?? "test-model";
   if (embedder !== "test-model" && embedder !== "hash") throw new UsageError('--embedder must be "test-model" (default) or "hash".');
   const dim = options.dim === undefined ? 64 : Number(options.dim);
   const notes = options.notes === undefined ? 10_000 : Number(options.notes);
   if (!Number.isInteger(notes) || notes < 10) throw new UsageError("--notes must be a whole number of at least 10.");
   const batch = options.batch === undefined ? 32 : Number(options.batch);
+  const threads = options["embed-threads"] === undefined ? 1 : Number(options["embed-threads"]);
+  if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new UsageError("--embed-threads must be a whole number from 1 to 256.");
   const root = typeof options.keep === "string" ? options.keep : mkdtempSync(join(tmpdir(), "bench-index-"));
   let memory: FolderMemory | null = null;
   try {
     let t = performance.now();
     const generated = generateVault(root, { notes, seed: options.seed === undefined ? 42 : Number(options.seed) });
     log(`generated ${generated.notes} notes (${(generated.bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - t)} ms at ${root}`);
+    // The folder renamed later: 500 notes (a fifth of a smaller vault), gathered under one folder before indexing.
+    const folderNotes = Math.min(500, Math.floor(notes / 5));
+    const batchPaths = generated.paths.slice(0, folderNotes).map((p) => `Batch/${p}`);
+    for (let i = 0; i < folderNotes; i++) {
+      mkdirSync(dirname(join(root, batchPaths[i])), { recursive: true });
+      renameSync(join(root, generated.paths[i]), join(root, batchPaths[i]));
+    }
     const model = defaultTestModelPath();
     let lastLog = 0;
     const open = () =>
@@ -132,7 +137,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         vault: root,
         embedModel: embedder === "test-model" ? model : undefined,
         embed: embedder === "hash" ? { texts: (texts) => Promise.resolve(texts.map((t) => hashVector(t, dim))), modelKey: `hash-${dim}` } : undefined,
-        threads: 1,
+        threads,
         batchSize: batch,
         onProgress: (p) => {
           if (p.phase === "embed" && Date.now() - lastLog > 5000) {
@@ -156,11 +161,17 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log(`built: ${report.notes} notes, ${report.chunks} chunks, ${Math.round(totalMs)} ms (embedding ${Math.round(report.embedMs)} ms)`);
 
     // Restart: the host drops the index and reads it from disk; a fresh indexer loads manifest and text index.
-    await memory.engine!.request("vector.close", { folder: join(memory.indexDir, "vectors") });
     const vectorsFolder = join(memory.indexDir, "vectors");
-    await memory.close();
-    memory = await open();
-    if (embedder === "test-model") await memory.engine!.embed(["warm up"]);
+    const restart = async () => {
+      await memory!.engine!.request("vector.close", { folder: vectorsFolder });
+      await memory!.close();
+      memory = await open();
+      // The host process is up (and the model loaded) before timing, as when Obsidian has been open a while.
+      if (embedder === "test-model") await memory.engine!.embed(["warm up"]);
+      else await memory.engine!.request("status", {});
+      return memory;
+    };
+    memory = await restart();
     t = performance.now();
     await memory.vectors!.open();
     const loadMs = performance.now() - t;
@@ -168,6 +179,11 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     await memory.indexer.load();
     const textLoadMs = performance.now() - t;
     const rebuild = await memory.indexer.build();
+    // Both at once, as at a start: the vector index and the text index load in the same host.
+    memory = await restart();
+    t = performance.now();
+    await Promise.all([memory.vectors!.open(), memory.indexer.load()]);
+    const loadBothMs = performance.now() - t;
     log(`restart: vector index loaded in ${Math.round(loadMs)} ms, text index and manifest in ${Math.round(textLoadMs)} ms; re-embedded ${rebuild.embedded} chunks, read ${rebuild.read} notes`);
 
     // Queries: semantic (embed the query + vector search in the host) and full-text.
@@ -197,13 +213,31 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     await memory.vectors!.flush();
     const persistMs = performance.now() - t;
 
+    // A folder of notes renamed in the app: one rename event per note, as Obsidian sends them.
+    renameSync(join(root, "Batch"), join(root, "Renamed batch"));
+    t = performance.now();
+    const renamed = await memory.indexer.apply(batchPaths.map((p) => ({ kind: "rename" as const, oldPath: p, path: p.replace(/^Batch\//, "Renamed batch/") })));
+    await memory.vectors!.flush();
+    const renameMs = performance.now() - t;
+    log(`renamed a folder of ${folderNotes} notes: ${Math.round(renameMs)} ms, ${renamed.embedded} chunks embedded, ${renamed.relabeled} relabeled`);
+    // Renamed back while the app was closed: the next build finds the vectors by their text.
+    await memory.indexer.close();
+    renameSync(join(root, "Renamed batch"), join(root, "Batch"));
+    memory = await restart();
+    t = performance.now();
+    const offline = await memory.indexer.build();
+    await memory.vectors!.flush();
+    const offlineMs = performance.now() - t;
+    log(`renamed back offline: build ${Math.round(offlineMs)} ms, ${offline.embedded} chunks embedded, ${offline.relabeled} relabeled`);
+
     const indexBytes = folderBytes(memory.indexDir);
-    const codecs = await compareCodecs(join(vectorsFolder, "index.pb"));
+    const codecs = await compareCodecs(join(vectorsFolder, "index.vec"));
     return {
       notes: report.notes,
       chunks: report.chunks,
       total_ms: Math.round(totalMs),
       embed_ms: Math.round(report.embedMs),
+      embeddings_per_s: report.embedMs > 0 ? Math.round((report.embedded / report.embedMs) * 1000 * 10) / 10 : null,
       overhead_ratio: Math.round(((totalMs - report.embedMs) / totalMs) * 1000) / 1000,
       index_bytes: indexBytes,
       load_ms: Math.round(loadMs),
@@ -212,13 +246,21 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       max_block_ms: maxBlock.max,
       max_block_cpu_ms: maxBlock.cpuMax,
       text_load_ms: Math.round(textLoadMs),
+      load_both_ms: Math.round(loadBothMs),
       text_query_ms_p95: p95(textTimes),
       update_embedded_chunks: update.embedded,
       update_flush_ms: Math.round(persistMs),
       restart_reembedded: rebuild.embedded,
+      rename_folder_notes: folderNotes,
+      rename_folder_ms: Math.round(renameMs),
+      rename_reembedded: renamed.embedded,
+      rename_relabeled: renamed.relabeled,
+      rename_offline_ms: Math.round(offlineMs),
+      rename_offline_reembedded: offline.embedded,
       batch,
-      embedder: embedder === "test-model" ? "test-model (generated GGUF, threads 1)" : `hash (${dim} dims, in-process; measures everything but embedding)`,
-      codec: "protobuf",
+      embed_threads: threads,
+      embedder: embedder === "test-model" ? `test-model (generated GGUF, threads ${threads})` : `hash (${dim} dims, in-process; measures everything but embedding)`,
+      codec: "compact",
       codec_compare: codecs,
     };
   } finally {

@@ -3,7 +3,7 @@
  * inside the host (RemoteVectorStore over the client's generic request), the examples vault on disk.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cp, mkdtemp, rm, appendFile, readdir } from "node:fs/promises";
+import { cp, mkdtemp, rm, appendFile, readdir, rename } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,7 +74,7 @@ describe("memory over the engine host", () => {
     await first.indexer.close();
     // Shutting the host down must leave a complete index file behind (written on exit).
     await first.client.shutdown();
-    expect(await readdir(join(indexDir, "vectors"))).toEqual(["index.pb"]);
+    expect(await readdir(join(indexDir, "vectors"))).toEqual(["index.vec"]);
 
     const second = open(indexDir);
     const again = await second.indexer.build();
@@ -85,6 +85,18 @@ describe("memory over the engine host", () => {
     expect(update.embedded).toBe(1);
     expect(second.counted[0]).toContain("walnuts");
     expect((await second.vectors.stats()).items).toBe(await chunkCount());
+    // A folder renamed (one rename event per note): the host relabels the vectors, nothing is embedded.
+    const people = (await second.vault.list("People")).map((f) => f.path);
+    await rename(join(root, "People"), join(root, "Contacts"));
+    const before = second.counted.length;
+    const moved = await second.indexer.apply(people.map((p) => ({ kind: "rename" as const, oldPath: p, path: p.replace(/^People\//, "Contacts/") })));
+    expect(moved.embedded).toBe(0);
+    expect(moved.relabeled).toBeGreaterThanOrEqual(people.length);
+    expect(second.counted.length).toBe(before);
+    const contacts = await second.search.semanticSearch!("Priya", 3, { pathPrefix: "Contacts/" });
+    expect(contacts.length).toBeGreaterThan(0);
+    for (const h of contacts) expect(h.path.startsWith("Contacts/")).toBe(true);
+    await rename(join(root, "Contacts"), join(root, "People"));
     await second.indexer.close();
   });
 

@@ -35,7 +35,7 @@ describe("Indexer over a real vectra index on disk", () => {
     expect(embed[embed.length - 1]).toMatchObject({ done: chunks, total: chunks, etaMs: 0 });
     expect(embed.some((p) => p.done < p.total && p.etaMs !== null && p.etaMs >= 0)).toBe(true);
     await store.flush();
-    expect((await readdir(join(f.indexDir, "vectors"))).sort()).toEqual(["index.pb"]);
+    expect((await readdir(join(f.indexDir, "vectors"))).sort()).toEqual(["index.vec"]);
   });
 
   it("re-embeds nothing after a restart when nothing changed", async () => {
@@ -112,8 +112,8 @@ describe("Indexer over a real vectra index on disk", () => {
     await first.indexer.build();
     await first.indexer.close();
     await first.store.close();
-    const file = join(f.indexDir, "vectors", "index.pb");
-    await writeFile(file, Buffer.from("this is not protobuf at all \u0000\u0001\u0002 garbage"));
+    const file = join(f.indexDir, "vectors", "index.vec");
+    await writeFile(file, Buffer.from("this is not an index at all \u0000\u0001\u0002 garbage"));
     const before = f.embedder.embedded.length;
     const second = f.open();
     const report = await second.indexer.build();
@@ -121,7 +121,7 @@ describe("Indexer over a real vectra index on disk", () => {
     expect(report.embedded).toBe(await expectedChunks());
     expect(f.embedder.embedded.length - before).toBe(report.embedded);
     const files = await readdir(join(f.indexDir, "vectors"));
-    expect(files.some((n) => n.startsWith("index.pb.corrupt-"))).toBe(true);
+    expect(files.some((n) => n.startsWith("index.vec.corrupt-"))).toBe(true);
     expect((await second.store.query(f.embedder.vector("lentil soup"), 1))[0].metadata.path).toBe("Recipes/Red Lentil Soup.md");
   });
 

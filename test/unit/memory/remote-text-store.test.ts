@@ -46,6 +46,11 @@ describe("RemoteTextStore over the host's text ops", () => {
     expect(await again.load()).toBe(true);
     expect(again.hashOf("Recipes/Soup.md")).toBe("h1");
     expect((await again.search("tomatoes", 5))[0].path).toBe("Garden.md");
+    // The folder filter travels to the host's query.
+    again.set("Garden/Beds.md", "# Beds\nlentils, once, by mistake", "h4");
+    expect((await again.search("lentils", 5)).map((h) => h.path).sort()).toEqual(["Garden/Beds.md", "Recipes/Soup.md"]);
+    expect((await again.search("lentils", 5, { pathPrefix: "Garden/" })).map((h) => h.path)).toEqual(["Garden/Beds.md"]);
+    expect((await again.search("lentils", 5, { pathPrefix: "Recipes" })).map((h) => h.path)).toEqual(["Recipes/Soup.md"]);
   });
 
   it("sends about a megabyte at a time while indexing", async () => {

@@ -19,7 +19,7 @@ function item(id: string, vector: number[], path: string): VectorItem {
 }
 
 describe("VectraStore", () => {
-  for (const codec of ["protobuf", "json"] as const) {
+  for (const codec of ["compact", "protobuf", "json"] as const) {
     it(`stores, queries with a filter, deletes and reloads (${codec})`, async () => {
       const store = new VectraStore(join(dir, codec), { codec, flushDelayMs: 10_000 });
       await store.upsert([item("a", [1, 0, 0], "A/x.md"), item("b", [0, 1, 0], "B/y.md"), item("c", [0.9, 0.1, 0], "B/z.md")]);
@@ -45,20 +45,20 @@ describe("VectraStore", () => {
     await store.upsert([{ ...item("a", [1, 0], "a.md"), metadata: { ...item("a", [1, 0], "a.md").metadata, text: "UNIQUE-CHUNK-TEXT" } }]);
     await store.flush();
     const { readFile } = await import("node:fs/promises");
-    expect((await readFile(join(dir, "t", "index.pb"))).includes("UNIQUE-CHUNK-TEXT")).toBe(false);
-    expect((await readFile(join(dir, "t", "index.pb"))).includes("a.md")).toBe(true);
+    expect((await readFile(join(dir, "t", "index.vec"))).includes("UNIQUE-CHUNK-TEXT")).toBe(false);
+    expect((await readFile(join(dir, "t", "index.vec"))).includes("a.md")).toBe(true);
   });
 
   it("writes the index file only after the quiet period or a flush, atomically", async () => {
     const folder = join(dir, "wb");
     const store = new VectraStore(folder, { flushDelayMs: 60_000 });
     await store.open();
-    const emptySize = (await stat(join(folder, "index.pb"))).size;
+    const emptySize = (await stat(join(folder, "index.vec"))).size;
     for (let i = 0; i < 20; i++) await store.upsert([item(`i${i}`, [i, 1, 2], "n.md")]);
-    expect((await stat(join(folder, "index.pb"))).size).toBe(emptySize);
+    expect((await stat(join(folder, "index.vec"))).size).toBe(emptySize);
     await store.flush();
-    expect((await stat(join(folder, "index.pb"))).size).toBeGreaterThan(emptySize);
-    expect(await readdir(folder)).toEqual(["index.pb"]);
+    expect((await stat(join(folder, "index.vec"))).size).toBeGreaterThan(emptySize);
+    expect(await readdir(folder)).toEqual(["index.vec"]);
   });
 
   it("relabels without new vectors: metadata follows a move, copies take another item's vector, missing sources are reported", async () => {
@@ -81,6 +81,36 @@ describe("VectraStore", () => {
     await store.close();
     const reopened = new VectraStore(join(dir, "relabel"));
     expect((await reopened.query([1, 0, 0], 1, { folder: { $in: ["Copy"] } }))[0]).toMatchObject({ id: "a~1", metadata: { path: "Copy/x.md", text: "" } });
+  });
+
+  it("converts an index written by the protobuf codec of earlier versions, keeping every vector", async () => {
+    const folder = join(dir, "old");
+    const old = new VectraStore(folder, { codec: "protobuf" });
+    await old.upsert([item("a", [1, 0, 0], "A/x.md"), item("b", [0, 1, 0], "B/y.md")]);
+    await old.close();
+    expect(await readdir(folder)).toEqual(["index.pb"]);
+    const store = new VectraStore(folder);
+    expect(await store.open()).toMatchObject({ items: 2, dimension: 3, notices: [] });
+    expect(await readdir(folder)).toEqual(["index.vec"]);
+    const [hit] = await store.query([0, 1, 0], 1);
+    expect(hit).toMatchObject({ id: "b", metadata: { path: "B/y.md", folder: "B", hash: "h-b" } });
+    expect(hit.score).toBeCloseTo(1, 5);
+  });
+
+  it("moves a truncated index file aside with a notice and starts empty", async () => {
+    const folder = join(dir, "cut");
+    const first = new VectraStore(folder);
+    await first.upsert([item("a", [1, 0, 0], "A/x.md"), item("b", [0, 1, 0], "B/y.md")]);
+    await first.close();
+    const { readFile, writeFile } = await import("node:fs/promises");
+    const bytes = await readFile(join(folder, "index.vec"));
+    await writeFile(join(folder, "index.vec"), bytes.subarray(0, bytes.length - 5));
+    const notices: string[] = [];
+    const store = new VectraStore(folder, { onNotice: (n) => notices.push(n) });
+    const opened = await store.open();
+    expect(opened.items).toBe(0);
+    expect(notices.join(" ")).toMatch(/unreadable \(the vector index file is truncated\).*moved aside/);
+    expect((await readdir(folder)).some((n) => n.startsWith("index.vec.corrupt-"))).toBe(true);
   });
 
   it("refuses vectors with invalid numbers with a clear message", async () => {
