@@ -17,6 +17,11 @@ import { DEFAULT_TOOL_SETTINGS, type ToolContext, type ToolSettings } from "../c
 import { EmbeddingScorer } from "../core/router/embedding-scorer";
 import { toolCard } from "../core/router/tool-card";
 import { ToolRouter, type RouterOptions } from "../core/router/tool-router";
+import { CatalogRouter } from "../core/router/catalog-router";
+import type { McpServerConfig } from "../engine/mcp/mcp-config";
+import type { McpConnectionOptions } from "../engine/mcp/mcp-connection";
+import { McpHub } from "../engine/mcp/mcp-hub";
+import { McpCatalog } from "../tools/mcp/mcp-catalog";
 import { createNodeEngine } from "../engine/client/node-launcher";
 import { createToolCatalog, dailySettingsFromObsidian } from "../tools/index";
 import { ToolRegistry } from "../tools/registry";
@@ -82,14 +87,26 @@ export interface HeadlessOptions {
   memory?: boolean;
   /** Tool catalog options; default: no semantic search (headless memory is text only), no network tools. */
   catalog?: { semantic?: boolean; network?: boolean };
+  /** MCP servers whose tools join the catalog (started before the first turn, stopped by `close`). Default none. */
+  mcpServers?: McpServerConfig[];
+  /** Connection options for those servers (tests shorten the backoff or watch the transport). */
+  mcpOptions?: Partial<McpConnectionOptions>;
 }
+
+/** The name and version this project reports to MCP servers. */
+export const MCP_CLIENT_INFO = { name: "vault-agent", version: "0.1.0" };
 
 export interface HeadlessAgent {
   agent: Agent;
   engine: Engine;
   vault: FolderVault;
   registry: ToolRegistry;
-  router: ToolRouter;
+  /** The router over the catalog as it is now (rebuilt when MCP tools arrive or leave). */
+  router: CatalogRouter;
+  /** The MCP servers, when any were configured. */
+  mcp?: McpHub;
+  /** Their tools in the registry and how each schema compiled. */
+  mcpCatalog?: McpCatalog;
   grammars: SubsetCache;
   /** True when running on the generated random-weight model. */
   testModel: boolean;
@@ -133,10 +150,14 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
   // On the test model short strings keep every envelope quick (noise fills every string to its cap); real models get
   // the schemas as they are. A clamp only narrows the grammar: ajv still checks the real schema.
   const clamp = options.clamp ?? (testModel ? TEST_MODEL_CLAMP : undefined);
-  const grammarTools = clamp ? clampTools(registry.grammarTools(), clamp) : registry.grammarTools();
-  const grammars = new SubsetCache(grammarTools, grammarOptions);
-  const embedding = options.embedModel ? new EmbeddingScorer(catalog.map(toolCard), engine, options.embedModel.split(/[\\/]/).pop() ?? "embed") : undefined;
-  const router = new ToolRouter(catalog, options.routerOptions, embedding);
+  const grammarToolsNow = () => (clamp ? clampTools(registry.grammarTools(), clamp) : registry.grammarTools());
+  const grammars = new SubsetCache(grammarToolsNow(), grammarOptions);
+  // Tools arrive and leave at run time (MCP): the subset cache and the router follow the registry.
+  registry.onChange(() => grammars.setCatalog(grammarToolsNow(), grammarOptions));
+  const embedId = options.embedModel?.split(/[\\/]/).pop() ?? "embed";
+  const router = new CatalogRouter(registry, (tools) =>
+    new ToolRouter(tools, options.routerOptions, options.embedModel ? new EmbeddingScorer(tools.map(toolCard), engine, embedId) : undefined),
+  );
   // Note names the user says ("my shopping list") read as "a note" to the router; headless vaults do not change mid-run.
   router.setNotes((await vault.list()).map((f) => f.path));
   const user = options.user ?? cliUser(!!options.allowWrites);
@@ -157,6 +178,15 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
         (await prefetchMemories(search, message, { tokenBudget: maxTokens, countTokens: (t) => counter.countTokens(t) })).text,
     };
   }
+  let mcp: McpHub | undefined;
+  let mcpCatalog: McpCatalog | undefined;
+  if (options.mcpServers?.length) {
+    mcp = new McpHub(options.mcpServers, { clientInfo: MCP_CLIENT_INFO, ...options.mcpOptions });
+    mcpCatalog = new McpCatalog(mcp, registry, { grammarOptions, notify: (m) => user.notify(m, "warning") });
+    // "Started when first needed": a headless run needs them for its first turn, so the router sees their tools.
+    await mcp.startAll();
+    for (const s of mcp.servers()) if (s.state === "failed" && s.reason) user.notify(s.reason, "error");
+  }
   const transcriptFile = options.transcriptFile;
   const agent = new Agent({
     engine,
@@ -166,6 +196,7 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
     user,
     grammars,
     memory,
+    prepare: mcp ? () => mcp.startAll() : undefined,
     transcript: transcriptFile ? (line) => appendFileSync(transcriptFile, line + "\n") : undefined,
     options: {
       writes: options.allowWrites ? "confirm" : "refuse",
@@ -177,8 +208,11 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
     },
   });
   const close = async (): Promise<void> => {
+    mcpCatalog?.dispose();
+    router.dispose();
+    await mcp?.close();
     await indexer?.close();
     await stop();
   };
-  return { agent, engine, vault, registry, router, grammars, testModel, modelPath, close };
+  return { agent, engine, vault, registry, router, grammars, mcp, mcpCatalog, testModel, modelPath, close };
 }

@@ -1,35 +1,20 @@
 /**
- * The tool registry: every ToolDefinition checked once at startup (unique names, non-empty JSON Schemas,
- * aliases that point at real keys), with the JSON Schema that both the grammar and the validator use.
+ * The tool registry: every ToolDefinition checked when it joins (unique names, non-empty JSON Schemas, aliases that
+ * point at real keys), with the JSON Schema that both the grammar and the validator use. Tools join and leave at run
+ * time (MCP servers start, stop and change their lists); listeners hear of every change.
  */
 import { z } from "zod";
-import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
+import Ajv from "ajv";
+import Ajv2019 from "ajv/dist/2019";
+import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import type { ToolDefinition } from "../core/protocol/tool";
+import type { CatalogChange, GrammarTool, JsonSchema, RegisteredTool, ToolCatalog } from "../core/protocol/registry";
 
-/** A JSON Schema object as produced by `z.toJSONSchema`. */
-export type JsonSchema = Record<string, unknown>;
+export type { GrammarTool, JsonSchema, RegisteredTool } from "../core/protocol/registry";
+export { describeSchemaErrors } from "../core/gatekeeper/schema-errors";
 
-/** What the grammar compiler needs of a tool. */
-export interface GrammarTool {
-  name: string;
-  schema: JsonSchema;
-}
-
-/** A tool after the startup checks, with its compiled validator. */
-export interface RegisteredTool {
-  definition: ToolDefinition;
-  /** The args' JSON Schema (draft 2020-12, input form: defaulted keys optional, unknown keys refused). */
-  schema: JsonSchema;
-  /** Top-level property names in declaration order. */
-  keys: string[];
-  /** Required top-level property names. */
-  required: string[];
-  /** ajv validator compiled from `schema`. */
-  validate: ValidateFunction;
-}
-
-/** A catalog that fails the startup checks; the message names the tool and the fix. */
+/** A catalog that fails the checks; the message names the tool and the fix. */
 export class ToolRegistryError extends Error {
   constructor(message: string) {
     super(message);
@@ -37,7 +22,8 @@ export class ToolRegistryError extends Error {
   }
 }
 
-const TOOL_NAME = /^[a-z][a-z0-9_-]*:[a-z][a-z0-9_-]*$/;
+/** `family:verb`, or `mcp:<server>:<tool>` for MCP tools (the family is everything before the last colon). */
+const TOOL_NAME = /^[a-z][a-z0-9_-]*(?::[a-z0-9][a-z0-9_-]*){1,2}$/;
 
 /** The JSON Schema a tool's args compile to; the grammar is built from exactly this object. */
 export function toolArgsSchema(args: z.ZodObject): JsonSchema {
@@ -47,35 +33,68 @@ export function toolArgsSchema(args: z.ZodObject): JsonSchema {
   return schema;
 }
 
-export class ToolRegistry {
-  private readonly byName = new Map<string, RegisteredTool>();
-  private readonly ajv: Ajv2020;
+type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
-  constructor(tools: readonly ToolDefinition[]) {
-    this.ajv = new Ajv2020({ allErrors: true, strict: false });
-    addFormats(this.ajv);
-    for (const definition of tools) this.add(definition);
+function withFormats<T extends AnyAjv>(ajv: T): T {
+  addFormats(ajv);
+  return ajv;
+}
+
+export class ToolRegistry implements ToolCatalog {
+  private readonly byName = new Map<string, RegisteredTool>();
+  private readonly listeners = new Set<(change: CatalogChange) => void>();
+  /** One validator instance per JSON Schema dialect, made when first needed (servers send draft-07 or 2020-12). */
+  private readonly ajvs = new Map<string, AnyAjv>();
+
+  constructor(tools: readonly ToolDefinition[] = []) {
+    for (const definition of tools) {
+      this.check(definition, this.byName);
+      this.byName.set(definition.name, this.register(definition));
+    }
   }
 
-  private add(definition: ToolDefinition): void {
+  private ajvFor(dialect: string): AnyAjv {
+    const kind = /draft-0[4-7]/.test(dialect) ? "07" : dialect.includes("2019-09") ? "2019" : "2020";
+    let ajv = this.ajvs.get(kind);
+    if (!ajv) {
+      const options = { allErrors: true, strict: false };
+      ajv = withFormats(kind === "07" ? new Ajv(options) : kind === "2019" ? new Ajv2019(options) : new Ajv2020(options));
+      this.ajvs.set(kind, ajv);
+    }
+    return ajv;
+  }
+
+  /** The checks of one tool against the tools it joins; throws a ToolRegistryError. */
+  private check(definition: ToolDefinition, others: ReadonlyMap<string, unknown>): void {
     const name = definition.name;
     if (!TOOL_NAME.test(name)) {
-      throw new ToolRegistryError(`Tool name "${name}" must look like "family:verb" in lowercase letters, digits, dashes and underscores.`);
+      throw new ToolRegistryError(`Tool name "${name}" must look like "family:verb" (or "mcp:server:tool") in lowercase letters, digits, dashes and underscores.`);
     }
-    if (this.byName.has(name)) throw new ToolRegistryError(`Two tools are named "${name}"; rename one of them.`);
-    if (name.split(":")[0] !== definition.family) {
-      throw new ToolRegistryError(`Tool "${name}" declares family "${definition.family}" but its name starts with "${name.split(":")[0]}".`);
+    if (others.has(name)) throw new ToolRegistryError(`Two tools are named "${name}"; rename one of them.`);
+    const family = name.slice(0, name.lastIndexOf(":"));
+    if (family !== definition.family) {
+      throw new ToolRegistryError(`Tool "${name}" declares family "${definition.family}" but its name starts with "${family}".`);
     }
-    const schema = toolArgsSchema(definition.args);
+  }
+
+  private register(definition: ToolDefinition): RegisteredTool {
+    const name = definition.name;
+    const given = definition.inputSchema;
+    const schema = given ?? toolArgsSchema(definition.args);
     const properties = (schema.properties ?? {}) as Record<string, unknown>;
     const keys = Object.keys(properties);
-    if (schema.type !== "object" || keys.length === 0 && Object.keys(definition.args.shape).length > 0) {
+    if (schema.type !== "object" && !(given && schema.type === undefined && schema.properties)) {
+      throw new ToolRegistryError(`Tool "${name}" has args whose JSON Schema is not an object schema; tools take a JSON object of arguments.`);
+    }
+    if (!given && keys.length === 0 && Object.keys(definition.args.shape).length > 0) {
       throw new ToolRegistryError(`Tool "${name}" has args whose JSON Schema came out empty; use z.toJSONSchema-compatible Zod 4 types.`);
     }
-    for (const key of keys) {
-      const prop = properties[key];
-      if (!prop || typeof prop !== "object" || Object.keys(prop).length === 0) {
-        throw new ToolRegistryError(`Tool "${name}" arg "${key}" has an empty JSON Schema; give it a concrete Zod type.`);
+    if (!given) {
+      for (const key of keys) {
+        const prop = properties[key];
+        if (!prop || typeof prop !== "object" || Object.keys(prop).length === 0) {
+          throw new ToolRegistryError(`Tool "${name}" arg "${key}" has an empty JSON Schema; give it a concrete Zod type.`);
+        }
       }
     }
     for (const [wrong, right] of Object.entries(definition.aliases ?? {})) {
@@ -86,13 +105,48 @@ export class ToolRegistry {
       if (!keys.includes(p)) throw new ToolRegistryError(`Tool "${name}" lists path arg "${p}", which is not one of its args.`);
     }
     const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-    let validate: ValidateFunction;
+    // The validator gets a copy without `$schema` / `$id`: the dialect picks the ajv instance, and two servers may
+    // reuse one `$id` (ajv keeps ids per instance).
+    const { $schema, $id: _id, ...body } = schema;
+    let validate: RegisteredTool["validate"];
     try {
-      validate = this.ajv.compile(schema);
+      validate = this.ajvFor(typeof $schema === "string" ? $schema : "").compile(body);
     } catch (err) {
-      throw new ToolRegistryError(`Tool "${name}" has a JSON Schema ajv cannot compile: ${(err as Error).message}`);
+      throw new ToolRegistryError(`Tool "${name}" has a JSON Schema the validator cannot compile: ${(err as Error).message}`);
     }
-    this.byName.set(name, { definition, schema, keys, required, validate });
+    return { definition, schema, keys, required, validate };
+  }
+
+  /**
+   * Adds tools and removes others in one change (listeners hear of it once). Throws a ToolRegistryError, changing
+   * nothing, when one of the added tools fails its checks.
+   */
+  update(add: readonly ToolDefinition[], remove: readonly string[] = []): CatalogChange {
+    const removed = remove.filter((n) => this.byName.has(n));
+    const remaining = new Map([...this.byName].filter(([n]) => !removed.includes(n)));
+    const staged = new Map<string, RegisteredTool>();
+    for (const definition of add) {
+      this.check(definition, new Map([...remaining, ...staged]));
+      staged.set(definition.name, this.register(definition));
+    }
+    for (const n of removed) this.byName.delete(n);
+    for (const [n, t] of staged) this.byName.set(n, t);
+    const change = { added: [...staged.keys()], removed };
+    if (change.added.length || change.removed.length) {
+      for (const listener of [...this.listeners]) {
+        try {
+          listener(change);
+        } catch {
+          // A failing listener must not leave the others stale.
+        }
+      }
+    }
+    return change;
+  }
+
+  onChange(listener: (change: CatalogChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   get(name: string): RegisteredTool | undefined {
@@ -112,6 +166,11 @@ export class ToolRegistry {
     return [...this.byName.values()];
   }
 
+  /** The tool definitions, in registration order (what the router builds its cards from). */
+  definitions(): ToolDefinition[] {
+    return this.list().map((t) => t.definition);
+  }
+
   /** Name + schema pairs for the grammar compiler (all tools, or the named ones in the given order). */
   grammarTools(names?: readonly string[]): GrammarTool[] {
     const picked = names ? names.map((n) => this.byName.get(n)).filter((t): t is RegisteredTool => !!t) : this.list();
@@ -128,17 +187,4 @@ export class ToolRegistry {
     }
     return out;
   }
-}
-
-/** ajv errors as one readable sentence fragment: `"path" must be string; must have required property "content"`. */
-export function describeSchemaErrors(errors: readonly ErrorObject[] | null | undefined): string {
-  if (!errors || errors.length === 0) return "the arguments do not match the schema";
-  return errors
-    .slice(0, 4)
-    .map((e) => {
-      const where = e.instancePath ? `"${e.instancePath.slice(1).replace(/\//g, ".")}" ` : "";
-      if (e.keyword === "additionalProperties") return `${where}has unknown key "${String((e.params as { additionalProperty?: string }).additionalProperty)}"`;
-      return `${where}${e.message ?? "is invalid"}`;
-    })
-    .join("; ");
 }

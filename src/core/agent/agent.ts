@@ -8,7 +8,7 @@
 import type { Engine } from "../ports/engine";
 import type { UserPort } from "../ports/user";
 import type { ToolContext } from "../protocol/tool";
-import type { ToolRegistry } from "../../tools/registry";
+import type { ToolCatalog } from "../protocol/registry";
 import { Conversation } from "./conversation";
 import type { AgentEvent, AgentEventListener, ToolResultEvent, TurnOutcome } from "./events";
 import { DEFAULT_AGENT_OPTIONS, type AgentOptions } from "./options";
@@ -24,7 +24,7 @@ export type { GrammarSource, MemoryPrefetch, RouterPort, RouteDecision, Transcri
 export interface AgentDeps {
   engine: Engine;
   /** The validated tool catalog. */
-  tools: ToolRegistry;
+  tools: ToolCatalog;
   /** What tool handlers get (vault, user, settings, memory search...). */
   toolContext: ToolContext;
   /** Picks the offered tools per message. */
@@ -35,6 +35,11 @@ export interface AgentDeps {
   grammars: GrammarSource;
   /** Memories for the system prompt; absent = none. */
   memory?: MemoryPrefetch;
+  /**
+   * Runs at the start of every turn, before routing: brings tool sources up when first needed (MCP servers start, a
+   * crashed one finishes its restart) so the router sees their tools. Absent = nothing to prepare.
+   */
+  prepare?: (options: { signal?: AbortSignal }) => Promise<void>;
   /** Receives each event as one JSON line (the optional JSONL transcript). */
   transcript?: TranscriptSink;
   /** History to continue; default a new conversation. */

@@ -42,6 +42,8 @@ export type AgentErrorCode =
   | "denied_by_user"
   | "empty_result"
   | "tool_failed"
+  /** The tool's source answered with an error for these arguments (an MCP `isError` result); recovery retries it. */
+  | "tool_error"
   | "bad_envelope"
   | "recovery_exhausted"
   | "context_full"

@@ -3,7 +3,7 @@
  * the chat messages that replay a conversation's entries.
  */
 import type { ChatMessage } from "../protocol/messages";
-import type { RegisteredTool, JsonSchema } from "../../tools/registry";
+import type { RegisteredTool, JsonSchema } from "../protocol/registry";
 import type { ConversationEntry, StoredToolResult } from "./conversation";
 
 /** `{path: string, page?: integer, mode: "a"|"b"}` from a JSON Schema object. */

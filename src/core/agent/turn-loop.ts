@@ -102,6 +102,15 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
       }
     }
     throwIfAborted(signal);
+    if (deps.prepare) {
+      try {
+        await deps.prepare({ signal });
+      } catch (err) {
+        throwIfAborted(signal);
+        deps.user.notify(`Some tools could not be prepared: ${(err as Error).message}`, "warning");
+      }
+    }
+    throwIfAborted(signal);
 
     const all = deps.tools.names();
     let baseNames: string[];
@@ -144,6 +153,8 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
 
     for (;;) {
       throwIfAborted(signal);
+      // Tools can leave mid-turn (an MCP server stopped): offer only those still in the catalog.
+      names = names.filter((n) => deps.tools.has(n));
       const offered = names.map((n) => deps.tools.get(n)).filter((t) => t !== undefined);
       const grammar = options.grammar ? deps.grammars.get(names, mode) : undefined;
       const system = systemPrompt({

@@ -6,7 +6,8 @@
 import type { ConfirmDecision, ConfirmRequest } from "../ports/user";
 import type { EnvelopeToolCall } from "../protocol/envelope";
 import type { ToolContext } from "../protocol/tool";
-import { describeSchemaErrors, type RegisteredTool, type ToolRegistry } from "../../tools/registry";
+import type { RegisteredTool, ToolCatalog } from "../protocol/registry";
+import { describeSchemaErrors } from "./schema-errors";
 import { repairAliases } from "./alias-repair";
 import { checkVaultPath } from "./path-policy";
 import { ToolRefusal } from "./refusal";
@@ -50,7 +51,7 @@ function isEmpty(value: unknown): boolean {
 
 export class Gatekeeper {
   constructor(
-    private readonly tools: ToolRegistry,
+    private readonly tools: ToolCatalog,
     private readonly ctx: Pick<ToolContext, "vault" | "settings" | "user">,
   ) {}
 
@@ -97,8 +98,10 @@ export class Gatekeeper {
   async authorize(checked: CheckedCall, toolCtx: ToolContext, policy: AuthorizeContext): Promise<void> {
     const def = checked.tool.definition;
     if (def.effect === "read") return;
+    const origin = def.origin ? `MCP server “${def.origin.server}”, tool ${def.origin.tool}` : undefined;
     if (policy.writes === "refuse") {
-      throw new ToolRefusal("write_not_permitted", `Tool "${def.name}" changes the vault and writes are off: ${policy.writesOffHint}`, def.name);
+      const what = origin ? `may change things outside the vault (${origin})` : "changes the vault";
+      throw new ToolRefusal("write_not_permitted", `Tool "${def.name}" ${what} and writes are off: ${policy.writesOffHint}`, def.name);
     }
     if (policy.alwaysAllowed.has(def.name)) return;
     const preview = def.preview
@@ -111,6 +114,7 @@ export class Gatekeeper {
       preview: preview.preview,
       previewKind: preview.previewKind,
       args: checked.args,
+      ...(origin ? { origin } : {}),
     };
     policy.onAsk?.(request);
     const decision = await this.ctx.user.confirm(request);

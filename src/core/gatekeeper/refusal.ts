@@ -16,7 +16,8 @@ export class ToolRefusal extends Error {
 
   /**
    * Whether the recovery ladder handles this refusal (the model wrote a malformed call, or a call its own status
-   * forbids) rather than the model reading it as a result. Policy refusals (paths, writes off, the user's "no")
+   * forbids, or a tool whose source reported an error for these arguments, like an MCP `isError` result) rather than
+   * the model reading it as a result. Policy refusals (paths, writes off, the user's "no")
    * are answers the model must respect, not mistakes to retry.
    */
   get malformed(): boolean {
@@ -25,7 +26,8 @@ export class ToolRefusal extends Error {
       this.code === "empty_required" ||
       this.code === "unknown_tool" ||
       this.code === "not_offered" ||
-      this.code === "not_allowed_in_state"
+      this.code === "not_allowed_in_state" ||
+      this.code === "tool_error"
     );
   }
 }

@@ -18,6 +18,8 @@ export interface ConfirmRequest {
   /** "diff" when `preview` is a unified diff. */
   previewKind: "diff" | "content" | "text";
   args: Record<string, unknown>;
+  /** Where the tool runs when it is not built in, as one line ("MCP server “filesystem”, tool write_file"). */
+  origin?: string;
 }
 
 /** "always" means: allow this tool for the rest of the conversation. */

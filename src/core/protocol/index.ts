@@ -1,3 +1,4 @@
 export * from "./messages";
 export * from "./envelope";
 export * from "./tool";
+export * from "./registry";

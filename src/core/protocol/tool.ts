@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { UserPort, VaultPort, WorkspacePort } from "../ports";
+import type { JsonSchema } from "./registry";
 
 /** What a tool does to the vault; decides whether the gatekeeper asks before running it. */
 export type ToolEffect = "read" | "write" | "destructive";
@@ -18,6 +19,13 @@ export interface ToolDefinition<Args extends z.ZodObject = z.ZodObject> {
   /** Phrases users say when they want this tool ("open my note", "what did I write about"). */
   routingHints: string[];
   args: Args;
+  /**
+   * The args' JSON Schema as the tool's source sent it (MCP tools). When set, the grammar and the validator use it as
+   * is and `args` only passes the object through (a loose Zod object).
+   */
+  inputSchema?: JsonSchema;
+  /** Where the tool comes from; absent for the built-in tools. */
+  origin?: ToolOrigin;
   /** Wrong key → right key, repaired before validation (`file` → `path`). */
   aliases?: Record<string, string>;
   effect: ToolEffect;
@@ -26,6 +34,15 @@ export interface ToolDefinition<Args extends z.ZodObject = z.ZodObject> {
   /** For write/destructive tools: what the confirmation shows. */
   preview?(args: z.infer<Args>, ctx: ToolContext): Promise<ToolPreview>;
   handler(args: z.infer<Args>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool that an MCP server provides. */
+export interface ToolOrigin {
+  kind: "mcp";
+  /** The server's name as configured (e.g. "filesystem"). */
+  server: string;
+  /** The tool's name on that server (e.g. "write_file"). */
+  tool: string;
 }
 
 export interface ToolPreview {

@@ -1,11 +1,13 @@
 /** `ask --vault DIR [--model F] [--allow-writes] [--transcript F] MESSAGE`: one agent turn over a folder vault, printed as a transcript. */
 import { resolve } from "node:path";
 import type { AgentEvent } from "../../core/agent/events";
+import { McpConfigError, type McpServerConfig } from "../../engine/mcp/mcp-config";
 import { parseArgs, UsageError } from "../cli-types";
 import { composeHeadless } from "../compose";
+import { readMcpConfigFile } from "../mcp-config-file";
 
 export const usage =
-  "ask --vault DIR [--model F] [--embed-model F] [--allow-writes] [--transcript F.jsonl] [--seed N] MESSAGE   one agent turn over a folder vault";
+  "ask --vault DIR [--model F] [--embed-model F] [--allow-writes] [--transcript F.jsonl] [--seed N] [--mcp F.json] MESSAGE   one agent turn over a folder vault (with the tools of the MCP servers in F.json)";
 
 /** Turns the event stream into readable lines; deltas are written as they come. */
 export function transcriptPrinter(write: (text: string) => void): (event: AgentEvent) => void {
@@ -73,13 +75,22 @@ export function transcriptPrinter(write: (text: string) => void): (event: AgentE
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["vault", "model", "embed-model", "transcript", "seed"], booleans: ["allow-writes"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["vault", "model", "embed-model", "transcript", "seed", "mcp"], booleans: ["allow-writes"] });
   if (typeof options.vault !== "string") throw new UsageError("Give the vault folder with --vault DIR.");
   const message = positionals.join(" ").trim();
   if (!message) throw new UsageError("Give the message to send, e.g. ask --vault ./vault \"what is in my inbox?\".");
   const seed = options.seed === undefined ? undefined : Number(options.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, got "${String(options.seed)}".`);
+  let mcpServers: McpServerConfig[] | undefined;
+  try {
+    mcpServers = typeof options.mcp === "string" ? readMcpConfigFile(options.mcp) : undefined;
+  } catch (err) {
+    if (!(err instanceof McpConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return 2;
+  }
   const headless = await composeHeadless({
+    mcpServers,
     vault: options.vault,
     model: typeof options.model === "string" ? options.model : undefined,
     embedModel: typeof options["embed-model"] === "string" ? options["embed-model"] : undefined,
