@@ -68,7 +68,7 @@ describe("pack plans from package-lock.json", () => {
 
   it("runtime-packs.json lists every release pack of the lockfile's runtime version", () => {
     const manifest = checkManifest(JSON.parse(readFileSync(join(repo, "runtime-packs.json"), "utf8")));
-    expect(manifest.version).toBe(runtimeVersion(lock));
+    expect(manifest.version, "runtime-packs.json is stale: run npm run pack-runtime -- --all --update-manifest and commit it").toBe(runtimeVersion(lock));
     expect(manifest.packs.map((p) => `${p.platform}/${p.gpu ?? ""}`)).toEqual(releasePacks().map((p) => `${p.platform}/${p.gpu ?? ""}`));
     for (const p of manifest.packs) expect(p.file).toBe(packFileName(manifest.version, p.platform, p.gpu));
     // The goal: a CPU pack of at most 20 MB.
