@@ -23,6 +23,8 @@ import type { McpConnectionOptions } from "../engine/mcp/mcp-connection";
 import { McpHub } from "../engine/mcp/mcp-hub";
 import { McpCatalog } from "../tools/mcp/mcp-catalog";
 import { createNodeEngine } from "../engine/client/node-launcher";
+import type { ServerEngineConfig } from "../engine/server/server-config";
+import { serverRunsTestModel } from "./server-flags";
 import { createToolCatalog, dailySettingsFromObsidian } from "../tools/index";
 import { ToolRegistry } from "../tools/registry";
 import { FolderVault } from "./folder-vault/folder-vault";
@@ -62,6 +64,8 @@ export interface HeadlessOptions {
   engine?: Engine;
   /** Chat model GGUF; default the generated test model. */
   model?: string;
+  /** A server engine (llama-server or OpenAI-compatible) instead of a model file; the host talks HTTP to it. */
+  server?: ServerEngineConfig;
   /** Embedding model GGUF for the router (and memory); default none. */
   embedModel?: string;
   /** Let the agent change notes (headless writes are refused otherwise). */
@@ -134,7 +138,19 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
   let modelPath = "";
   let testModel = false;
   let stop: () => Promise<void> = async () => {};
-  if (!engine) {
+  if (!engine && options.server) {
+    const client = createNodeEngine({ server: options.server });
+    engine = client;
+    stop = () => client.shutdown();
+    try {
+      const info = await client.modelInfo();
+      modelPath = info.path;
+      testModel = await serverRunsTestModel(info);
+    } catch (err) {
+      await client.shutdown();
+      throw err;
+    }
+  } else if (!engine) {
     testModel = !options.model;
     modelPath = options.model ? resolve(options.model) : defaultTestModelPath();
     if (!existsSync(modelPath)) throw new Error(`The model file ${modelPath} does not exist; pass a GGUF file with --model.`);

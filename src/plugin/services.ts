@@ -15,7 +15,8 @@ import { listModels, type ModelEntry } from "./models/model-library";
 import { moveDataFolders, userDataFolder } from "./runtime/data-location";
 import type { PacksManifest } from "./runtime/pack-format";
 import { DiskRuntimeService, type RuntimeService } from "./runtime/runtime-service";
-import type { VaultAgentSettings } from "./settings/settings";
+import type { ServerEngineConfig, ServerProbe } from "../engine/server/server-config";
+import { serverConfig, type VaultAgentSettings } from "./settings/settings";
 
 export interface RuntimeReport {
   /** The engine can start (the needed runtime, or a developer install, is present). */
@@ -46,6 +47,8 @@ export interface PluginServices {
   userDataFolder(): string;
   /** The engine for these settings (the host process starts lazily on the first request). */
   createEngine(settings: VaultAgentSettings): Promise<InnerEngine>;
+  /** "Test connection": tries the server for real from an engine host (which needs no runtime) and reports what it found. */
+  testServer(config: ServerEngineConfig): Promise<ServerProbe>;
 }
 
 /** Thrown when the engine cannot start yet; the message names the fix. */
@@ -143,7 +146,25 @@ export class DesktopServices implements PluginServices {
     return this.runtimeOptions.userFolder ?? userDataFolder();
   }
 
+  async testServer(config: ServerEngineConfig): Promise<ServerProbe> {
+    const host = await ensureHostScript(this.pluginDir, this.host.source, this.host.hash);
+    const client = new EngineClient(obsidianHostLauncher(this.pluginDir, host.path));
+    try {
+      return await client.probeServer(config);
+    } finally {
+      await client.shutdown();
+    }
+  }
+
+
   async createEngine(settings: VaultAgentSettings): Promise<InnerEngine> {
+    const server = serverConfig(settings);
+    if (server) {
+      if (!server.url) throw new EngineSetupError("No server address set; enter the server's URL in the settings.");
+      // A server engine needs only the host script: the HTTP client runs there without node-llama-cpp.
+      const host = await ensureHostScript(this.pluginDir, this.host.source, this.host.hash);
+      return new EngineClient(obsidianHostLauncher(this.pluginDir, host.path), { server, logFile: path.join(this.pluginDir, "engine.log") });
+    }
     if (!settings.modelPath) throw new EngineSetupError("No model selected; choose one in the settings.");
     const status = await this.runtimes.status();
     const folder = await this.runtimes.hostFolder();

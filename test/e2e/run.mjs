@@ -133,7 +133,7 @@ async function runTheme(context, theme) {
     assert((await link.getAttribute("data-href")) === "Recipes/Red Lentil Soup", "the [[link]] should render as an internal link");
     assert((await input.inputValue()) === "", "the input should be cleared after sending");
     const status = await page.locator(".vault-agent-status").textContent();
-    assert(/Qwen2\.5 0\.5B Instruct · [\d.]+ tok\/s · ready/.test(status), `status line should show model and speed, got "${status}"`);
+    assert(/Qwen2\.5 0\.5B Instruct · [\d.]+ tok\/s · ready · GBNF$/.test(status), `status line should show model, speed and the constraint, got "${status}"`);
     assert((await page.locator(".vault-agent-thought summary").count()) === 1, "the thought should be available, collapsed");
     assert(!(await page.locator(".vault-agent-thought").getAttribute("open")), "the thought should start collapsed");
     await link.click();
@@ -296,6 +296,27 @@ async function runTheme(context, theme) {
     const error = await page.locator(".vault-agent-download-line").textContent();
     assert(error.includes("cancelled; start it again to resume"), `after cancel the line was ${error}`);
     assert((await page.locator(".vault-agent-download-progress button", { hasText: "Cancel" }).count()) === 0, "no Cancel after the download ended");
+  });
+
+  await check(`[${theme}] the engine choice shows the server fields, the key's storage note, and Test connection's sentence`, async () => {
+    const engineRow = page.locator(".setting-item:not(.setting-item-heading)", { has: page.locator(".setting-item-name", { hasText: /^Engine$/ }) });
+    await engineRow.locator("select").selectOption("llama-server");
+    const url = page.locator('input[placeholder="http://127.0.0.1:8080"]');
+    await url.waitFor({ timeout: WAIT });
+    await url.fill("http://192.168.1.20:8080");
+    await url.press("Tab");
+    const key = page.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^API key$/ }) });
+    assert((await key.locator("input").getAttribute("type")) === "password", "the API key field should hide what is typed");
+    assert((await key.locator(".setting-item-description").textContent()).includes("plain text in this plugin's data.json"), "the key's storage should be disclosed");
+    const constraint = await page.locator(".vault-agent-engine-constraint .setting-item-description").textContent();
+    assert(constraint.startsWith("Turns are constrained by GBNF grammar"), `constraint line was ${constraint}`);
+    await page.locator("button", { hasText: "Test connection" }).click();
+    await page.locator(".vault-agent-engine-test .vault-agent-error-text").waitFor({ timeout: WAIT });
+    const error = await page.locator(".vault-agent-engine-test").textContent();
+    assert(error === "The llama.cpp server at http://192.168.1.20:8080 cannot be reached from the test harness.", `test result was ${error}`);
+    await shot("settings-engine-server");
+    await engineRow.locator("select").selectOption("builtin");
+    await page.locator('input[placeholder="http://127.0.0.1:8080"]').waitFor({ state: "detached", timeout: WAIT });
   });
 
   await runtimeScenes({ page, theme, check, assert, shot, WAIT });

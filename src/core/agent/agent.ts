@@ -5,7 +5,7 @@
  *   const result = await agent.runTurn("summarize my inbox", { signal, onEvent });
  *   save(agent.conversation.toJSON()); agent.conversation = Conversation.fromJSON(saved);
  */
-import type { Engine } from "../ports/engine";
+import type { Constraint, Engine } from "../ports/engine";
 import type { UserPort } from "../ports/user";
 import type { ToolContext } from "../protocol/tool";
 import type { ToolCatalog } from "../protocol/registry";
@@ -68,6 +68,8 @@ export interface TurnResult {
   tokensIn: number;
   tokensOut: number;
   ms: number;
+  /** What constrained the last generation (see TurnEndEvent). */
+  constraint?: Constraint;
 }
 
 export class Agent {

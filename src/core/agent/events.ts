@@ -3,6 +3,7 @@
  * and the optional JSONL transcript stores it line by line. Every event is plain JSON data.
  */
 import type { ConfirmDecision, ConfirmRequest } from "../ports/user";
+import type { Constraint } from "../ports/engine";
 
 /** Which grammar a generation ran under. */
 export type GrammarBranch =
@@ -154,6 +155,8 @@ export interface TurnEndEvent {
   tokensOut: number;
   /** Wall-clock milliseconds of the whole turn. */
   ms: number;
+  /** What constrained the turn's last generation: GBNF, the server's JSON Schema, or none. Absent when nothing was generated. */
+  constraint?: Constraint;
 }
 
 export type AgentEvent =

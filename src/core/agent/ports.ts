@@ -27,6 +27,8 @@ export interface CompiledGrammar {
 export interface GrammarSource {
   /** The envelope grammar offering exactly `names` ([] = no tools). "static" is the looser fallback form. */
   get(names: string[], mode: "dynamic" | "static"): CompiledGrammar;
+  /** The same envelope as a JSON Schema, for engines that constrain through a server's JSON Schema support; absent = GBNF only. */
+  jsonSchema?(names: string[], mode: "dynamic" | "static"): Record<string, unknown>;
 }
 
 /** Memories relevant to a message, already within a token budget, as text for the system prompt. */

@@ -2,7 +2,7 @@
  * One turn: prefetch → route → grammar branch → generate (streaming) → parse → gatekeeper → handler →
  * results → repeat, with the recovery ladder, the context budget and clean abort.
  */
-import { EngineError } from "../ports/engine";
+import { EngineError, type Constraint } from "../ports/engine";
 import type { Envelope, EnvelopeToolCall } from "../protocol/envelope";
 import { Gatekeeper, ToolRefusal, type AgentState } from "../gatekeeper/gatekeeper";
 import { stateForStatus } from "../gatekeeper/states";
@@ -61,6 +61,9 @@ function retryAdvice(failure: Failure): string {
   return `Call ${tool} again with corrected arguments.`;
 }
 
+/** Extra reply tokens under a server's JSON Schema, for the whitespace its converter allows between JSON tokens. */
+const JSON_SCHEMA_WHITESPACE_TOKENS = 512;
+
 const EMPTY_ENVELOPE: Envelope = { thought: "", status: "Idle", message_to_user: null, tool_calls: [] };
 
 export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
@@ -82,6 +85,10 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
   let rounds = 0;
   let finalMessage: string | null = null;
   let outcome: TurnOutcome = "done";
+  /** What constrained the last generation (the engine's report; GBNF when it says nothing and a grammar was sent). */
+  let constraint: Constraint | undefined;
+  /** The engine's sentence on an unconstrained reply, added to a final failure so the user knows why. */
+  let engineNotice: string | undefined;
   emit({ type: "turn-start", turnId, message: input.message, at: started });
 
   const fail = (code: AgentErrorCode, message: string): void => {
@@ -141,7 +148,11 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
     if (!options.grammar) branch = "none";
     emit({ type: "routed", turnId, tools: routedTools, chatOnly, branch });
 
-    const contextSize = (await deps.engine.modelInfo()).contextSize ?? options.fallbackContextSize;
+    const engineInfo = await deps.engine.modelInfo();
+    const contextSize = engineInfo.contextSize ?? options.fallbackContextSize;
+    // A server's JSON Schema converter allows whitespace our GBNF does not (llama.cpp's: up to 22 characters between
+    // tokens of JSON): room for it, or a reply that used it would be cut before its envelope closed.
+    const schemaSlack = engineInfo.constraint === "json_schema" ? JSON_SCHEMA_WHITESPACE_TOKENS : 0;
     let names = baseNames;
     let mode: "dynamic" | "static" = "dynamic";
     let state: AgentState = "Task";
@@ -166,7 +177,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
       systemCorrection = "";
       // maxTokens = min(grammar bound, remaining context): every token carries at least one byte, so the grammar's
       // byte bound bounds its tokens. Without a grammar (or an unbounded one) the reply is capped by maxTokensCap.
-      const bound = grammar && Number.isFinite(grammar.maxBytes) ? Math.ceil(grammar.maxBytes) : options.maxTokensCap;
+      const bound = grammar && Number.isFinite(grammar.maxBytes) ? Math.ceil(grammar.maxBytes) + schemaSlack : options.maxTokensCap;
       const prompt = await budgetPrompt({
         system,
         history,
@@ -188,6 +199,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
       const result = await deps.engine.generate({
         messages: prompt.messages,
         grammar: grammar?.gbnf,
+        jsonSchema: options.grammar ? deps.grammars.jsonSchema?.(names, mode) : undefined,
         maxTokens: prompt.maxTokens,
         temperature: options.temperature,
         seed: options.seed,
@@ -197,6 +209,8 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
       });
       tokensIn += result.tokensIn;
       tokensOut += result.tokensOut;
+      constraint = result.constraint ?? (grammar ? "gbnf" : "none");
+      engineNotice = result.notice ?? engineNotice;
       if (result.stopReason === "abort" || signal?.aborted) throw new TurnAborted();
 
       const parsed = parseEnvelope(result.text);
@@ -206,7 +220,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
             ? `The reply was cut at ${prompt.maxTokens} tokens before the envelope closed; keep the thought and message short.`
             : parsed.reason;
         if (!options.recovery || attempts >= options.recoveryAttempts) {
-          fail(options.recovery ? "recovery_exhausted" : "bad_envelope", `The model did not produce a valid reply: ${sentence}`);
+          fail(options.recovery ? "recovery_exhausted" : "bad_envelope", `The model did not produce a valid reply: ${sentence}${engineNotice ? ` ${engineNotice}` : ""}`);
           break;
         }
         attempts++;
@@ -320,7 +334,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
     } else if (err instanceof ContextFullError) {
       fail("context_full", err.message);
     } else if (err instanceof EngineError) {
-      fail(err.code === "aborted" ? "aborted" : "engine_failed", err.message);
+      fail(err.code === "aborted" ? "aborted" : err.code === "context_overflow" ? "context_full" : "engine_failed", err.message);
       if (err.code === "aborted") outcome = "aborted";
     } else {
       fail("engine_failed", `The turn failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`);
@@ -334,6 +348,6 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
     commit({ kind: "assistant", turnId, at: Date.now(), envelope: EMPTY_ENVELOPE, placeholder });
   }
   const ms = Date.now() - started;
-  emit({ type: "turn-end", turnId, outcome, message: finalMessage, rounds, tokensIn, tokensOut, ms });
-  return { turnId, outcome, message: finalMessage, toolResults, rounds, tokensIn, tokensOut, ms };
+  emit({ type: "turn-end", turnId, outcome, message: finalMessage, rounds, tokensIn, tokensOut, ms, ...(constraint ? { constraint } : {}) });
+  return { turnId, outcome, message: finalMessage, toolResults, rounds, tokensIn, tokensOut, ms, ...(constraint ? { constraint } : {}) };
 }

@@ -1,3 +1,4 @@
+import { envelopeJsonSchema, type EnvelopeJsonSchema } from "../protocol/envelope-schema";
 import { compileEnvelopeGrammar } from "./envelope";
 import { resolveGrammarOptions, type CompiledGrammar, type GrammarOptions, type GrammarTool } from "./types";
 
@@ -39,5 +40,16 @@ export class SubsetCache {
     const compiled = compileEnvelopeGrammar(tools, { ...this.options, mode: resolvedMode });
     this.cache.set(key, compiled);
     return compiled;
+  }
+
+  /** The same envelope as a JSON Schema (for engines constrained by a server's JSON Schema support), with the same caps. */
+  jsonSchema(names: string[], mode?: "dynamic" | "static"): EnvelopeJsonSchema {
+    const o = resolveGrammarOptions(this.options);
+    const tools = [...new Set(names)].map((name) => {
+      const tool = this.byName.get(name);
+      if (!tool) throw new Error(`The tool "${name}" is not in the catalog; offer only tools the catalog defines.`);
+      return tool;
+    });
+    return envelopeJsonSchema(tools, { ...o, mode: mode ?? o.mode });
   }
 }

@@ -16,6 +16,11 @@ export interface GenerateRequest {
   messages: ChatMessage[];
   /** GBNF text. Absent means free generation. A grammar llama.cpp cannot parse is an error, never an unconstrained run. */
   grammar?: string;
+  /**
+   * The same constraint as a JSON Schema (the envelope with the offered tools' args), for engines that constrain
+   * through a server's JSON Schema support rather than GBNF. Engines that take GBNF ignore it.
+   */
+  jsonSchema?: Record<string, unknown>;
   /** Hard cap on generated tokens. */
   maxTokens: number;
   /** Default 0.7. */
@@ -42,7 +47,21 @@ export interface GenerateResult {
   /** Milliseconds from the first generated token to the end. */
   generateMs: number;
   stopReason: "eos" | "maxTokens" | "stop" | "abort";
+  /** What constrained this reply: our GBNF, the server's JSON Schema support, or nothing (prompt only). Absent = as requested. */
+  constraint?: Constraint;
+  /** One sentence on how this reply was produced when it differs from what was asked (e.g. the server took no schema). */
+  notice?: string;
 }
+
+/** What constrained a generation. */
+export type Constraint = "gbnf" | "json_schema" | "none";
+
+/** How an engine constrains grammar-bound turns, in the user's words (status line, settings). */
+export const CONSTRAINT_LABELS: Record<Constraint, string> = {
+  gbnf: "GBNF grammar",
+  json_schema: "JSON Schema",
+  none: "no constraint (prompt only)",
+};
 
 /** Read from the GGUF header (no load needed) plus, when loaded, the runtime context size. */
 export interface ModelInfo {
@@ -61,6 +80,10 @@ export interface ModelInfo {
   contextSize?: number;
   embeddingLength?: number;
   hasChatTemplate: boolean;
+  /** How this engine constrains a turn that asks for a grammar. Absent = GBNF (the built-in engine). */
+  constraint?: Constraint;
+  /** Where the model runs when it is not this computer: e.g. "the llama.cpp server at http://host:8080". */
+  server?: string;
 }
 
 /** A failure a user can act on: `message` is one clear sentence. */
@@ -78,6 +101,18 @@ export class EngineError extends Error {
       | "host_crashed"
       | "aborted"
       | "no_model"
+      /** The built-in engine's runtime (node-llama-cpp) is not installed. */
+      | "runtime_missing"
+      /** A server engine's server cannot be reached, or dropped the connection. */
+      | "server_unreachable"
+      /** The server refused the API key (401/403). */
+      | "server_auth"
+      /** The server has no such model or endpoint (404). */
+      | "server_not_found"
+      /** The server refused the request (a 4xx/5xx other than the above, or a reply that is not what it should be). */
+      | "server_rejected"
+      /** The prompt does not fit the context the engine runs with. */
+      | "context_overflow"
       | "internal",
   ) {
     super(message);

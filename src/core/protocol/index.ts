@@ -1,4 +1,5 @@
 export * from "./messages";
 export * from "./envelope";
 export * from "./tool";
+export * from "./envelope-schema";
 export * from "./registry";

@@ -10,6 +10,7 @@ import {
   type ModelInfo,
 } from "../../core/ports/engine";
 import { abortedReply, type ClientMessage, type EngineEvent, type HostMessage, type ModelOptions, type OpResults } from "../host/protocol";
+import type { ServerEngineConfig, ServerProbe } from "../server/server-config";
 import { HostLog } from "./host-log";
 import type { ChildProcessLike, HostLauncher } from "./launcher";
 
@@ -19,6 +20,8 @@ export interface EngineClientOptions {
   model?: ModelOptions;
   /** A separate embedding model; default: embed with the chat model. */
   embeddingModel?: { path: string };
+  /** A server engine instead of a built-in model: the host talks HTTP to it and needs no node-llama-cpp. */
+  server?: ServerEngineConfig;
   /** Host stderr lines kept in memory; default 500. */
   logLines?: number;
   /** Also append host stderr to this file. */
@@ -110,13 +113,20 @@ export class EngineClient implements Engine {
    * replaces the configured models; the new ones load in place of the old.
    */
   async loadModel(
-    options: { model?: ModelOptions; embeddingModel?: { path: string } | null; onProgress?: (progress: number, stage: string) => void } = {},
+    options: {
+      model?: ModelOptions;
+      embeddingModel?: { path: string } | null;
+      /** A server engine to switch to; a new `model` switches back to the built-in engine. */
+      server?: ServerEngineConfig;
+      onProgress?: (progress: number, stage: string) => void;
+    } = {},
   ): Promise<ModelInfo> {
-    if (options.model || options.embeddingModel !== undefined) {
+    if (options.model || options.server || options.embeddingModel !== undefined) {
       this.options = {
         ...this.options,
         model: options.model ?? this.options.model,
         embeddingModel: options.embeddingModel === null ? undefined : (options.embeddingModel ?? this.options.embeddingModel),
+        server: options.server ?? (options.model ? undefined : this.options.server),
       };
       this.loading = null;
       this.loaded = false;
@@ -185,6 +195,11 @@ export class EngineClient implements Engine {
     return (await this.send("info", {})) as ModelInfo;
   }
 
+  /** Tries a server (model, context size, grammar or schema, embeddings) through the host, without switching to it. */
+  async probeServer(server: ServerEngineConfig): Promise<ServerProbe> {
+    return (await this.send("server.probe", { server })) as ServerProbe;
+  }
+
   /** Header facts of any GGUF file, read by the host without loading it. */
   async fileInfo(path: string): Promise<ModelInfo> {
     return (await this.send("info", { path })) as ModelInfo;
@@ -193,13 +208,13 @@ export class EngineClient implements Engine {
   private ensureLoaded(onProgress?: (progress: number, stage: string) => void): Promise<ModelInfo> {
     if (onProgress) this.loadListeners.push(onProgress);
     if (this.loading) return this.loading;
-    const model = this.options.model;
-    if (!model) {
+    const { model, server } = this.options;
+    if (!model && !server) {
       return Promise.reject(new EngineError("No model is configured; choose a .gguf model file in the settings.", "no_model"));
     }
     const loading = this.send(
       "load",
-      { model, embeddingModel: this.options.embeddingModel },
+      server ? { server } : { model, embeddingModel: this.options.embeddingModel },
       {
         onEvent: (e) => {
           if (e.kind === "progress") for (const l of this.loadListeners) l(e.progress, e.stage);

@@ -16,7 +16,8 @@
  * the most expensive case of all (llama.cpp walks every token of the vocabulary through the string's
  * characters), so these bans keep string content at free-sampling speed too.
  */
-import { TokenBias, type LlamaModel, type Token } from "node-llama-cpp";
+import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import { llamaRuntime } from "./llama-runtime";
 import type { GbnfWalker, WalkPosition } from "../../core/grammar/gbnf-walker";
 import { TokenTexts } from "./token-texts";
 
@@ -155,7 +156,7 @@ export class ChoiceMasks {
   private compute(pos: WalkPosition): TokenBias | null {
     const tokens = this.admitted(pos);
     if (tokens === null || tokens.length === 0) return null;
-    const bias = new TokenBias(this.model.tokenizer);
+    const bias = new (llamaRuntime().TokenBias)(this.model.tokenizer);
     const bans = biasEntries(this.baseBias);
     for (const [t, v] of bans) bias.set(t, { logit: v });
     for (const t of tokens) if (!bans?.has(t)) bias.set(t, { logit: LIFT });
@@ -178,7 +179,7 @@ export function biasEntries(bias: TokenBias | null | undefined): Map<Token, numb
  * iterating a Map allocates an entry per token per step.
  */
 function listBias(model: LlamaModel, pairs: ReadonlyArray<[Token, number]>, count: number): TokenBias {
-  const bias = new TokenBias(model.tokenizer);
+  const bias = new (llamaRuntime().TokenBias)(model.tokenizer);
   const iterable: Iterable<[Token, number]> = {
     [Symbol.iterator]() {
       let i = 0;

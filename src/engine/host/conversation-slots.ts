@@ -4,7 +4,8 @@
  * conversation needs one, the least recently used conversation gives its sequence up. Turns on the
  * same sequence run one after the other.
  */
-import { LlamaChat, type LlamaContext, type LlamaContextSequence } from "node-llama-cpp";
+import type { LlamaChat, LlamaContext, LlamaContextSequence } from "node-llama-cpp";
+import { llamaRuntime } from "./llama-runtime";
 
 /** One sequence and the chat state that lives on it. */
 export interface Slot {
@@ -30,9 +31,10 @@ export class ConversationSlots {
 
   constructor(context: LlamaContext) {
     this.states = [];
+    const { LlamaChat: Chat } = llamaRuntime();
     for (let i = 0; i < context.totalSequences; i++) {
       const sequence = context.getSequence();
-      this.states.push({ slot: { sequence, chat: new LlamaChat({ contextSequence: sequence }) }, lastUsed: 0, tail: Promise.resolve() });
+      this.states.push({ slot: { sequence, chat: new Chat({ contextSequence: sequence }) }, lastUsed: 0, tail: Promise.resolve() });
     }
   }
 

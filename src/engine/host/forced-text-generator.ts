@@ -11,7 +11,8 @@
  * the same tokens, so its guarantees hold unchanged; where our walker and llama.cpp disagree, or a
  * character is split across tokens, the step falls back to plain constrained sampling.
  */
-import { LlamaGrammarEvaluationState, TokenBias, type LlamaContextSequence, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import type { LlamaContextSequence, LlamaGrammar, LlamaGrammarEvaluationState, LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import { llamaRuntime } from "./llama-runtime";
 import type { GbnfWalker, WalkPosition } from "../../core/grammar/gbnf-walker";
 import type { ChoiceMasks } from "./choice-masks";
 import { TokenTexts } from "./token-texts";
@@ -101,13 +102,13 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
   let evalTokens: Token[] = prompt.slice(keep);
   result.promptEvaluated = evalTokens.length;
 
-  let state = new LlamaGrammarEvaluationState({ model, grammar: input.grammar });
+  let state = new (llamaRuntime().LlamaGrammarEvaluationState)({ model, grammar: input.grammar });
   let pos: WalkPosition | null = walker.start();
   /** Tokens of a character still incomplete (not yet text). */
   let pending: Token[] = [];
   /** Tokens just before the undecoded ones, so a piece decodes as a continuation. */
   let context: Token[] = prompt.slice(-4);
-  const noBias = new TokenBias(model.tokenizer);
+  const noBias = new (llamaRuntime().TokenBias)(model.tokenizer);
   let bias: TokenBias = input.baseBias ?? noBias;
 
   const emit = (text: string) => {

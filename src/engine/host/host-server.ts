@@ -4,14 +4,18 @@
  * failure becomes an error reply; nothing a request does can take the host down.
  */
 import { availableParallelism } from "node:os";
-import { getLlama, type Llama } from "node-llama-cpp";
-import { EngineError } from "../../core/ports/engine";
+import type { Llama } from "node-llama-cpp";
+import { EngineError, type ModelInfo } from "../../core/ports/engine";
 import { readGgufInfo } from "../gguf/read-gguf-info";
+import { createServerEngine, type ServerEngine } from "../server/create-server-engine";
+import type { ServerEngineConfig } from "../server/server-config";
 import { GrammarCache } from "./grammar-cache";
 import { LlamaLogTail } from "./llama-log";
+import { loadLlamaRuntime } from "./llama-runtime";
 import { LoadedModel } from "./loaded-model";
 import { checkModelFile, loadCheckedModel } from "./model-loader";
 import type { ClientMessage, EngineEvent, HostMessage, HostStatus, ModelOptions, OpParams, OpResults } from "./protocol";
+import { serverSplitCharacterTokens } from "./server-token-ban";
 import { chooseThreads } from "./threads";
 
 /** An extra op (e.g. the memory layer's "vector.query"). */
@@ -39,11 +43,34 @@ export interface HostServerOptions {
   onShutdown?: () => void;
 }
 
+/** What generate / embed / countTokens / info run on: the loaded built-in model or a server engine. */
+interface ActiveEngine {
+  info(): ModelInfo | Promise<ModelInfo>;
+  generate(params: OpParams["generate"], signal: AbortSignal, onText: (text: string) => void): Promise<OpResults["generate"]>;
+  embed(texts: string[], signal: AbortSignal): Promise<number[][]>;
+  countTokens(text: string): number | Promise<number>;
+}
+
+/** A server engine in the host's terms (the HTTP client runs here, where fetch streams). */
+function serverActive(engine: ServerEngine): ActiveEngine {
+  return {
+    info: () => engine.modelInfo(),
+    generate: (params, signal, onText) => engine.generate({ ...params, signal, onText }),
+    embed: (texts, signal) => {
+      if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) throw new EngineError("An embed request needs a list of texts.", "internal");
+      return engine.embed(texts, { signal });
+    },
+    countTokens: (text) => engine.countTokens(text),
+  };
+}
+
 export class HostServer {
   private llama: Promise<Llama> | null = null;
   private grammars: GrammarCache | null = null;
   private readonly llamaLog = new LlamaLogTail();
   private loaded: LoadedModel | null = null;
+  /** The server engine in use instead of a built-in model. */
+  private remote: { engine: ServerEngine; active: ActiveEngine } | null = null;
   private loading: { key: string; promise: Promise<LoadedModel> } | null = null;
   /** Loads run one after another, so two never build models side by side. */
   private loadQueue: Promise<unknown> = Promise.resolve();
@@ -93,14 +120,23 @@ export class HostServer {
         if (typeof path === "string") return readGgufInfo(path);
         return this.requireModel().info();
       }
-      case "generate":
-        return this.requireModel().generate(params as OpParams["generate"], ctx.signal, (text) => ctx.emit({ kind: "text", text }));
+      case "server.probe": {
+        const config = (params as OpParams["server.probe"]).server;
+        if (!config || typeof config.url !== "string") throw new EngineError("Give the server's address to test.", "internal");
+        return createServerEngine(config, { splitCharacterTokens: serverSplitCharacterTokens }).probe();
+      }
+      case "generate": {
+        const p = params as OpParams["generate"];
+        const result = await this.requireModel().generate(p, ctx.signal, (text) => ctx.emit({ kind: "text", text }));
+        // The built-in engine constrains by our GBNF whenever one is given; server engines say what they did.
+        return { constraint: p.grammar !== undefined ? "gbnf" : "none", ...result } satisfies OpResults["generate"];
+      }
       case "embed":
         return { vectors: await this.requireModel().embed((params as OpParams["embed"]).texts, ctx.signal) } satisfies OpResults["embed"];
       case "countTokens": {
         const text = (params as OpParams["countTokens"]).text;
         if (typeof text !== "string") throw new EngineError("countTokens needs a text.", "internal");
-        return { count: this.requireModel().countTokens(text) } satisfies OpResults["countTokens"];
+        return { count: await this.requireModel().countTokens(text) } satisfies OpResults["countTokens"];
       }
       case "unload":
         return { unloaded: await this.unload() } satisfies OpResults["unload"];
@@ -119,19 +155,22 @@ export class HostServer {
     }
   }
 
-  private requireModel(): LoadedModel {
+  private requireModel(): ActiveEngine {
+    if (this.remote) return this.remote.active;
     if (!this.loaded) throw new EngineError("No model is loaded yet; load a model before generating.", "no_model");
     return this.loaded;
   }
 
   private getLlama(): Promise<Llama> {
     if (!this.llama) {
-      const attempt = getLlama({
-        gpu: this.options.gpu ?? "auto",
-        build: "never",
-        logger: this.llamaLog.logger,
-        progressLogs: false,
-      });
+      const attempt = loadLlamaRuntime().then(({ getLlama }) =>
+        getLlama({
+          gpu: this.options.gpu ?? "auto",
+          build: "never",
+          logger: this.llamaLog.logger,
+          progressLogs: false,
+        }),
+      );
       this.llama = attempt;
       attempt.catch(() => {
         if (this.llama === attempt) this.llama = null;
@@ -141,6 +180,7 @@ export class HostServer {
   }
 
   private async load(params: OpParams["load"], ctx: OpContext): Promise<unknown> {
+    if (params?.server) return this.loadServer(params.server);
     const model = params?.model;
     if (!model || typeof model.path !== "string" || model.path === "") {
       throw new EngineError("No model is configured; choose a .gguf model file in the settings.", "no_model");
@@ -156,6 +196,23 @@ export class HostServer {
       if (this.loading?.promise === promise) this.loading = null;
       throw err;
     }
+  }
+
+  /** Switches to a server engine once the server answers (health and props): a down server leaves nothing half-switched. */
+  private async loadServer(config: ServerEngineConfig): Promise<ModelInfo> {
+    if (typeof config.url !== "string" || (config.kind !== "llama-server" && config.kind !== "openai")) {
+      throw new EngineError('A server engine needs a kind ("llama-server" or "openai") and a URL.', "internal");
+    }
+    const engine = createServerEngine(config, { splitCharacterTokens: serverSplitCharacterTokens });
+    const switched = this.loadQueue.then(async () => {
+      const info = await engine.connect();
+      this.loading = null;
+      await this.disposeLoaded();
+      this.remote = { engine, active: serverActive(engine) };
+      return info;
+    });
+    this.loadQueue = switched.catch(() => undefined);
+    return switched;
   }
 
   private async loadFresh(options: ModelOptions, embedding: { path: string } | undefined, ctx: OpContext): Promise<LoadedModel> {
@@ -201,9 +258,12 @@ export class HostServer {
   }
 
   private async disposeLoaded(): Promise<boolean> {
+    const remote = this.remote;
+    this.remote = null;
+    if (remote) await remote.engine.dispose();
     const current = this.loaded;
     this.loaded = null;
-    if (!current) return false;
+    if (!current) return remote !== null;
     await current.dispose();
     return true;
   }
@@ -211,11 +271,12 @@ export class HostServer {
   private async status(): Promise<HostStatus> {
     const llama = this.llama ? await this.llama.catch(() => null) : null;
     return {
-      loaded: this.loaded !== null,
+      loaded: this.loaded !== null || this.remote !== null,
       threads: this.loaded?.threads,
       availableParallelism: availableParallelism(),
       gpu: llama ? llama.gpu : false,
-      conversations: this.loaded?.conversations ?? 0,
+      conversations: this.remote?.engine.conversations ?? this.loaded?.conversations ?? 0,
+      ...(this.remote ? { server: this.remote.engine.http.label } : {}),
     };
   }
 }

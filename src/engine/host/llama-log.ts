@@ -3,7 +3,7 @@
  * so an error can quote the reason llama.cpp gave ("Undefined rule identifier 'foo'") instead of a
  * generic "Failed to parse grammar".
  */
-import { LlamaLogLevel } from "node-llama-cpp";
+import type { LlamaLogLevel } from "node-llama-cpp";
 
 interface Entry {
   /** Sequence number, for "errors since" queries. */
@@ -12,7 +12,8 @@ interface Entry {
   message: string;
 }
 
-const ERROR_LEVELS = new Set<LlamaLogLevel>([LlamaLogLevel.error, LlamaLogLevel.fatal, LlamaLogLevel.warn]);
+// String values of LlamaLogLevel: importing the enum would load node-llama-cpp with the host.
+const ERROR_LEVELS = new Set<string>(["error", "fatal", "warn"]);
 
 export class LlamaLogTail {
   private readonly entries: Entry[] = [];

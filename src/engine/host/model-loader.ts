@@ -3,34 +3,33 @@
  * missing, not a GGUF, truncated, an architecture llama.cpp does not know, too large for free
  * memory — so each failure is one sentence naming the file and what to do, and the host lives on.
  */
-import * as nodeLlamaCpp from "node-llama-cpp";
-import {
-  GgufInsights,
-  InsufficientMemoryError,
-  readGgufFileInfo,
-  type Llama,
-  type LlamaModel,
-} from "node-llama-cpp";
+import type { Llama, LlamaModel } from "node-llama-cpp";
 import { EngineError, type ModelInfo } from "../../core/ports/engine";
 import { readGgufInfo } from "../gguf/read-gguf-info";
 import type { LlamaLogTail } from "./llama-log";
+import { llamaRuntime } from "./llama-runtime";
 
+let knownArchitectures: Set<string> | null = null;
 /** Architectures this node-llama-cpp's llama.cpp knows (its `GgufArchitectureType`, a runtime object despite its const-enum typing). */
-const KNOWN_ARCHITECTURES = new Set<string>(
-  Object.values((nodeLlamaCpp as unknown as { GgufArchitectureType: Record<string, string> }).GgufArchitectureType),
-);
+function isKnownArchitecture(architecture: string): boolean {
+  knownArchitectures ??= new Set<string>(
+    Object.values((llamaRuntime() as unknown as { GgufArchitectureType: Record<string, string> }).GgufArchitectureType),
+  );
+  return knownArchitectures.has(architecture);
+}
 
 const gb = (bytes: number): string => (bytes / 1024 ** 3).toFixed(1);
 
 /** Checks the file without loading it; resolves with its header facts. */
 export async function checkModelFile(llama: Llama, path: string, gpuLayers: number | undefined): Promise<ModelInfo> {
   const info = await readGgufInfo(path);
-  if (!KNOWN_ARCHITECTURES.has(info.architecture)) {
+  if (!isKnownArchitecture(info.architecture)) {
     throw new EngineError(
       `The model file ${path} uses the "${info.architecture}" architecture, which this llama.cpp cannot run; choose a model with a supported architecture (such as llama, qwen2, gemma or phi3).`,
       "unsupported_architecture",
     );
   }
+  const { GgufInsights, readGgufFileInfo } = llamaRuntime();
   const insights = await GgufInsights.from(await readGgufFileInfo(path), llama);
   const offloaded = llama.gpu === false ? 0 : (gpuLayers ?? insights.totalLayers);
   const needed = await insights.estimateModelResourceRequirementsV2({ gpuLayers: offloaded });
@@ -60,7 +59,7 @@ export async function loadCheckedModel(
   try {
     return await llama.loadModel({ modelPath: path, gpuLayers: gpuLayers ?? "auto", onLoadProgress: onProgress });
   } catch (err) {
-    if (err instanceof InsufficientMemoryError) {
+    if (err instanceof llamaRuntime().InsufficientMemoryError) {
       throw new EngineError(`The model file ${path} does not fit in free memory (${err.message}); close other programs or choose a smaller model.`, "too_large");
     }
     const detail = log.errorsSince(mark).pop() ?? (err instanceof Error ? err.message : String(err));

@@ -4,6 +4,7 @@
  * result or error per request id. Pure types and constants: the plugin bundle imports this file.
  */
 import type { EngineError, GenerateRequest, ModelInfo } from "../../core/ports/engine";
+import type { ServerEngineConfig, ServerProbe } from "../server/server-config";
 
 /** A request the client sends. */
 export interface WireRequest {
@@ -73,7 +74,10 @@ export interface ModelOptions {
 
 /** Parameters of the built-in ops. */
 export interface OpParams {
-  load: { model: ModelOptions; embeddingModel?: { path: string } };
+  /** A built-in model (node-llama-cpp in the host), or a server engine (HTTP from the host; no runtime needed). */
+  load: { model?: ModelOptions; embeddingModel?: { path: string }; server?: ServerEngineConfig };
+  /** Tries a server for real (health, props or models, a constrained request, embeddings) without switching to it. */
+  "server.probe": { server: ServerEngineConfig };
   /** With `path`: header facts of that file without loading. Without: the loaded model's facts. */
   info: { path?: string };
   generate: Omit<GenerateRequest, "signal" | "onText"> & {
@@ -100,6 +104,8 @@ export interface HostStatus {
   gpu: string | false;
   /** Conversations whose context sequence is kept. */
   conversations: number;
+  /** The server a server engine talks to ("the llama.cpp server at …"); absent for the built-in engine. */
+  server?: string;
 }
 
 /** The reply to a generation aborted before it produced anything (the same on both sides of the pipe). */
@@ -122,4 +128,5 @@ export interface OpResults {
   unload: { unloaded: boolean };
   shutdown: { stopping: true };
   status: HostStatus;
+  "server.probe": ServerProbe;
 }

@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { getLlama, LlamaLogLevel } from "node-llama-cpp";
 import { VectraStore } from "../vector/vectra-store";
+import { loadLlamaRuntime } from "./llama-runtime";
 
 export interface RuntimeCheckParams {
   /** The backend the pack carries: false = CPU, or a GPU kind; "auto" lets node-llama-cpp choose. */
@@ -47,6 +47,8 @@ function locate(name: string): { version: string; pkgPath: string } {
 export async function runtimeCheck(raw: unknown): Promise<RuntimeCheckResult> {
   const started = Date.now();
   const gpu = (raw as RuntimeCheckParams | null)?.gpu ?? "auto";
+  // Loaded lazily like everywhere in the host, so a host without the runtime still starts.
+  const { getLlama, LlamaLogLevel } = await loadLlamaRuntime();
   const { version, pkgPath } = locate("node-llama-cpp");
   const llama = await getLlama({ gpu, build: "never", progressLogs: false, logLevel: LlamaLogLevel.error });
   const loaded = llama.gpu;

@@ -2,7 +2,8 @@
  * The token bias used whenever a grammar constrains sampling: bans tokens that are not whole UTF-8
  * on their own (see src/core/grammar/utf8-guard.ts for what llama.cpp's grammar matcher lets them do).
  */
-import { TokenBias, type LlamaModel, type Token } from "node-llama-cpp";
+import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import { llamaRuntime } from "./llama-runtime";
 import { sentencePieceBytes, splitCharacterTokens } from "../../core/grammar/utf8-guard";
 
 /** GGUF `token_type` of control tokens (never text). */
@@ -19,7 +20,7 @@ export function splitCharacterBan(model: LlamaModel): TokenBias | null {
   const types = ggml.token_type ?? [];
   const split = splitCharacterTokens(ggml.tokens.map((piece, id) => sentencePieceBytes(piece, types[id] === CONTROL_TOKEN)));
   if (split.length === 0) return null;
-  const bias = new TokenBias(model.tokenizer);
+  const bias = new (llamaRuntime().TokenBias)(model.tokenizer);
   for (const token of split) bias.set(token as Token, "never");
   return bias;
 }

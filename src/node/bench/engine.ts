@@ -2,6 +2,9 @@
  * `bench engine [--model F] [--tokens N]`: generation speed on the test model (or F) for the automatic
  * thread choice, 1 thread and availableParallelism() threads; first- and second-turn prompt
  * evaluation; abort latency (abort sent → request settled). Progress on stderr, the object returned.
+ *
+ * `bench engine --engine llama-server|openai --url URL [--model F] [--threads T]`: the server engine beside the
+ * built-in engine on the same model in one run (see server-bench.ts).
  */
 import { availableParallelism } from "node:os";
 import type { ChatMessage } from "../../core/protocol/messages";
@@ -10,6 +13,8 @@ import { createNodeEngine } from "../../engine/client/node-launcher";
 import type { HostStatus } from "../../engine/host/protocol";
 import { parseArgs, UsageError } from "../cli-types";
 import { cachedTestModel } from "../test-model/model-cache";
+import { SERVER_FLAGS, serverFromFlags } from "../server-flags";
+import { runServerBench } from "./server-bench";
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -114,10 +119,16 @@ async function abortLatency(path: string): Promise<Record<string, number>> {
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options, positionals } = parseArgs(argv, { strings: ["model", "tokens"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["model", "tokens", "threads", ...SERVER_FLAGS] });
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   const tokens = options.tokens === undefined ? 256 : Number(options.tokens);
   if (!Number.isInteger(tokens) || tokens < 8 || tokens > 1500) throw new UsageError("--tokens must be a whole number from 8 to 1500.");
+  const server = serverFromFlags(options);
+  if (server) {
+    const threads = options.threads === undefined ? undefined : Number(options.threads);
+    if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new UsageError("--threads must be a positive whole number.");
+    return runServerBench({ server, model: typeof options.model === "string" ? options.model : undefined, tokens, threads, progress });
+  }
   const path = typeof options.model === "string" ? options.model : cachedTestModel();
   const cores = availableParallelism();
 

@@ -1,13 +1,18 @@
-/** `ask --vault DIR [--model F] [--allow-writes] [--transcript F] MESSAGE`: one agent turn over a folder vault, printed as a transcript. */
+/**
+ * `ask --vault DIR [--model F | --engine llama-server|openai --url URL …] [--allow-writes] [--transcript F] MESSAGE`:
+ * one agent turn over a folder vault, printed as a transcript.
+ */
 import { resolve } from "node:path";
 import type { AgentEvent } from "../../core/agent/events";
 import { McpConfigError, type McpServerConfig } from "../../engine/mcp/mcp-config";
 import { parseArgs, UsageError } from "../cli-types";
 import { composeHeadless } from "../compose";
 import { readMcpConfigFile } from "../mcp-config-file";
+import { SERVER_FLAGS, SERVER_USAGE, serverFromFlags } from "../server-flags";
+import { CONSTRAINT_LABELS } from "../../core/ports/engine";
 
 export const usage =
-  "ask --vault DIR [--model F] [--embed-model F] [--allow-writes] [--transcript F.jsonl] [--seed N] [--mcp F.json] MESSAGE   one agent turn over a folder vault (with the tools of the MCP servers in F.json)";
+  `ask --vault DIR [--model F] [--embed-model F] ${SERVER_USAGE} [--allow-writes] [--transcript F.jsonl] [--seed N] [--mcp F.json] MESSAGE   one agent turn over a folder vault (with the tools of the MCP servers in F.json)`;
 
 /** Turns the event stream into readable lines; deltas are written as they come. */
 export function transcriptPrinter(write: (text: string) => void): (event: AgentEvent) => void {
@@ -68,14 +73,19 @@ export function transcriptPrinter(write: (text: string) => void): (event: AgentE
         break;
       case "turn-end":
         close();
-        write(`[end] ${event.outcome} after ${event.rounds} round(s), ${event.tokensIn} tokens in, ${event.tokensOut} out, ${event.ms} ms\n`);
+        write(
+          `[end] ${event.outcome} after ${event.rounds} round(s), ${event.tokensIn} tokens in, ${event.tokensOut} out, ${event.ms} ms` +
+            `${event.constraint ? `, constrained by ${CONSTRAINT_LABELS[event.constraint]}` : ""}\n`,
+        );
         break;
     }
   };
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["vault", "model", "embed-model", "transcript", "seed", "mcp"], booleans: ["allow-writes"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["vault", "model", "embed-model", "transcript", "seed", "mcp", ...SERVER_FLAGS], booleans: ["allow-writes"] });
+  const server = serverFromFlags(options);
+  if (server && typeof options.model === "string") throw new UsageError("Give either --model (the built-in engine) or --engine with --url (a server), not both.");
   if (typeof options.vault !== "string") throw new UsageError("Give the vault folder with --vault DIR.");
   const message = positionals.join(" ").trim();
   if (!message) throw new UsageError("Give the message to send, e.g. ask --vault ./vault \"what is in my inbox?\".");
@@ -93,15 +103,20 @@ export async function run(argv: string[]): Promise<number> {
     mcpServers,
     vault: options.vault,
     model: typeof options.model === "string" ? options.model : undefined,
+    server,
     embedModel: typeof options["embed-model"] === "string" ? options["embed-model"] : undefined,
     allowWrites: options["allow-writes"] === true,
     transcriptFile: typeof options.transcript === "string" ? resolve(options.transcript) : undefined,
     agentOptions: seed !== undefined ? { seed } : {},
   });
   const out = (t: string): void => void process.stdout.write(t);
+  if (server) {
+    const info = await headless.engine.modelInfo();
+    out(`[engine] ${info.server ?? server.url}: model ${info.name}, context ${info.contextSize ?? "unknown"}, constrained by ${CONSTRAINT_LABELS[info.constraint ?? "gbnf"]}\n`);
+  }
   if (headless.testModel) {
     out(
-      "[note] No --model given: using the generated random-weight test model. Its words are noise; what this run shows is the protocol " +
+      `[note] ${server ? "The server runs" : "No --model given: using"} the generated random-weight test model. Its words are noise; what this run shows is the protocol ` +
         "(every reply a valid envelope under the grammar, every tool call checked by the gatekeeper). Pass --model F for real answers.\n",
     );
   }

@@ -11,16 +11,19 @@ import { defaultTestModelPath } from "../compose";
 import { formatTable, runEval } from "../eval/run-eval";
 import { EVAL_SUITE } from "../eval/suite";
 import { formatRouterEval, runRouterEval } from "../eval/router-eval";
+import { SERVER_FLAGS, SERVER_USAGE, serverFromFlags, serverRunsTestModel } from "../server-flags";
 
 export const usage =
-  `eval [--suite tools|router|bfcl] [--model F] [--embed-model F] [--limit N] [--bfcl DIR] [--json]   tools: the ${EVAL_SUITE.length}-query tool-use suite in four configurations (default: the random test model); ` +
+  `eval [--suite tools|router|bfcl] [--model F] [--embed-model F] ${SERVER_USAGE} [--limit N] [--bfcl DIR] [--json]   tools: the ${EVAL_SUITE.length}-query tool-use suite in four configurations (default: the random test model); ` +
   "router: the router alone, per language (suite and held-out) and on BFCL's functions as one catalog; bfcl: BFCL requests with their own catalogs in the four configurations";
 
 /** Short envelopes for the random test model: every reply stays a few hundred bytes, so the run is quick. */
 const TEST_MODEL_EVAL_GRAMMAR = { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1 };
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "limit", "seed", "bfcl"], booleans: ["json"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "limit", "seed", "bfcl", ...SERVER_FLAGS], booleans: ["json"] });
+  const server = serverFromFlags(options);
+  if (server && typeof options.model === "string") throw new UsageError("Give either --model (the built-in engine) or --engine with --url (a server), not both.");
   if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   const suite = options.suite ?? "tools";
   if (suite !== "tools" && suite !== "router" && suite !== "bfcl") throw new UsageError(`--suite must be tools, router or bfcl, got "${String(suite)}".`);
@@ -31,17 +34,28 @@ export async function run(argv: string[]): Promise<number> {
   }
   const limit = options.limit === undefined ? EVAL_SUITE.length : Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive whole number, got "${String(options.limit)}".`);
-  const testModel = typeof options.model !== "string";
-  const modelPath = testModel ? defaultTestModelPath() : resolve(options.model as string);
-  if (!existsSync(modelPath)) throw new UsageError(`The model file ${modelPath} does not exist; pass a GGUF file with --model.`);
+  let testModel = typeof options.model !== "string";
+  let modelPath = testModel ? defaultTestModelPath() : resolve(options.model as string);
+  if (!server && !existsSync(modelPath)) throw new UsageError(`The model file ${modelPath} does not exist; pass a GGUF file with --model.`);
   const embedModel = typeof options["embed-model"] === "string" ? resolve(options["embed-model"]) : undefined;
   if (embedModel && !existsSync(embedModel)) throw new UsageError(`The embedding model ${embedModel} does not exist.`);
   const log = (line: string): void => void process.stderr.write(line + "\n");
+  const engine = server
+    ? createNodeEngine({ server })
+    : createNodeEngine({
+        model: { path: modelPath, contextSize: 4096, threads: testModel ? 1 : undefined },
+        ...(embedModel ? { embeddingModel: { path: embedModel } } : {}),
+      });
+  if (server) {
+    const info = await engine.modelInfo().catch(async (err: unknown) => {
+      await engine.shutdown();
+      throw err;
+    });
+    modelPath = info.path || server.url;
+    testModel = await serverRunsTestModel(info);
+    log(`[engine] ${info.server ?? server.url}: model ${info.name}, context ${info.contextSize ?? "unknown"}`);
+  }
   if (testModel) log("[note] No --model given: the random-weight test model. Its accuracy numbers are noise; validity under a grammar must still be 100%.");
-  const engine = createNodeEngine({
-    model: { path: modelPath, contextSize: 4096, threads: testModel ? 1 : undefined },
-    ...(embedModel ? { embeddingModel: { path: embedModel } } : {}),
-  });
   try {
     const rows = await runEval({
       engine,

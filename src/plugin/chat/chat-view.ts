@@ -250,7 +250,10 @@ export class ChatView extends ItemView {
     const parts = [status.modelName ?? this.deps.modelLabel()];
     if (status.tokensPerSecond !== undefined) parts.push(`${status.tokensPerSecond.toFixed(1)} tok/s`);
     parts.push(STATE_TEXT[status.state]);
+    if (status.constraint) parts.push(CONSTRAINT_TEXT[status.constraint]);
     this.statusEl.setText(parts.join(" · "));
+    // The whole sentence on hover when a server ran the reply unconstrained.
+    this.statusEl.setAttr("title", status.notice ?? null);
     this.statusEl.dataset.state = status.state;
   }
 
@@ -305,6 +308,13 @@ export class ChatView extends ItemView {
     return button;
   }
 }
+
+/** What constrained the last reply, short for the status line. */
+const CONSTRAINT_TEXT: Record<NonNullable<EngineStatus["constraint"]>, string> = {
+  gbnf: "GBNF",
+  json_schema: "JSON Schema",
+  none: "no constraint",
+};
 
 const STATE_TEXT: Record<EngineStatus["state"], string> = {
   idle: "not loaded",

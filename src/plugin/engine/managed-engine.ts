@@ -3,7 +3,7 @@
  * after an idle timeout, the host stopped on plugin unload, and a status (state, model name, tokens per second)
  * for the status bar and the chat pane's status line.
  */
-import type { Engine, GenerateRequest, GenerateResult, ModelInfo } from "../../core/ports/engine";
+import type { Constraint, Engine, GenerateRequest, GenerateResult, ModelInfo } from "../../core/ports/engine";
 import type { HostStatus } from "../../engine/host/protocol";
 
 /** An engine that may also manage a process (EngineClient does; the scripted test engine does not). */
@@ -27,6 +27,10 @@ export interface EngineStatus {
   error?: string;
   /** 0..1 while loading. */
   loadProgress?: number;
+  /** What constrained the last reply (or, before one, what the engine will use): GBNF, JSON Schema or none. */
+  constraint?: Constraint;
+  /** The engine's sentence when a reply ran less constrained than asked (a server that took no schema). */
+  notice?: string;
 }
 
 export interface ManagedEngineOptions {
@@ -63,7 +67,12 @@ export class ManagedEngine implements Engine {
       this.set({ state: "generating" });
       const result = await engine.generate(request);
       const tokensPerSecond = result.generateMs > 0 ? (result.tokensOut * 1000) / result.generateMs : undefined;
-      this.set({ state: "ready", tokensPerSecond: tokensPerSecond ?? this.status.tokensPerSecond });
+      this.set({
+        state: "ready",
+        tokensPerSecond: tokensPerSecond ?? this.status.tokensPerSecond,
+        ...(result.constraint ? { constraint: result.constraint } : {}),
+        notice: result.notice,
+      });
       return result;
     });
   }
@@ -79,7 +88,7 @@ export class ManagedEngine implements Engine {
   async modelInfo(): Promise<ModelInfo> {
     return this.use(async (engine) => {
       const info = await engine.modelInfo();
-      this.set({ modelName: info.name });
+      this.set({ modelName: info.name, ...(info.constraint && !this.status.constraint ? { constraint: info.constraint } : {}) });
       return info;
     });
   }
@@ -104,7 +113,7 @@ export class ManagedEngine implements Engine {
     const inner = this.inner;
     this.inner = null;
     this.clearIdle();
-    this.set({ state: "idle", modelName: undefined, tokensPerSecond: undefined, error: undefined });
+    this.set({ state: "idle", modelName: undefined, tokensPerSecond: undefined, error: undefined, constraint: undefined, notice: undefined });
     if (inner) await (await inner.catch(() => null))?.shutdown?.();
   }
 

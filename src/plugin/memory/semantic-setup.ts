@@ -5,7 +5,9 @@ import type { VaultAgentSettings } from "../settings/settings";
 import type { SemanticSetup, TextHostSetup } from "./memory-service";
 
 export async function semanticSetup(settings: VaultAgentSettings, services: PluginServices, engine: ManagedEngine, indexFolder: string): Promise<SemanticSetup | null> {
-  const embedModel = settings.embeddingModelPath || settings.modelPath;
+  // A server engine embeds on its server (llama-server with --embeddings); the vector index still lives in the host.
+  const server = settings.engineKind === "builtin" ? "" : `${settings.engineKind} ${settings.serverUrl} ${settings.serverModel}`.trim();
+  const embedModel = server || settings.embeddingModelPath || settings.modelPath;
   if (!embedModel) return null;
   const vectorFolder = services.absolutePath(`${indexFolder}/vectors`);
   if (!vectorFolder) return null;
@@ -24,7 +26,7 @@ export async function semanticSetup(settings: VaultAgentSettings, services: Plug
  * host starts with one) and the vault is on disk. Otherwise null, and the index stays in the plugin.
  */
 export async function textHostSetup(settings: VaultAgentSettings, services: PluginServices, engine: ManagedEngine, indexFolder: string): Promise<TextHostSetup | null> {
-  if (!settings.modelPath) return null;
+  if (!settings.modelPath && settings.engineKind === "builtin") return null;
   const folder = services.absolutePath(indexFolder);
   if (!folder) return null;
   const runtime = await services.runtime().catch(() => null);

@@ -1,4 +1,4 @@
-/** The settings tab: model, agent, memory, conversations, runtime. */
+/** The settings tab: engine, model, agent, memory, conversations, built-in engine runtime. */
 import { ButtonComponent, Notice, PluginSettingTab, Setting, normalizePath, type App, type Plugin } from "obsidian";
 import { toolFamilies } from "../agent/agent-factory";
 import type { DownloadProgress } from "../download/model-download";
@@ -9,6 +9,7 @@ import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { PluginServices } from "../services";
 import type { InstallController } from "../runtime/install-controller";
 import { EngineRuntimeSection } from "./engine-runtime-section";
+import { EngineSection } from "./engine-section";
 import type { VaultAgentSettings } from "./settings";
 
 /** What the tab needs from the plugin. */
@@ -34,11 +35,14 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   private readonly deps: SettingsTabDeps;
   /** The running download, so closing and reopening the tab keeps its progress and Cancel. */
   private download: { label: string; controller: AbortController; progress?: DownloadProgress; error?: string } | null = null;
-  private engineSection: EngineRuntimeSection | null = null;
+  private runtimeSection: EngineRuntimeSection | null = null;
+
+  private readonly engineSection: EngineSection;
 
   constructor(app: App, plugin: Plugin, deps: SettingsTabDeps) {
     super(app, plugin);
     this.deps = deps;
+    this.engineSection = new EngineSection({ ...deps, testServer: (c) => deps.services.testServer(c), redisplay: () => this.display() });
   }
 
   display(): void {
@@ -46,6 +50,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     containerEl.empty();
     containerEl.addClass("vault-agent-settings");
     const s = this.deps.settings();
+    this.engineSection.render(containerEl);
 
     new Setting(containerEl).setName("Model").setHeading();
     const picker = containerEl.createDiv({ cls: "vault-agent-model-picker" });
@@ -212,12 +217,12 @@ export class VaultAgentSettingTab extends PluginSettingTab {
       .setDesc("Commands have no default hotkeys; assign your own.")
       .addButton((b) => b.setButtonText("Set hotkeys").onClick(() => this.deps.openHotkeys()));
 
-    new Setting(containerEl).setName("Engine").setHeading();
+    new Setting(containerEl).setName("Built-in engine").setHeading();
     void this.renderRuntime(containerEl.createDiv({ cls: "vault-agent-runtime" }));
   }
 
   override hide(): void {
-    this.engineSection?.detach();
+    this.runtimeSection?.detach();
     this.containerEl.empty();
   }
 
@@ -356,16 +361,16 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     if (host) parts.push(`backend ${host.gpu === false ? "CPU" : host.gpu.toUpperCase()}`, host.loaded ? "model loaded" : "model unloaded");
     if (host?.threads) parts.push(`${host.threads} threads`);
     if (status.modelName) parts.push(status.modelName);
-    new Setting(el).setName("Engine").setDesc(parts.join(" · "));
-    this.engineSection?.detach();
-    this.engineSection = new EngineRuntimeSection({
+    new Setting(el).setName("Engine process").setDesc(parts.join(" · "));
+    this.runtimeSection?.detach();
+    this.runtimeSection = new EngineRuntimeSection({
       controller: this.deps.engineInstall,
       settings: this.deps.settings,
       save: this.deps.save,
       moveData: (to) => this.deps.services.moveData(to),
       userFolderLabel: this.deps.services.userDataFolder(),
     });
-    this.engineSection.render(el.createDiv({ cls: "vault-agent-engine-runtime" }));
+    this.runtimeSection.render(el.createDiv({ cls: "vault-agent-engine-runtime" }));
   }
 }
 

@@ -1,10 +1,22 @@
 /** The plugin's settings: a typed interface, its defaults, and a loader that keeps unknown or broken values out. */
+import type { ServerEngineConfig } from "../../engine/server/server-config";
 
 export type ConversationStorage = "plugin" | "vault";
+/** Where the model runs: this computer (node-llama-cpp in the engine host), a llama.cpp server, or an OpenAI-compatible server. */
+export type EngineKind = "builtin" | "llama-server" | "openai";
 export type WritePolicy = "confirm" | "refuse";
 export type DataLocation = "plugin" | "user";
 
 export interface VaultAgentSettings {
+  /** Which engine answers. */
+  engineKind: EngineKind;
+  /** The server's address for a server engine, e.g. http://192.168.1.20:8080. */
+  serverUrl: string;
+  /** Sent only to that server (Authorization: Bearer); stored in the plugin's data.json (see engine-section.ts). */
+  serverApiKey: string;
+  /** The model to ask the server for; "" = the server's own. */
+  serverModel: string;
+
   /** Absolute path of the chat model (.gguf); "" = none chosen. */
   modelPath: string;
   /** Absolute path of the embedding model; "" = use the chat model. */
@@ -54,6 +66,10 @@ export interface VaultAgentSettings {
 }
 
 export const DEFAULT_SETTINGS: VaultAgentSettings = {
+  engineKind: "builtin",
+  serverUrl: "",
+  serverApiKey: "",
+  serverModel: "",
   modelPath: "",
   embeddingModelPath: "",
   userModelsFolder: "",
@@ -94,18 +110,43 @@ export function loadSettings(stored: unknown): VaultAgentSettings {
   if (!["confirm", "refuse"].includes(settings.writePolicy)) settings.writePolicy = DEFAULT_SETTINGS.writePolicy;
   if (!["plugin", "vault"].includes(settings.conversationStorage)) settings.conversationStorage = DEFAULT_SETTINGS.conversationStorage;
   if (!["plugin", "user"].includes(settings.dataLocation)) settings.dataLocation = DEFAULT_SETTINGS.dataLocation;
+  if (!["builtin", "llama-server", "openai"].includes(settings.engineKind)) settings.engineKind = DEFAULT_SETTINGS.engineKind;
   return settings;
 }
 
 /** Settings whose change means the engine must restart with the new model or options. */
-const ENGINE_KEYS: (keyof VaultAgentSettings)[] = ["modelPath", "embeddingModelPath", "contextSize", "gpuLayers", "threads", "dataLocation"];
+const ENGINE_KEYS: (keyof VaultAgentSettings)[] = [
+  "modelPath",
+  "embeddingModelPath",
+  "contextSize",
+  "gpuLayers",
+  "threads",
+  "engineKind",
+  "serverUrl",
+  "serverApiKey",
+  "serverModel",
+  "dataLocation",
+];
 
 export function needsEngineRestart(patch: Partial<VaultAgentSettings>): boolean {
   return ENGINE_KEYS.some((key) => key in patch);
 }
 
+/** The server engine these settings choose, or null for the built-in engine. */
+export function serverConfig(settings: VaultAgentSettings): ServerEngineConfig | null {
+  if (settings.engineKind === "builtin") return null;
+  return {
+    kind: settings.engineKind,
+    url: settings.serverUrl.trim(),
+    ...(settings.serverApiKey ? { apiKey: settings.serverApiKey } : {}),
+    ...(settings.serverModel.trim() ? { model: settings.serverModel.trim() } : {}),
+    ...(settings.contextSize > 0 ? { contextSize: settings.contextSize } : {}),
+  };
+}
+
 /** The chosen model's file name for the status line before the engine has reported its real name. */
 export function modelLabel(settings: VaultAgentSettings): string {
+  if (settings.engineKind !== "builtin") return settings.serverModel || (settings.serverUrl ? `Server ${settings.serverUrl}` : "No server set");
   if (!settings.modelPath) return "No model selected";
   return (settings.modelPath.split(/[\\/]/).pop() ?? settings.modelPath).replace(/\.gguf$/i, "");
 }

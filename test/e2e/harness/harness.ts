@@ -91,7 +91,8 @@ class HarnessEngine implements Engine {
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const result = await this.inner.generate(request);
     // Report a plausible speed for the status line (the scripted engine's chunks are timed by the test).
-    return { ...result, generateMs: Math.max(result.generateMs, 1) };
+    // and, like the built-in engine, that a grammar constrained the reply.
+    return { ...result, generateMs: Math.max(result.generateMs, 1), constraint: request.grammar !== undefined ? "gbnf" : "none" };
   }
   embed(texts: string[]) {
     return this.inner.embed(texts);
@@ -111,6 +112,10 @@ const services: PluginServices = {
   // The harness vault lives in memory: no vector index on disk, so memory is full-text only.
   absolutePath: () => null,
   modelsFolder: () => "/plugin/models",
+  // No engine host runs in the browser: a server test says so, as a real unreachable server would.
+  testServer: async (config) => {
+    throw new Error(`The ${config.kind === "openai" ? "OpenAI-compatible" : "llama.cpp"} server at ${config.url} cannot be reached from the test harness.`);
+  },
   listModels: async () => MODELS,
   // The downloader itself is tested in vitest against a local server; here a slow stand-in drives the settings UI.
   download: (_source, onProgress, signal) =>

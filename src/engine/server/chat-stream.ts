@@ -1,0 +1,123 @@
+/**
+ * One streamed `/v1/chat/completions` request: text deltas passed on as they arrive, abort by closing the
+ * request (llama-server stops the slot when the connection closes), and the server's final usage and timings.
+ */
+import { EngineError, type GenerateResult } from "../../core/ports/engine";
+import { errorFields, GENERATE_HEADERS_TIMEOUT_MS, type ServerHttp } from "./server-http";
+import { readSse } from "./sse";
+
+/** llama-server's per-request timings (absent on other servers). */
+export interface ServerTimings {
+  /** Prompt tokens taken from the slot's cache. */
+  cache_n?: number;
+  /** Prompt tokens evaluated. */
+  prompt_n?: number;
+  prompt_ms?: number;
+  predicted_n?: number;
+  predicted_ms?: number;
+}
+
+export interface StreamedReply {
+  text: string;
+  stopReason: GenerateResult["stopReason"];
+  /** Generated tokens: the server's count, else one per content delta. */
+  tokensOut: number;
+  /** Prompt tokens as the server counted them (0 when it did not say). */
+  tokensIn: number;
+  timings?: ServerTimings;
+  /** performance.now() marks: request sent, first content delta, end. */
+  startedAt: number;
+  firstTokenAt?: number;
+  endedAt: number;
+}
+
+interface Chunk {
+  choices?: { delta?: { content?: string | null; reasoning_content?: string | null }; finish_reason?: string | null }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+  timings?: ServerTimings;
+  error?: unknown;
+}
+
+const STOP: Record<string, GenerateResult["stopReason"]> = { stop: "eos", length: "maxTokens", tool_calls: "eos", content_filter: "stop" };
+
+export async function streamChat(
+  http: ServerHttp,
+  body: Record<string, unknown>,
+  opts: { signal?: AbortSignal; onText?: (chunk: string) => void },
+): Promise<StreamedReply> {
+  const startedAt = performance.now();
+  let text = "";
+  let firstTokenAt: number | undefined;
+  let deltas = 0;
+  let finish: string | undefined;
+  let usage: Chunk["usage"];
+  let timings: ServerTimings | undefined;
+  const aborted = (): StreamedReply => ({
+    text,
+    stopReason: "abort",
+    tokensOut: deltas,
+    tokensIn: 0,
+    startedAt,
+    firstTokenAt,
+    endedAt: performance.now(),
+  });
+  let response: Response;
+  try {
+    response = await http.send("/v1/chat/completions", { body: { ...body, stream: true }, signal: opts.signal, timeoutMs: GENERATE_HEADERS_TIMEOUT_MS });
+  } catch (err) {
+    if (opts.signal?.aborted) return aborted();
+    throw err;
+  }
+  if (!response.body) throw http.notCompatible("/v1/chat/completions", "the reply had no body");
+  const type = response.headers.get("content-type") ?? "";
+  if (!type.includes("text/event-stream")) {
+    // A server that ignores `stream` answers with one JSON completion.
+    const whole = errorFields(await response.text().catch(() => ""));
+    throw http.notCompatible("/v1/chat/completions", `not a stream: ${whole.message.slice(0, 80)}`);
+  }
+  try {
+    for await (const data of readSse(response.body)) {
+      if (data.trim() === "[DONE]") break;
+      let chunk: Chunk;
+      try {
+        chunk = JSON.parse(data) as Chunk;
+      } catch {
+        throw http.notCompatible("/v1/chat/completions", `an event that is not JSON: ${data.slice(0, 80)}`);
+      }
+      if (chunk.error !== undefined) {
+        const fields = errorFields({ error: chunk.error });
+        const code: unknown = chunk.error !== null && typeof chunk.error === "object" ? (chunk.error as Record<string, unknown>).code : undefined;
+        const status = Number(code);
+        throw http.errorFor("/v1/chat/completions", { status: Number.isInteger(status) ? status : 500, ...fields });
+      }
+      const choice = chunk.choices?.[0];
+      const piece = choice?.delta?.content;
+      if (typeof piece === "string" && piece !== "") {
+        firstTokenAt ??= performance.now();
+        deltas++;
+        text += piece;
+        opts.onText?.(piece);
+      }
+      if (choice?.finish_reason) finish = choice.finish_reason;
+      if (chunk.usage) usage = chunk.usage;
+      if (chunk.timings) timings = chunk.timings;
+    }
+  } catch (err) {
+    if (opts.signal?.aborted) return aborted();
+    if (err instanceof EngineError) throw err;
+    throw http.dropped(err);
+  }
+  if (opts.signal?.aborted) return aborted();
+  // Every compatible server ends a reply with a finish_reason; a stream that just stops was cut (the server died).
+  if (finish === undefined) throw http.dropped(new Error("the stream ended before the reply finished"));
+  return {
+    text,
+    stopReason: STOP[finish ?? "stop"] ?? "eos",
+    tokensOut: usage?.completion_tokens ?? timings?.predicted_n ?? deltas,
+    tokensIn: usage?.prompt_tokens ?? (timings ? (timings.prompt_n ?? 0) + (timings.cache_n ?? 0) : 0),
+    timings,
+    startedAt,
+    firstTokenAt,
+    endedAt: performance.now(),
+  };
+}

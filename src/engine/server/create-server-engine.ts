@@ -1,0 +1,10 @@
+/** The server engine for a configuration. */
+import { LlamaServerEngine, type LlamaServerEngineOptions } from "./llama-server-engine";
+import { OpenAICompatibleEngine } from "./openai-engine";
+import type { ServerEngineConfig } from "./server-config";
+
+export type ServerEngine = LlamaServerEngine | OpenAICompatibleEngine;
+
+export function createServerEngine(config: ServerEngineConfig, options: LlamaServerEngineOptions = {}): ServerEngine {
+  return config.kind === "llama-server" ? new LlamaServerEngine(config, options) : new OpenAICompatibleEngine(config, options);
+}

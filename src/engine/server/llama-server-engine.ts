@@ -1,0 +1,244 @@
+/**
+ * llama.cpp's server as an engine: chat through `/v1/chat/completions` with the server's own chat template and
+ * our GBNF in `grammar`, streamed; a stable slot per conversation with `cache_prompt`, so each turn reuses the
+ * evaluated prefix; `/tokenize` for counts, `/props` for the context size and model, `/v1/embeddings` when the
+ * server runs with --embeddings, `/health` for readiness.
+ */
+import { EngineError, type Engine, type GenerateRequest, type ModelInfo } from "../../core/ports/engine";
+import { streamChat, type StreamedReply } from "./chat-stream";
+import type { ServerEngineConfig, ServerProbe } from "./server-config";
+import { ServerHttp } from "./server-http";
+import { SlotPool } from "./slot-pool";
+
+/** What `/props` says (the fields used). */
+interface Props {
+  default_generation_settings?: { n_ctx?: number };
+  total_slots?: number;
+  model_alias?: string;
+  model_path?: string;
+  chat_template?: string;
+}
+
+/** `/v1/models` entry `meta` of llama-server. */
+interface ModelMeta {
+  n_params?: number;
+  n_ctx_train?: number;
+  n_embd?: number;
+  size?: number;
+}
+
+/** The reply of a generation, with the prefix-reuse accounting of the host protocol. */
+export type ServerReply = Awaited<ReturnType<Engine["generate"]>> & { tokensEvaluated: number };
+
+/** Texts per embeddings request: a batch the server evaluates at once. */
+const EMBED_BATCH = 16;
+
+/** What the host can add that HTTP cannot tell. */
+export interface LlamaServerEngineOptions {
+  /**
+   * Token ids to ban (the split-character tokens the built-in engine bans under a grammar), found from the
+   * server's model file when it is on this machine; default none.
+   */
+  splitCharacterTokens?: (modelPath: string) => Promise<number[]>;
+}
+
+export class LlamaServerEngine implements Engine {
+  readonly http: ServerHttp;
+  private info: Promise<ModelInfo> | null = null;
+  /** `logit_bias` entries (the split-character ban) sent with every request. */
+  private grammarBias: [number, false][] = [];
+  private slots = new SlotPool(1);
+  private embeddings: boolean | undefined;
+  /** The sentence for why embeddings failed, when they did. */
+  private embeddingsRefusal: string | undefined;
+
+  constructor(
+    private readonly config: ServerEngineConfig,
+    private readonly options: LlamaServerEngineOptions = {},
+  ) {
+    this.http = new ServerHttp(config);
+  }
+
+  /** Conversations holding a slot. */
+  get conversations(): number {
+    return this.slots.conversations;
+  }
+
+  /** Waits for /health, then reads /props: the connection check every use starts with. */
+  connect(): Promise<ModelInfo> {
+    if (!this.info) {
+      const attempt = this.readInfo();
+      this.info = attempt;
+      // A server that was down is asked again next time.
+      attempt.catch(() => {
+        if (this.info === attempt) this.info = null;
+      });
+    }
+    return this.info;
+  }
+
+  modelInfo(): Promise<ModelInfo> {
+    return this.connect();
+  }
+
+  /** "Test connection": model, context size, and whether a grammar and embeddings are accepted, each tried for real. */
+  async probe(): Promise<ServerProbe> {
+    this.info = null;
+    const info = await this.connect();
+    await this.http.json("/v1/chat/completions", {
+      body: { messages: [{ role: "user", content: "Say yes." }], grammar: 'root ::= "yes"', max_tokens: 2, temperature: 0, cache_prompt: false },
+      timeoutMs: 60_000,
+    });
+    const embeddings = await this.embeddingsAvailable();
+    const why = this.embeddingsRefusal;
+    return {
+      kind: "llama-server",
+      url: this.http.url,
+      model: info.name,
+      contextSize: info.contextSize,
+      grammar: true,
+      constraint: "gbnf",
+      embeddings,
+      slots: this.slots.size,
+      ...(embeddings ? {} : { note: why ?? "Embeddings are off on this server." }),
+    };
+  }
+
+  async generate(request: GenerateRequest): Promise<ServerReply> {
+    if (request.signal?.aborted) return abortedServerReply();
+    await this.connect();
+    const reply = await streamChat(this.http, this.body(request), { signal: request.signal, onText: request.onText });
+    return toResult(reply, request.grammar ? "gbnf" : "none");
+  }
+
+  async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const vectors: number[][] = [];
+    for (let i = 0; i < texts.length; i += EMBED_BATCH) {
+      if (options.signal?.aborted) throw new EngineError("The embedding request was cancelled.", "aborted");
+      vectors.push(...(await this.embedBatch(texts.slice(i, i + EMBED_BATCH).map((t) => (t === "" ? " " : t)), options.signal)));
+    }
+    return vectors;
+  }
+
+  async countTokens(text: string): Promise<number> {
+    const reply = await this.http.json<{ tokens?: unknown[] }>("/tokenize", { body: { content: text } });
+    if (!Array.isArray(reply.tokens)) throw this.http.notCompatible("/tokenize", "no tokens in the reply");
+    return reply.tokens.length;
+  }
+
+  /** Nothing is held open between requests. */
+  async dispose(): Promise<void> {}
+
+  private body(request: GenerateRequest): Record<string, unknown> {
+    return {
+      messages: request.messages,
+      ...(request.grammar !== undefined ? { grammar: request.grammar } : {}),
+      // Always, not only under a grammar: llama-server's chat parser refuses a reply that ends in half a character.
+      ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}),
+      max_tokens: request.maxTokens,
+      temperature: request.temperature ?? 0.7,
+      top_p: request.topP ?? 0.95,
+      ...(request.seed !== undefined ? { seed: request.seed } : {}),
+      ...(request.stop?.length ? { stop: request.stop } : {}),
+      // Penalizing repeats would fight JSON, whose punctuation repeats by design (as in the built-in engine).
+      repeat_penalty: 1,
+      cache_prompt: true,
+      id_slot: this.slots.slotFor(request.conversationId),
+      stream_options: { include_usage: true },
+    };
+  }
+
+  private async readInfo(): Promise<ModelInfo> {
+    await this.http.json("/health");
+    const props = await this.http.json<Props>("/props");
+    const slots = props.total_slots ?? 1;
+    if (slots !== this.slots.size) this.slots = new SlotPool(slots);
+    const models = await this.http.json<{ data?: { id?: string; aliases?: string[]; meta?: ModelMeta }[] }>("/v1/models");
+    const entry = models.data?.[0];
+    const meta = entry?.meta ?? {};
+    const path = props.model_path ?? "";
+    const wanted = this.config.model?.trim();
+    if (wanted) {
+      const names = new Set([...(models.data ?? []).flatMap((m) => [m.id, ...(m.aliases ?? [])]), props.model_alias, path, path.split(/[\\/]/).pop()]);
+      if (!names.has(wanted)) {
+        const served = (models.data ?? []).map((m) => `"${(m.id ?? "").split(/[\\/]/).pop()}"`).join(", ");
+        throw new EngineError(`${capital(this.http.label)} has no model "${wanted}" (it serves ${served || "none"}); set a model name it serves in the settings.`, "server_not_found");
+      }
+    }
+    // llama-server uses the file path as the alias unless started with --alias: show the file name then.
+    const alias = props.model_alias && props.model_alias !== path ? props.model_alias : "";
+    const name = alias || path.split(/[\\/]/).pop() || entry?.id || "model";
+    const banned = (await this.options.splitCharacterTokens?.(path).catch(() => [])) ?? [];
+    this.grammarBias = banned.map((id) => [id, false]);
+    return {
+      path,
+      name,
+      architecture: "unknown",
+      ...(meta.n_params ? { parameterCount: meta.n_params } : {}),
+      fileSizeBytes: meta.size ?? 0,
+      ...(meta.n_ctx_train ? { trainedContextLength: meta.n_ctx_train } : {}),
+      ...(props.default_generation_settings?.n_ctx ? { contextSize: props.default_generation_settings.n_ctx } : {}),
+      ...(meta.n_embd ? { embeddingLength: meta.n_embd } : {}),
+      hasChatTemplate: !!props.chat_template,
+      constraint: "gbnf",
+      server: this.http.label,
+    };
+  }
+
+  private async embeddingsAvailable(): Promise<boolean> {
+    if (this.embeddings !== undefined) return this.embeddings;
+    try {
+      await this.embedBatch(["probe"]);
+      return (this.embeddings = true);
+    } catch (err) {
+      if (!(err instanceof EngineError) || err.code !== "server_rejected") throw err;
+      this.embeddingsRefusal = err.message;
+      return (this.embeddings = false);
+    }
+  }
+
+  private async embedBatch(input: string[], signal?: AbortSignal): Promise<number[][]> {
+    let reply: { data?: { index?: number; embedding?: unknown }[] };
+    try {
+      reply = await this.http.json("/v1/embeddings", { body: { input, ...(this.config.model ? { model: this.config.model } : {}) }, signal, timeoutMs: 120_000 });
+    } catch (err) {
+      if (err instanceof EngineError && /--embeddings|not support embeddings|pooling/i.test(err.message)) {
+        throw new EngineError(
+          `${capital(this.http.label)} does not serve embeddings; restart it with --embeddings --pooling mean for semantic search, or turn semantic search off.`,
+          "server_rejected",
+        );
+      }
+      throw err;
+    }
+    const data = [...(reply.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+    if (data.length !== input.length || data.some((d) => !Array.isArray(d.embedding))) {
+      throw this.http.notCompatible("/v1/embeddings", `${data.length} embeddings for ${input.length} texts`);
+    }
+    return data.map((d) => d.embedding as number[]);
+  }
+}
+
+/** A streamed reply in the Engine's terms; times are measured here, at the client, so they include the HTTP path. */
+export function toResult(reply: StreamedReply, constraint: "gbnf" | "json_schema" | "none"): ServerReply {
+  const first = reply.firstTokenAt;
+  const evaluated = reply.timings?.prompt_n ?? reply.tokensIn;
+  return {
+    text: reply.text,
+    tokensIn: reply.tokensIn,
+    tokensOut: reply.tokensOut,
+    promptEvalMs: (first ?? reply.endedAt) - reply.startedAt,
+    generateMs: first === undefined ? 0 : reply.endedAt - first,
+    stopReason: reply.stopReason,
+    constraint,
+    tokensEvaluated: evaluated,
+  };
+}
+
+export function abortedServerReply(): ServerReply {
+  return { text: "", tokensIn: 0, tokensOut: 0, promptEvalMs: 0, generateMs: 0, stopReason: "abort", tokensEvaluated: 0 };
+}
+
+function capital(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

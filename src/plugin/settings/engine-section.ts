@@ -1,0 +1,166 @@
+/**
+ * The settings section that chooses where the model runs: this computer (the built-in engine), a llama.cpp server
+ * or an OpenAI-compatible server, with the server's URL, API key and model name, and "Test connection".
+ */
+import { ButtonComponent, Setting } from "obsidian";
+import { CONSTRAINT_LABELS, type Constraint } from "../../core/ports/engine";
+import type { ServerEngineConfig, ServerProbe } from "../../engine/server/server-config";
+import { normalizeServerUrl } from "../../engine/server/server-config";
+import type { EngineStatus } from "../engine/managed-engine";
+import { serverConfig, type EngineKind, type VaultAgentSettings } from "./settings";
+
+/** What the section needs from the plugin. */
+export interface EngineSectionDeps {
+  settings: () => VaultAgentSettings;
+  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
+  /** Tries a server for real (from an engine host). */
+  testServer: (config: ServerEngineConfig) => Promise<ServerProbe>;
+  engineStatus: () => EngineStatus;
+  /** Re-renders the whole tab (the fields depend on the engine choice). */
+  redisplay: () => void;
+}
+
+const ENGINE_OPTIONS: Record<EngineKind, string> = {
+  builtin: "This computer",
+  "llama-server": "llama.cpp server",
+  openai: "OpenAI-compatible server",
+};
+
+/** How each engine constrains a turn, before any turn ran. */
+const EXPECTED_CONSTRAINT: Record<EngineKind, string> = {
+  builtin: `${CONSTRAINT_LABELS.gbnf}, compiled from the tools' schemas.`,
+  "llama-server": `${CONSTRAINT_LABELS.gbnf}, sent to the server with each turn.`,
+  openai: `${CONSTRAINT_LABELS.json_schema} (response_format), or ${CONSTRAINT_LABELS.none} when the server accepts no schema.`,
+};
+
+/** Shown under the API key: Obsidian 1.8.7, this plugin's minimum, has no secret storage for plugins. */
+export const API_KEY_NOTE =
+  "Stored in plain text in this plugin's data.json inside your vault's configuration folder (Obsidian 1.8.7, the oldest version this plugin supports, has no secret storage), so it travels with the vault if you sync it. It is sent only to this server.";
+
+export class EngineSection {
+  /** The last "Test connection" result, kept while the tab is open. */
+  private probe: { key: string; result?: ServerProbe; error?: string; running?: boolean } | null = null;
+
+  constructor(private readonly deps: EngineSectionDeps) {}
+
+  render(containerEl: HTMLElement): void {
+    const s = this.deps.settings();
+    new Setting(containerEl).setName("Engine").setHeading();
+    new Setting(containerEl)
+      .setName("Engine")
+      .setDesc("Where the model runs. A server can be another computer on your network, for models too large for this one.")
+      .addDropdown((d) =>
+        d
+          .addOptions(ENGINE_OPTIONS)
+          .setValue(s.engineKind)
+          .onChange(async (v) => {
+            await this.deps.save({ engineKind: v === "llama-server" || v === "openai" ? v : "builtin" });
+            this.probe = null;
+            this.deps.redisplay();
+          }),
+      );
+    const last = this.deps.engineStatus();
+    new Setting(containerEl)
+      .setName("Constraint")
+      .setDesc(
+        `Turns are constrained by ${EXPECTED_CONSTRAINT[s.engineKind]}` +
+          (last.constraint ? ` The last reply ran under ${CONSTRAINT_LABELS[last.constraint]}.` : "") +
+          (last.notice ? ` ${last.notice}` : ""),
+      )
+      .setClass("vault-agent-engine-constraint");
+    if (s.engineKind === "builtin") return;
+
+    new Setting(containerEl)
+      .setName("Server URL")
+      .setDesc(s.engineKind === "llama-server" ? "The address llama-server listens on, e.g. http://192.168.1.20:8080." : "The server's address, e.g. http://localhost:11434 or http://localhost:1234/v1.")
+      .addText((t) => {
+        t.setPlaceholder("http://127.0.0.1:8080").setValue(s.serverUrl);
+        t.inputEl.addEventListener("change", () => void this.saveText("serverUrl", t.inputEl));
+      });
+    new Setting(containerEl)
+      .setName("API key")
+      .setDesc(`Optional. ${API_KEY_NOTE}`)
+      .addText((t) => {
+        t.inputEl.type = "password";
+        t.inputEl.autocomplete = "off";
+        t.setPlaceholder("None").setValue(s.serverApiKey);
+        t.inputEl.addEventListener("change", () => void this.saveText("serverApiKey", t.inputEl));
+      });
+    new Setting(containerEl)
+      .setName("Model name")
+      .setDesc(s.engineKind === "llama-server" ? "Optional: llama-server runs one model; a name here is checked against it." : "The model to ask for, as the server lists it; empty uses the first it lists.")
+      .addText((t) => {
+        t.setPlaceholder("Server's default").setValue(s.serverModel);
+        t.inputEl.addEventListener("change", () => void this.saveText("serverModel", t.inputEl));
+      });
+    const test = new Setting(containerEl).setName("Test connection").setDesc("Asks the server for its model and context size, and tries a constrained reply.");
+    const resultEl = containerEl.createDiv({ cls: "vault-agent-engine-test" });
+    test.addButton((b) => this.testButton(b, resultEl));
+    this.renderProbe(resultEl);
+  }
+
+  private async saveText(key: "serverUrl" | "serverApiKey" | "serverModel", input: HTMLInputElement): Promise<void> {
+    const value = input.value.trim();
+    if (key === "serverUrl" && value) {
+      try {
+        normalizeServerUrl(value);
+        input.removeClass("is-invalid");
+      } catch {
+        input.addClass("is-invalid");
+        return;
+      }
+    }
+    this.probe = null;
+    await this.deps.save({ [key]: value });
+  }
+
+  private testButton(b: ButtonComponent, resultEl: HTMLElement): void {
+    b.setButtonText(this.probe?.running ? "Testing…" : "Test connection")
+      .setDisabled(!!this.probe?.running)
+      .onClick(async () => {
+        const config = serverConfig(this.deps.settings());
+        if (!config?.url) {
+          this.probe = { key: "", error: "Enter the server's URL first." };
+          this.renderProbe(resultEl);
+          return;
+        }
+        const key = JSON.stringify([config.kind, config.url, config.model ?? ""]);
+        this.probe = { key, running: true };
+        b.setButtonText("Testing…").setDisabled(true);
+        this.renderProbe(resultEl);
+        try {
+          this.probe = { key, result: await this.deps.testServer(config) };
+        } catch (error) {
+          this.probe = { key, error: error instanceof Error ? error.message : String(error) };
+        }
+        b.setButtonText("Test connection").setDisabled(false);
+        this.renderProbe(resultEl);
+      });
+  }
+
+  private renderProbe(el: HTMLElement): void {
+    el.empty();
+    const p = this.probe;
+    if (!p) return;
+    if (p.running) {
+      el.createDiv({ cls: "vault-agent-muted", text: "Testing the connection…" });
+      return;
+    }
+    if (p.error) {
+      el.createDiv({ cls: "vault-agent-error-text", text: p.error });
+      return;
+    }
+    if (p.result) for (const line of describeProbe(p.result)) el.createDiv({ cls: "vault-agent-engine-test-line", text: line });
+  }
+}
+
+/** The lines "Test connection" shows. */
+export function describeProbe(p: ServerProbe): string[] {
+  const constraint: Constraint = p.constraint;
+  return [
+    `Connected to ${p.url}: model ${p.model}${p.contextSize ? `, context ${p.contextSize} tokens` : ", context size not reported"}.`,
+    p.grammar ? "Accepts a GBNF grammar: turns are constrained by GBNF grammar." : `No GBNF grammar on this engine: turns are constrained by ${CONSTRAINT_LABELS[constraint]}.`,
+    p.embeddings ? "Embeddings: available (semantic search works)." : "Embeddings: not available.",
+    ...(p.note ? [p.note] : []),
+  ];
+}
