@@ -18,7 +18,7 @@ export default defineConfig([
   },
   {
     rules: {
-      "obsidianmd/ui/sentence-case": ["warn", { brands: ["Vault Agent", "Obsidian", "Hugging Face"], acronyms: ["GPU", "CPU", "GGUF", "URL"], enforceCamelCaseLower: true }],
+      "obsidianmd/ui/sentence-case": ["warn", { brands: ["Vault Agent", "Obsidian", "Hugging Face"], acronyms: ["GPU", "CPU", "GGUF", "URL", "MCP", "JSON"], enforceCamelCaseLower: true }],
     },
   },
   {

@@ -9,6 +9,7 @@ import { ConversationStore } from "./src/plugin/chat/conversation-store";
 import { openChat } from "./src/plugin/chat/open-chat";
 import { registerCommands } from "./src/plugin/commands";
 import { ManagedEngine } from "./src/plugin/engine/managed-engine";
+import { McpService } from "./src/plugin/mcp/mcp-service";
 import { MemoryService } from "./src/plugin/memory/memory-service";
 import { semanticSetup, textHostSetup } from "./src/plugin/memory/semantic-setup";
 import { openHotkeys, openPluginSettings } from "./src/plugin/obsidian-internals";
@@ -48,7 +49,11 @@ export default class VaultAgentPlugin extends Plugin {
     });
     // The indexes live partly in the engine host: save them there before the host is stopped.
     this.register(() => void memory.close().finally(() => engine.dispose()));
+    const mcp = new McpService({ settings: () => this.settings, connection: services.mcpConnection?.(), version: this.manifest.version, notice: (m) => new Notice(m) });
+    this.register(() => void mcp.close());
     const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search(),
+      mcp: { hub: mcp.hub, startAll: () => mcp.startAll() },
+      notice: (message) => new Notice(message),
       readConfigFile: async (name) => {
         const file = normalizePath(`${this.app.vault.configDir}/${name}`);
         return (await this.app.vault.adapter.exists(file)) ? this.app.vault.adapter.read(file) : null;
@@ -77,6 +82,7 @@ export default class VaultAgentPlugin extends Plugin {
           this.settings = { ...this.settings, ...patch };
           await this.saveData(this.settings);
           if (needsEngineRestart(patch)) await engine.reset();
+          if (patch.mcpConfig) mcp.reload();
         },
         services,
         engineStatus: () => engine.current,
@@ -85,6 +91,7 @@ export default class VaultAgentPlugin extends Plugin {
         rebuildIndex: () => void memory.index(true),
         openHotkeys: () => openHotkeys(this.app, this.manifest.name),
         engineInstall,
+        mcp,
       }),
     );
   }

@@ -35,7 +35,7 @@ import { clampTools, type ClampOptions } from "./eval/clamp-schema";
  * Grammar caps for the tiny random-weight test model: short strings keep every envelope's byte bound
  * inside the generation cap, so even noise always completes a valid envelope, and fast.
  */
-export const TEST_MODEL_GRAMMAR: GrammarOptions = { maxThoughtChars: 48, maxMessageChars: 96, maxStringChars: 32, maxToolCalls: 2, maxItems: 3, maxKeys: 3, recursionDepth: 1 };
+export const TEST_MODEL_GRAMMAR: GrammarOptions = { maxThoughtChars: 48, maxMessageChars: 96, maxStringChars: 32, maxToolCalls: 2, maxItems: 3, maxKeys: 3, recursionDepth: 1, anyValueDepth: 1, anyValueMembers: 3 };
 /** Arg sizes on the test model (schema bounds are clamped to these; see clampTools). */
 export const TEST_MODEL_CLAMP = { maxString: 32, maxItems: 3 };
 

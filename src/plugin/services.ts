@@ -17,6 +17,8 @@ import type { PacksManifest } from "./runtime/pack-format";
 import { DiskRuntimeService, type RuntimeService } from "./runtime/runtime-service";
 import type { ServerEngineConfig, ServerProbe } from "../engine/server/server-config";
 import { serverConfig, type VaultAgentSettings } from "./settings/settings";
+import type { McpConnectionOptions } from "../engine/mcp/mcp-connection";
+import { nodeFetch } from "./mcp/node-fetch";
 
 export interface RuntimeReport {
   /** The engine can start (the needed runtime, or a developer install, is present). */
@@ -49,6 +51,8 @@ export interface PluginServices {
   createEngine(settings: VaultAgentSettings): Promise<InnerEngine>;
   /** "Test connection": tries the server for real from an engine host (which needs no runtime) and reports what it found. */
   testServer(config: ServerEngineConfig): Promise<ServerProbe>;
+  /** How MCP servers are reached on this machine (default: stdio child processes and the global fetch). */
+  mcpConnection?(): Pick<McpConnectionOptions, "transport" | "fetch">;
 }
 
 /** Thrown when the engine cannot start yet; the message names the fix. */
@@ -156,6 +160,11 @@ export class DesktopServices implements PluginServices {
     }
   }
 
+
+  mcpConnection(): Pick<McpConnectionOptions, "transport" | "fetch"> {
+    // Node's HTTP client: the renderer's fetch would hold local MCP servers to the browser's CORS rules.
+    return { fetch: nodeFetch };
+  }
 
   async createEngine(settings: VaultAgentSettings): Promise<InnerEngine> {
     const server = serverConfig(settings);

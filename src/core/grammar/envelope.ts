@@ -8,16 +8,16 @@ import { boundedRepeat } from "./bounded-repeat";
 import { jsonString } from "./json-text";
 import { literalChoice } from "./literal-choice";
 import { RuleSet } from "./rule-set";
-import { SchemaCompiler, UnsupportedSchema } from "./schema-compiler";
+import { BudgetExceeded, SchemaCompiler } from "./schema-compiler";
 import { finish } from "./schema-grammar";
-import { resolveGrammarOptions, type CompiledGrammar, type GrammarCap, type GrammarFallback, type GrammarOptions, type GrammarTool } from "./types";
+import { GrammarRefusal, resolveGrammarOptions, type CompiledGrammar, type GrammarCap, type GrammarRelaxation, type GrammarOptions, type GrammarTool } from "./types";
 
 export const ENVELOPE_STATUS_VALUES = ["Task", "Reflect", "Idle", "Process"] as const;
 
 export function compileEnvelopeGrammar(tools: GrammarTool[], options?: GrammarOptions): CompiledGrammar {
   const opts = resolveGrammarOptions(options);
   const rules = new RuleSet();
-  const fallbacks: GrammarFallback[] = [];
+  const relaxations: GrammarRelaxation[] = [];
   const caps: GrammarCap[] = [
     { path: "/thought", kind: "string", cap: opts.maxThoughtChars },
     { path: "/message_to_user", kind: "string", cap: opts.maxMessageChars },
@@ -36,7 +36,7 @@ export function compileEnvelopeGrammar(tools: GrammarTool[], options?: GrammarOp
   let calls: GbnfExpr = lit("[]");
   if (tools.length > 0 && opts.maxToolCalls > 0) {
     const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const branches = sorted.map((tool) => ({ text: JSON.stringify(tool.name) + ',"args":', then: argsRule(tool, rules, opts, fallbacks, caps) }));
+    const branches = sorted.map((tool) => ({ text: JSON.stringify(tool.name) + ',"args":', then: argsRule(tool, rules, opts, relaxations, caps) }));
     const call = rules.add("tool-call", seq(lit('{"name":'), literalChoice(branches), lit("}")));
     calls = seq(lit("["), opt(seq(call, boundedRepeat(seq(lit(","), call), 0, opts.maxToolCalls - 1))), lit("]"));
   }
@@ -51,36 +51,44 @@ export function compileEnvelopeGrammar(tools: GrammarTool[], options?: GrammarOp
     tools.length > 0 && opts.maxToolCalls > 0 ? rules.add("tool-calls", calls) : calls,
     lit("}"),
   );
-  return finish(rules, root, { fallbacks, caps });
+  return finish(rules, root, { relaxations, caps });
 }
 
-/** The args rule of one tool; a schema the compiler cannot handle exactly falls back to any object, reported. */
+/**
+ * The args rule of one tool: exact or locally relaxed; a schema the compiler refuses (too large,
+ * malformed, unsatisfiable) makes this tool's args any JSON object, reported as a relaxation at the root.
+ */
 function argsRule(
   tool: GrammarTool,
   rules: RuleSet,
   opts: ReturnType<typeof resolveGrammarOptions>,
-  fallbacks: GrammarFallback[],
+  relaxations: GrammarRelaxation[],
   caps: GrammarCap[],
 ): GbnfExpr {
   const hint = tool.name;
   const toolCaps: GrammarCap[] = [];
-  const report = { fallbacks, caps: toolCaps, tool: tool.name };
+  const toolRelaxations: GrammarRelaxation[] = [];
+  const report = { relaxations: toolRelaxations, caps: toolCaps, tool: tool.name };
   const compiler = new SchemaCompiler(rules, opts, tool.schema, hint, report);
   if (opts.mode === "static") {
     const e = compiler.anyObjectRule("");
     caps.push(...toolCaps);
     return e;
   }
+  const mark = rules.mark();
   try {
     const e = compiler.compile(tool.schema, "");
-    if (e === null) throw new UnsupportedSchema("", "schema", "no arguments satisfy this schema");
+    if (e === null) throw new GrammarRefusal("", "schema", "no arguments satisfy this schema");
     caps.push(...toolCaps);
+    relaxations.push(...toolRelaxations);
     return e.kind === "ref" ? e : rules.add(`${hint}-args`, e);
   } catch (err) {
-    if (!(err instanceof UnsupportedSchema)) throw err;
-    fallbacks.push({ tool: tool.name, path: err.path, keyword: err.keyword, reason: `${err.reason}; this tool's args accept any JSON object instead` });
+    if (!(err instanceof GrammarRefusal) && !(err instanceof BudgetExceeded)) throw err;
+    rules.rollback(mark);
+    const refusal = err instanceof GrammarRefusal ? err : new GrammarRefusal(err.pointer, err.limit, `its grammar would exceed ${opts.maxRules} rules`);
+    relaxations.push({ tool: tool.name, pointer: refusal.pointer, keyword: refusal.keyword, reason: `${refusal.reason}; this tool's args accept any JSON object instead` });
     const fresh: GrammarCap[] = [];
-    const e = new SchemaCompiler(rules, opts, true, hint, { fallbacks, caps: fresh, tool: tool.name }).anyObjectRule("");
+    const e = new SchemaCompiler(rules, opts, true, hint, { relaxations, caps: fresh, tool: tool.name }).anyObjectRule("");
     caps.push(...fresh);
     return e;
   }

@@ -57,6 +57,9 @@ interface Trie {
 
 /** `"..."` for any key of at most maxChars characters that is not one of `names`. */
 export function extraKey(rules: RuleSet, names: string[], maxChars: number): GbnfExpr {
+  const key = `extra-key|${maxChars}|${JSON.stringify([...names].sort())}`;
+  const known = rules.lookup(key);
+  if (known) return known;
   const root: Trie = { terminal: false, children: new Map() };
   for (const name of names) {
     let node = root;
@@ -86,5 +89,5 @@ export function extraKey(rules: RuleSet, names: string[], maxChars: number): Gbn
     return options.length ? alt(...options) : null;
   };
   const body = walk(root, maxChars) ?? seq();
-  return rules.add("extra-key", seq(lit('"'), body, lit('"')), `extra-key|${maxChars}|${JSON.stringify([...names].sort())}`);
+  return rules.add("extra-key", seq(lit('"'), body, lit('"')), key);
 }

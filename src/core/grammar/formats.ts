@@ -20,12 +20,44 @@ const DATE = `(?:(?:[02468][048]|[13579][26])(?:00-${monthDay(D29)}|${YY_REST})|
 const TIME = "(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3])(?::?[0-5]\\d)?)";
 const HEX = "[0-9a-fA-F]";
 
+/** ajv-formats' (full mode) email, with its `i` flag spelled out in the classes. */
+const EMAIL_LOCAL = "[a-zA-Z0-9!#$%&'*+/=?^_`{|}~-]";
+const LABEL = "[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?";
+const EMAIL = `^${EMAIL_LOCAL}+(?:\\.${EMAIL_LOCAL}+)*@(?:${LABEL}\\.)+${LABEL}$`;
+const OCTET = "(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)";
+/**
+ * URIs: a subset of ajv-formats' RFC 3986 expression — scheme, an optional `//` authority with a
+ * registered name and port (no user info or IP literal), path, query and fragment — which is what
+ * URIs in tool arguments look like.
+ */
+const PCT = `%${HEX}{2}`;
+const PCHAR = `(?:[a-zA-Z0-9\\-._~!$&'()*+,;=:@]|${PCT})`;
+const REGNAME = `(?:[a-zA-Z0-9\\-._~!$&'()*+,;=]|${PCT})`;
+const QCHAR = `(?:[a-zA-Z0-9\\-._~!$&'()*+,;=:@/?]|${PCT})`;
+const HIER = `(?://${REGNAME}*(?::\\d*)?(?:/${PCHAR}*)*|/(?:${PCHAR}+(?:/${PCHAR}*)*)?|${PCHAR}+(?:/${PCHAR}*)*)`;
+const URI = `^[a-zA-Z][a-zA-Z0-9+\\-.]*:${HIER}(?:\\?${QCHAR}*)?(?:#${QCHAR}*)?$`;
+const URI_REFERENCE = `^(?:[a-zA-Z][a-zA-Z0-9+\\-.]*:)?${HIER}?(?:\\?${QCHAR}*)?(?:#${QCHAR}*)?$`;
+/** ajv-formats' hostname without its look-ahead; the 253-character bound becomes a length cap (HOSTNAME_MAX). */
+const HOSTNAME = "^[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\\.[a-zA-Z0-9](?:[-0-9a-zA-Z]{0,61}[0-9a-zA-Z])?)*\\.?$";
+
 export const FORMAT_PATTERNS: Record<string, string> = {
   date: `^${DATE}$`,
   time: `^${TIME}$`,
   "date-time": `^${DATE}[Tt ]${TIME}$`,
   uuid: `^${HEX}{8}-${HEX}{4}-${HEX}{4}-${HEX}{4}-${HEX}{12}$`,
+  email: EMAIL,
+  ipv4: `^(?:${OCTET}\\.){3}${OCTET}$`,
+  uri: URI,
+  "uri-reference": URI_REFERENCE,
+  hostname: HOSTNAME,
+  byte: "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$",
 };
+
+/** Formats whose pattern needs a length bound ajv checks separately (hostname's 253 characters). */
+export const FORMAT_MAX_LENGTH: Record<string, number> = { hostname: 253 };
+
+/** Formats ajv-formats applies to numbers, not strings (int32 and int64 are compiled as integer ranges). */
+export const NUMBER_FORMATS = new Set(["int32", "int64", "float", "double"]);
 
 /** Zod 4's date pattern body: the same language as DATE (and as ajv-formats' full date). */
 const ZOD_DATE =

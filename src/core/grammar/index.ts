@@ -6,12 +6,13 @@ export type {
   JsonSchema,
   GrammarTool,
   GrammarOptions,
-  GrammarFallback,
+  GrammarRelaxation,
   GrammarCap,
   CompiledGrammar,
+  SchemaCompileResult,
 } from "./types";
-export { DEFAULT_GRAMMAR_OPTIONS } from "./types";
-export { compileSchemaGrammar } from "./schema-grammar";
+export { DEFAULT_GRAMMAR_OPTIONS, GrammarRefusal } from "./types";
+export { compileSchema, compileSchemaGrammar } from "./schema-grammar";
 export { compileEnvelopeGrammar } from "./envelope";
 export { SubsetCache } from "./subset-cache";
 export { parseGbnf, GbnfParseError } from "./gbnf-parser";

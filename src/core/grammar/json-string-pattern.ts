@@ -4,7 +4,7 @@ import { literalChoice } from "./literal-choice";
 import { printExpr } from "./gbnf-printer";
 import { boundedRepeat } from "./bounded-repeat";
 import { complement, contains, intersect, normalize, type CharRanges } from "./char-set";
-import { boundLength, lengthRange, parseRegex, UntranslatableRegex, type RegexNode } from "./regex";
+import { boundLength, capQuantifiers, lengthRange, parseRegex, resetNarrowing, UntranslatableRegex, withoutEmpty, type RegexNode } from "./regex";
 import type { RuleSet } from "./rule-set";
 
 /** Code points a JSON string may hold raw (surrogates and ill-formed bytes are the engine's to prevent, see json-text.ts). */
@@ -116,9 +116,17 @@ function toGbnf(node: RegexNode, defs: RuleDefs): GbnfExpr | null {
       return options.length ? alt(...options) : null;
     }
     case "repeat": {
+      if (lengthRange(node.item)[0] === 0) {
+        // A nullable item repeated would be left-recursive in llama.cpp; (x){m,n} = (x without empty){0,n}.
+        const solid = withoutEmpty(node.item);
+        if (!solid) return seq();
+        // (x{1,a}){0,b} is x{0,a*b}: every count splits into at most b runs of 1..a.
+        if (solid.kind === "repeat" && solid.min === 1) return toGbnf({ kind: "repeat", item: solid.item, min: 0, max: solid.max * node.max }, defs);
+        return toGbnf({ kind: "repeat", item: solid, min: 0, max: node.max }, defs);
+      }
       const item = toGbnf(node.item, defs);
       if (!item) return node.min === 0 ? seq() : null;
-      const atom = item.kind === "seq" || item.kind === "alt" ? sharedRule("pgroup", item, defs) : item;
+      const atom = item.kind === "seq" || item.kind === "alt" || item.kind === "repeat" ? sharedRule("pgroup", item, defs) : item;
       return boundedRepeat(atom, node.min, node.max);
     }
   }
@@ -132,10 +140,23 @@ export type PatternTranslation = { ok: true; content: GbnfExpr | null } | { ok: 
  * whose decoded length is within [minLength, maxLength]. `content: null` means no string qualifies.
  */
 export function translatePattern(pattern: string, minLength: number, maxLength: number, rules: RuleSet): PatternTranslation {
-  const key = `${minLength},${maxLength},${pattern}`;
+  return translateWith(`${minLength},${maxLength},${pattern}`, () => boundPattern(pattern, minLength, maxLength), rules, minLength, maxLength);
+}
+
+/**
+ * Like translatePattern, for a string whose only upper bound is the default cap: each unbounded
+ * quantifier is capped on its own (at `maxLength` more repetitions, fewer when that keeps the whole
+ * pattern within `maxLength`, never below 64), so every string the pattern allows up to those
+ * counts is kept. The longest match may exceed maxLength; the grammar's byte bound says by how much.
+ */
+export function translatePatternCapped(pattern: string, minLength: number, maxLength: number, rules: RuleSet): PatternTranslation {
+  return translateWith(`capped|${minLength},${maxLength},${pattern}`, () => capPattern(pattern, minLength, maxLength), rules, minLength, maxLength);
+}
+
+function translateWith(key: string, build: () => RegexNode | string | null, rules: RuleSet, minLength: number, maxLength: number): PatternTranslation {
   let bounded = boundedPatterns.get(key);
   if (bounded === undefined) {
-    bounded = boundPattern(pattern, minLength, maxLength);
+    bounded = build();
     remember(boundedPatterns, key, bounded);
   }
   if (bounded === null) return { ok: false, reason: `its quantifiers cannot be narrowed to lengths ${minLength}..${maxLength}` };
@@ -178,8 +199,8 @@ function patternLengthsUncached(pattern: string): [number, number] | null {
   }
 }
 
-/** The regex narrowed to the lengths; a string says why it is untranslatable; null when it cannot be narrowed. */
-function boundPattern(pattern: string, minLength: number, maxLength: number): RegexNode | string | null {
+/** The whole pattern as one node (unanchored ends match anything); a string says why it is untranslatable. */
+function wholePattern(pattern: string): RegexNode | string {
   let branches;
   try {
     branches = parseRegex(pattern);
@@ -192,10 +213,43 @@ function boundPattern(pattern: string, minLength: number, maxLength: number): Re
     kind: "seq",
     items: [...(b.start ? [] : [anything]), b.node, ...(b.end ? [] : [anything])],
   }));
-  const whole: RegexNode = options.length === 1 ? options[0] : { kind: "alt", options };
+  return options.length === 1 ? options[0] : { kind: "alt", options };
+}
+
+/** Narrowing with its work budget; a string says why it failed. */
+function narrow(node: RegexNode, minLength: number, maxLength: number): RegexNode | string | null {
+  resetNarrowing();
+  try {
+    return boundLength(node, minLength, maxLength);
+  } catch (err) {
+    if (err instanceof UntranslatableRegex) return `the pattern has ${err.message}`;
+    throw err;
+  }
+}
+
+/** The regex narrowed to the lengths; a string says why it is untranslatable; null when it cannot be narrowed. */
+function boundPattern(pattern: string, minLength: number, maxLength: number): RegexNode | string | null {
+  const whole = wholePattern(pattern);
+  if (typeof whole === "string") return whole;
   const [shortest, longest] = lengthRange(whole);
   if (shortest > maxLength || longest < minLength) return EMPTY_LANGUAGE;
-  return boundLength(whole, minLength, maxLength);
+  return narrow(whole, minLength, maxLength);
+}
+
+/** The pattern with its unbounded quantifiers capped (see translatePatternCapped), then minLength applied. */
+function capPattern(pattern: string, minLength: number, maxLength: number): RegexNode | string | null {
+  const whole = wholePattern(pattern);
+  if (typeof whole === "string") return whole;
+  let k = maxLength;
+  let capped = capQuantifiers(whole, k);
+  while (k > 64 && lengthRange(capped)[1] > maxLength) {
+    k = Math.max(64, Math.floor(k / 2));
+    capped = capQuantifiers(whole, k);
+  }
+  const [shortest, longest] = lengthRange(capped);
+  if (longest < minLength) return EMPTY_LANGUAGE;
+  if (shortest >= minLength) return capped;
+  return narrow(capped, minLength, longest);
 }
 
 /** Marks a pattern no string of the allowed lengths can match. */

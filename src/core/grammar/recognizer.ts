@@ -187,6 +187,13 @@ export class Run {
   }
 }
 
+/** A position in a parse: the live stacks after some text (opaque; from `begin`/`advance`). */
+export interface RecognizerState {
+  readonly accepted: boolean;
+  readonly run: unknown;
+  readonly threads: unknown;
+}
+
 /** Decides whether text belongs to a grammar's language, or can still be completed. */
 export class GbnfRecognizer {
   /** The parsed grammar. */
@@ -222,6 +229,29 @@ export class GbnfRecognizer {
       n++;
     }
     return n;
+  }
+
+  /** The state before any text. States can be advanced many times (branching searches share them). */
+  begin(): RecognizerState {
+    const run = new Run(this.program);
+    const threads = run.start();
+    return { accepted: run.accepted, run, threads };
+  }
+
+  /** The state after more text, or null when no completion of it is in the language. */
+  advance(state: RecognizerState, text: string): RecognizerState | null {
+    const run = state.run as Run;
+    let threads = state.threads as Frame[];
+    let accepted = state.accepted;
+    for (let i = 0; i < text.length; ) {
+      const cp = text.codePointAt(i)!;
+      i += cp > 0xffff ? 2 : 1;
+      if (threads.length === 0) return null;
+      threads = run.step(threads, cp);
+      accepted = run.accepted;
+      if (threads.length === 0 && !accepted) return null;
+    }
+    return { accepted, run, threads };
   }
 
   private run(text: string): { accepted: boolean; live: boolean } | null {

@@ -49,9 +49,18 @@ const DOT: CharRanges = complement([
 
 const single = (cp: number): CharRanges => [[cp, cp]];
 
+/** Groups nested deeper than this are refused (the parser recurses once per group). */
+const MAX_GROUP_DEPTH = 64;
+/** Patterns longer than this are refused. */
+const MAX_PATTERN_CHARS = 8192;
+
 class RegexParser {
   private pos = 0;
-  constructor(private readonly src: string) {}
+  private depth = 0;
+  constructor(private readonly src: string) {
+    if (src.length > MAX_PATTERN_CHARS) throw new UntranslatableRegex(`a pattern longer than ${MAX_PATTERN_CHARS} characters`);
+    checkBalance(src);
+  }
 
   parseTop(): AnchoredBranch[] {
     const branches: AnchoredBranch[] = [];
@@ -131,7 +140,9 @@ class RegexParser {
         if (close < 0) throw new UntranslatableRegex("an unterminated group name");
         this.pos = close + 1;
       } else if (this.peek() === "?") throw new UntranslatableRegex("a lookaround or inline flag group");
+      if (++this.depth > MAX_GROUP_DEPTH) throw new UntranslatableRegex(`groups nested more than ${MAX_GROUP_DEPTH} deep`);
       const inner = this.parseAlternation();
+      this.depth--;
       if (this.peek() !== ")") throw new UntranslatableRegex("an unbalanced parenthesis");
       this.pos++;
       return inner;
@@ -245,6 +256,22 @@ class RegexParser {
   }
 }
 
+/** Parentheses must pair up (outside classes and escapes); reported before anything else. */
+function checkBalance(src: string): void {
+  let open = 0;
+  let inClass = false;
+  for (let i = 0; i < src.length; i++) {
+    const c = src[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") open++;
+    else if (c === ")" && --open < 0) throw new UntranslatableRegex("an unbalanced parenthesis (a `)` without its `(`)");
+  }
+  if (inClass) throw new UntranslatableRegex("an unterminated class");
+  if (open > 0) throw new UntranslatableRegex("an unbalanced parenthesis (a `(` without its `)`)");
+}
+
 export function parseRegex(source: string): AnchoredBranch[] {
   return new RegexParser(source).parseTop();
 }
@@ -278,6 +305,27 @@ export function lengthRange(node: RegexNode): [number, number] {
  * that cannot be guaranteed by narrowing quantifiers.
  */
 export function boundLength(node: RegexNode, lo: number, hi: number): RegexNode | null {
+  if (++narrowing.steps > MAX_NARROWING_STEPS || narrowing.depth > MAX_NARROWING_DEPTH) throw new UntranslatableRegex("quantifiers too intricate to narrow to the string's length bounds");
+  narrowing.depth++;
+  try {
+    return boundLengthOnce(node, lo, hi);
+  } finally {
+    narrowing.depth--;
+  }
+}
+
+/** Work done by the current narrowing; bounded so that no pattern can exhaust time or the stack. */
+const narrowing = { steps: 0, depth: 0 };
+const MAX_NARROWING_STEPS = 20_000;
+const MAX_NARROWING_DEPTH = 200;
+
+/** Starts a fresh work budget for one pattern. */
+export function resetNarrowing(): void {
+  narrowing.steps = 0;
+  narrowing.depth = 0;
+}
+
+function boundLengthOnce(node: RegexNode, lo: number, hi: number): RegexNode | null {
   const [min, max] = lengthRange(node);
   if (min >= lo && max <= hi) return node;
   if (min > hi || max < lo) return null;
@@ -381,4 +429,45 @@ function boundSequence(items: RegexNode[], lo: number, hi: number): RegexNode | 
     out.push(b);
   }
   return { kind: "seq", items: out };
+}
+
+/** The node with each unbounded quantifier capped at `k` more repetitions than its minimum. */
+export function capQuantifiers(node: RegexNode, k: number): RegexNode {
+  switch (node.kind) {
+    case "set":
+      return node;
+    case "seq":
+      return { kind: "seq", items: node.items.map((i) => capQuantifiers(i, k)) };
+    case "alt":
+      return { kind: "alt", options: node.options.map((o) => capQuantifiers(o, k)) };
+    case "repeat":
+      return { kind: "repeat", item: capQuantifiers(node.item, k), min: node.min, max: node.max === Infinity ? node.min + k : node.max };
+  }
+}
+
+/** A node whose language is this one's without the empty string (null when only the empty string is left). */
+export function withoutEmpty(node: RegexNode): RegexNode | null {
+  if (lengthRange(node)[0] > 0) return node;
+  switch (node.kind) {
+    case "set":
+      return node;
+    case "alt": {
+      const options = node.options.map(withoutEmpty).filter((o): o is RegexNode => o !== null);
+      return options.length === 0 ? null : options.length === 1 ? options[0] : { kind: "alt", options };
+    }
+    case "seq": {
+      // Every item can be empty: the first non-empty item decides, what follows stays as it is.
+      const options: RegexNode[] = [];
+      node.items.forEach((item, i) => {
+        const first = withoutEmpty(item);
+        if (first) options.push({ kind: "seq", items: [first, ...node.items.slice(i + 1)] });
+      });
+      return options.length === 0 ? null : options.length === 1 ? options[0] : { kind: "alt", options };
+    }
+    case "repeat": {
+      // (x){m,n} with x nullable: the empty iterations add nothing, so (x minus empty){1,n}.
+      const item = withoutEmpty(node.item);
+      return item && node.max > 0 ? { kind: "repeat", item, min: 1, max: node.max } : null;
+    }
+  }
 }

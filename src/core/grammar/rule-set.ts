@@ -16,6 +16,8 @@ export class RuleSet {
   readonly rules = new Map<string, GbnfExpr>();
   /** Body key → name, so rules known to be identical are emitted once. */
   private byKey = new Map<string, string>();
+  /** Next numeric suffix to try per derived name. */
+  private suffixes = new Map<string, number>();
 
   /** A name not used yet, derived deterministically from the hint. */
   reserve(hint: string): string {
@@ -23,7 +25,11 @@ export class RuleSet {
     const derived = ruleNameFor(hint);
     const base = derived.startsWith("json-") ? `x-${derived}` : derived;
     let name = base;
-    for (let i = 2; this.rules.has(name) || name === "root"; i++) name = `${base}-${i}`;
+    // Suffixes continue where the last reservation of this base stopped (no rescanning from 2).
+    for (let i = this.suffixes.get(base) ?? 2; this.rules.has(name) || name === "root"; i++) {
+      name = `${base}-${i}`;
+      this.suffixes.set(base, i + 1);
+    }
     this.rules.set(name, { kind: "seq", items: [] });
     return name;
   }
@@ -46,6 +52,30 @@ export class RuleSet {
     this.rules.set(name, body);
     if (key !== undefined) this.byKey.set(key, name);
     return ref(name);
+  }
+
+  /** The reference to a rule added earlier under this key, if any (saves rebuilding its body). */
+  lookup(key: string): GbnfExpr | undefined {
+    const name = this.byKey.get(key);
+    return name === undefined ? undefined : ref(name);
+  }
+
+  /** How many rules exist so far. */
+  get size(): number {
+    return this.rules.size;
+  }
+
+  /** A point to roll back to: rules added after it can be removed again. */
+  mark(): number {
+    return this.rules.size;
+  }
+
+  /** Removes every rule added after the mark (a tool whose schema was refused leaves nothing behind). */
+  rollback(mark: number): void {
+    const names = [...this.rules.keys()].slice(mark);
+    for (const n of names) this.rules.delete(n);
+    const gone = new Set(names);
+    for (const [k, n] of [...this.byKey]) if (gone.has(n)) this.byKey.delete(k);
   }
 
   /** True when a rule of this exact name exists. */

@@ -1,213 +1,562 @@
 /**
- * JSON Schema (draft 2020-12, as Zod 4 emits it) → GBNF rules. Exact on every keyword it accepts;
- * any other keyword raises `UnsupportedSchema`, and the caller falls back to a free-form rule and
- * reports the keyword. `null` from a compile step means "no value qualifies" (an empty language),
- * which lets unrolled recursion and impossible branches drop out soundly.
+ * JSON Schema (drafts 04, 06, 07, 2019-09, 2020-12) → GBNF rules. Exact wherever it can be; where a
+ * keyword cannot be expressed (uniqueItems, most `not`s, if/then/else, a pattern outside the regex
+ * subset…) only that subschema is loosened and the relaxation is reported with its JSON pointer.
+ * Unknown keywords are annotations and ignored, as the specification says. `null` from a compile step
+ * means "no value qualifies" (an empty language), which lets unrolled recursion and impossible
+ * branches drop out soundly. Work is bounded: a step and rule budget, nesting guards, and iterative
+ * indexing; past them the schema is refused with a sentence naming the pointer.
  */
 import { EMPTY, alt, lit, opt, seq, type GbnfExpr } from "./gbnf-ast";
 import { boundedRepeat } from "./bounded-repeat";
 import { anyObject, anyValue, type FreeformLimits } from "./any-value";
 import { extraKey } from "./extra-key";
-import { AJV_FORMATS, FORMAT_PATTERNS, PATTERNS_WITHIN_FORMAT } from "./formats";
+import { AJV_FORMATS, FORMAT_MAX_LENGTH, FORMAT_PATTERNS, NUMBER_FORMATS, PATTERNS_WITHIN_FORMAT } from "./formats";
 import { integerRange } from "./integer-range";
 import { decimalRange } from "./decimal-range";
 import { highestTextAtMost, lowestTextAtLeast } from "./double-edges";
 import { jsonBoolean, jsonInteger, jsonNull, jsonNumber, jsonString } from "./json-text";
 import { literalChoice } from "./literal-choice";
-import { patternLengths, translatePattern } from "./json-string-pattern";
-import { mergeAllOf, provablyDisjoint } from "./schema-combinators";
+import { patternLengths, translatePattern, translatePatternCapped } from "./json-string-pattern";
+import { provablyDisjoint } from "./schema-combinators";
+import { anyKeyLanguage, boundKeyLanguage, isEveryKey, keyInLanguage, keyLanguageOf, keyRule, type KeyLanguage } from "./key-language";
+import { SchemaDocument } from "./schema-document";
+import { mergeParts, normalizeNode, typesOf, type Merged, type Part } from "./schema-merge";
+import { ValueChecker, patternRegex } from "./value-check";
 import type { RuleSet } from "./rule-set";
-import type { GrammarCap, GrammarFallback, JsonSchema, ResolvedGrammarOptions } from "./types";
-import {
-  ALL_TYPES,
-  KNOWN,
-  MAX_EXTRA_KEY_CHARS,
-  UnsupportedSchema,
-  bound,
-  constrainingKeys,
-  escapePointer,
-  isSchema,
-  matchesType,
-  nextDouble,
-  nonNegativeInt,
-  signed,
-  toBigInt,
-  type Schema,
-} from "./schema-words";
+import { GrammarRefusal, type GrammarCap, type GrammarRelaxation, type JsonSchema, type ResolvedGrammarOptions } from "./types";
+import { ALL_TYPES, MAX_EXTRA_KEY_CHARS, constrainingKeys, escapePointer, isSchema, nextDouble, signed, toBigInt, type Schema } from "./schema-words";
 
-export { UnsupportedSchema, MAX_EXTRA_KEY_CHARS } from "./schema-words";
+export { MAX_EXTRA_KEY_CHARS } from "./schema-words";
+
+/** Subschemas nested deeper than this on one compile path are refused. */
+const MAX_NESTING = 200;
+/** Compile steps (subschema visits) one schema may take. */
+const MAX_STEPS = 200_000;
+/** Alternatives one node may expand into when unions and dependencies are distributed. */
+const MAX_ALTERNATIVES = 64;
+/** `$ref`s and `allOf`s inlined into one node's conjunction. */
+const MAX_INLINED = 256;
+/** Objects with more count states (min/maxProperties) than this relax the counts. */
+const MAX_COUNT_STATES = 4096;
+
+/** The compile ran out of its step or rule budget at this pointer (the caller may retry shallower). */
+export class BudgetExceeded extends Error {
+  constructor(
+    readonly pointer: string,
+    readonly limit: "maxRules" | "steps",
+  ) {
+    super(`budget ${limit} exceeded at ${pointer || "/"}`);
+  }
+}
+
+/** One merged alternative and the `$ref` targets inlined into it. */
+interface Alternative {
+  merged: Merged;
+  targets: Set<object>;
+}
+
+/** Where a subschema is read: its base URI and JSON pointer. */
+interface Ctx {
+  base: string;
+  pointer: string;
+}
+
+/** What a compile reports. */
+export interface CompileReport {
+  relaxations: GrammarRelaxation[];
+  caps: GrammarCap[];
+  tool?: string;
+}
 
 /** Compiles schemas of one tool (or one bare schema) into a shared RuleSet. */
 export class SchemaCompiler {
-  /** How many times each $ref target is open on the current path (recursion unrolling). */
-  private refDepth = new Map<string, number>();
+  private readonly doc: SchemaDocument;
+  private readonly checker: ValueChecker;
+  /** How many times each `$ref` target is open on the current path (recursion unrolling). */
+  private readonly open = new Map<object, number>();
+  private readonly refMemo = new Map<object, Map<string, GbnfExpr | null>>();
+  private readonly reachMemo = new Map<object, Set<object>>();
+  private readonly directRefs = new Map<object, object[]>();
+  private readonly reported = new Set<string>();
+  /** oneOf lists already judged (a union compiled again under another recursion depth is the same union). */
+  private readonly oneOfChecked = new Set<unknown>();
+  private nesting = 0;
+  private steps = 0;
+  private readonly rulesAtStart: number;
 
   constructor(
     private readonly rules: RuleSet,
     private readonly options: ResolvedGrammarOptions,
     private readonly root: JsonSchema,
     private readonly hint: string,
-    private readonly report: { fallbacks: GrammarFallback[]; caps: GrammarCap[]; tool?: string },
-  ) {}
+    private readonly report: CompileReport,
+  ) {
+    this.doc = new SchemaDocument(root);
+    this.checker = new ValueChecker(this.doc);
+    this.rulesAtStart = rules.size;
+  }
 
   /** Limits for free-form values. */
-  freeform(depth = this.options.recursionDepth): FreeformLimits {
+  freeform(): FreeformLimits {
     return {
-      depth,
+      depth: this.options.anyValueDepth,
       maxStringChars: this.options.maxStringChars,
-      maxItems: this.options.maxItems,
-      maxKeys: this.options.maxKeys,
+      maxItems: this.options.anyValueMembers,
+      maxKeys: this.options.anyValueMembers,
       maxKeyChars: MAX_EXTRA_KEY_CHARS,
     };
   }
 
-  private cap(path: string, kind: GrammarCap["kind"], cap: number): void {
-    const entry: GrammarCap = { path, kind, cap };
+  private cap(pointer: string, kind: GrammarCap["kind"], cap: number): void {
+    const key = `cap|${pointer}|${kind}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    const entry: GrammarCap = { path: pointer, kind, cap };
     if (this.report.tool !== undefined) entry.tool = this.report.tool;
     this.report.caps.push(entry);
   }
 
-  private fallback(path: string, keyword: string, reason: string): void {
-    const entry: GrammarFallback = { path, keyword, reason };
+  /** Reports a local relaxation once per pointer and keyword. */
+  private relax(pointer: string, keyword: string, reason: string): void {
+    const key = `relax|${pointer}|${keyword}`;
+    if (this.reported.has(key)) return;
+    this.reported.add(key);
+    const entry: GrammarRelaxation = { pointer, keyword, reason };
     if (this.report.tool !== undefined) entry.tool = this.report.tool;
-    this.report.fallbacks.push(entry);
+    this.report.relaxations.push(entry);
   }
 
-  /** The value rule for a schema; throws UnsupportedSchema; null when no value qualifies. */
+  private tick(pointer: string): void {
+    if (++this.steps > MAX_STEPS) throw new BudgetExceeded(pointer, "steps");
+    if (this.rules.size - this.rulesAtStart > this.options.maxRules) throw new BudgetExceeded(pointer, "maxRules");
+  }
+
+  /** The value rule for the document's root (or a subschema of it); null when no value qualifies. */
   compile(schema: JsonSchema, path: string): GbnfExpr | null {
-    if (schema === true) return this.anyValueCapped(path);
+    return this.value(schema, { base: this.doc.baseOf(schema) ?? this.doc.baseOf(this.root) ?? "", pointer: path });
+  }
+
+  private at(schema: JsonSchema, ctx: Ctx): Ctx {
+    return { base: this.doc.baseOf(schema) ?? ctx.base, pointer: this.doc.pointerOf(schema) ?? ctx.pointer };
+  }
+
+  private value(schema: JsonSchema, ctx0: Ctx): GbnfExpr | null {
+    this.tick(ctx0.pointer);
+    if (schema === true) return this.anyValueCapped(ctx0.pointer);
     if (schema === false) return null;
-    if (!isSchema(schema)) throw new UnsupportedSchema(path, "schema", "a schema must be an object or a boolean");
-    for (const key of Object.keys(schema)) {
-      if (!KNOWN.has(key)) throw new UnsupportedSchema(path, key, `the keyword "${key}" is not supported`);
+    if (!isSchema(schema)) throw new GrammarRefusal(ctx0.pointer, "schema", "a schema must be an object or a boolean");
+    const ctx = this.at(schema, ctx0);
+    if (this.nesting >= MAX_NESTING) throw new GrammarRefusal(ctx.pointer, "schema", `subschemas nest more than ${MAX_NESTING} levels deep`);
+    this.nesting++;
+    try {
+      const s = normalizeNode(schema, this.doc.draft);
+      if (typeof s.$ref === "string" && constrainingKeys(s).length === 1) return this.ref(s.$ref, ctx);
+      return this.conjunction([{ schema: s, base: ctx.base, pointer: ctx.pointer }], ctx);
+    } finally {
+      this.nesting--;
     }
-    if (schema.$ref !== undefined) return this.compileRef(schema, path);
-    if (schema.allOf !== undefined) return this.compile(mergeAllOf(schema, path, this.deref), path);
-    if (schema.anyOf !== undefined || schema.oneOf !== undefined) return this.compileUnion(schema, path);
-    if (schema.enum !== undefined || schema.const !== undefined) return this.compileEnum(schema, path);
-    const keys = constrainingKeys(schema);
-    if (keys.length === 0) return this.anyValueCapped(path);
-    let types: string[];
-    if (schema.type === undefined) types = ALL_TYPES;
-    else if (typeof schema.type === "string") types = [schema.type];
-    else if (Array.isArray(schema.type) && schema.type.every((t) => typeof t === "string")) types = schema.type;
-    else throw new UnsupportedSchema(path, "type", "type must be a string or an array of strings");
-    if (types.includes("number")) types = types.filter((t) => t !== "integer");
-    const options: GbnfExpr[] = [];
-    for (const t of types) {
-      const e = this.compileType(t, schema, path);
-      if (e) options.push(e);
-    }
-    return options.length ? alt(...options) : null;
   }
 
-  private anyValueCapped(path: string): GbnfExpr {
-    this.cap(path, "object", this.options.maxKeys);
+  private anyValueCapped(pointer: string): GbnfExpr {
+    this.cap(pointer, "depth", this.options.anyValueDepth);
     return anyValue(this.rules, this.freeform());
-  }
-
-  private compileType(type: string, s: Schema, path: string): GbnfExpr | null {
-    switch (type) {
-      case "string":
-        return this.compileString(s, path);
-      case "integer":
-        return this.compileInteger(s, path);
-      case "number":
-        return this.compileNumber(s, path);
-      case "boolean":
-        return jsonBoolean(this.rules);
-      case "null":
-        return jsonNull();
-      case "array":
-        return this.compileArray(s, path);
-      case "object":
-        return this.compileObject(s, path);
-      default:
-        throw new UnsupportedSchema(path, "type", `the type "${type}" is not a JSON Schema type`);
-    }
   }
 
   // ---- $ref ---------------------------------------------------------------------------------
 
-  private resolvePointer(ref: string, path: string): JsonSchema {
-    if (!ref.startsWith("#")) throw new UnsupportedSchema(path, "$ref", "only local references (#...) are supported");
-    let node: unknown = this.root;
-    const pointer = ref.slice(1);
-    if (pointer !== "") {
-      if (!pointer.startsWith("/")) throw new UnsupportedSchema(path, "$ref", "anchors are not supported, only JSON pointers");
-      for (const raw of pointer.slice(1).split("/")) {
-        const part = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
-        if (!isSchema(node) || !(part in node)) throw new UnsupportedSchema(path, "$ref", `the reference ${ref} does not resolve`);
-        node = node[part];
+  /** `$ref` targets named directly inside a subschema (its whole subtree). */
+  private refsIn(node: object): object[] {
+    const known = this.directRefs.get(node);
+    if (known) return known;
+    const out: object[] = [];
+    const stack: Array<{ n: unknown; base: string }> = [{ n: node, base: this.doc.baseOf(node as JsonSchema) ?? "" }];
+    let visited = 0;
+    while (stack.length && visited++ < 100_000) {
+      const { n, base: b } = stack.pop()!;
+      if (Array.isArray(n)) {
+        for (const c of n) stack.push({ n: c, base: b });
+        continue;
+      }
+      if (!isSchema(n)) continue;
+      const base = this.doc.baseOf(n) ?? b;
+      if (typeof n.$ref === "string") {
+        const r = this.doc.resolve(n.$ref, base);
+        if (typeof r !== "string" && typeof r.schema === "object") out.push(r.schema);
+      }
+      for (const [k, v] of Object.entries(n)) {
+        if (k === "enum" || k === "const" || k === "default" || k === "examples") continue;
+        if (typeof v === "object" && v !== null) stack.push({ n: v, base });
       }
     }
-    if (typeof node !== "boolean" && !isSchema(node)) throw new UnsupportedSchema(path, "$ref", `the reference ${ref} is not a schema`);
-    return node;
+    this.directRefs.set(node, out);
+    return out;
   }
 
-  private compileRef(s: Schema, path: string): GbnfExpr | null {
-    const ref = s.$ref;
-    if (typeof ref !== "string") throw new UnsupportedSchema(path, "$ref", "$ref must be a string");
-    const siblings = constrainingKeys(s).filter((k) => k !== "$ref");
-    if (siblings.length) throw new UnsupportedSchema(path, siblings[0], "keywords next to $ref are not supported");
-    const target = this.resolvePointer(ref, path);
-    const depth = this.refDepth.get(ref) ?? 0;
-    // Recursion is unrolled: past the configured depth the recursive branch is simply unavailable.
-    if (depth >= this.options.recursionDepth) return null;
-    this.refDepth.set(ref, depth + 1);
-    try {
-      const e = this.compile(target, `${path}/$ref`);
-      return e && e.kind !== "ref" && e.kind !== "literal" ? this.rules.add(`${this.hint}-${ref.split("/").pop() || "root"}`, e) : e;
-    } finally {
-      this.refDepth.set(ref, depth);
+  /** Every `$ref` target reachable from a target, through any chain of references. */
+  private reachable(target: object): Set<object> {
+    const known = this.reachMemo.get(target);
+    if (known) return known;
+    const seen = new Set<object>();
+    const queue = [...this.refsIn(target)];
+    while (queue.length) {
+      const t = queue.pop()!;
+      if (seen.has(t)) continue;
+      seen.add(t);
+      for (const next of this.refsIn(t)) if (!seen.has(next)) queue.push(next);
     }
+    this.reachMemo.set(target, seen);
+    return seen;
   }
 
-  private deref = (s: JsonSchema, path: string): JsonSchema => {
-    let current = s;
-    for (let i = 0; i < 32 && isSchema(current) && typeof current.$ref === "string"; i++) current = this.resolvePointer(current.$ref, path);
-    return current;
-  };
+  /**
+   * How deep the current path already is in the references a target can reach (the length of the
+   * open reference chain among them). A target's rule is kept per chain length only, so a large
+   * family of mutually recursive definitions costs (definitions × chain lengths) compiles, not one
+   * per path. Reusing a rule built under another path only moves where recursion is cut, which
+   * keeps the grammar sound and finite.
+   */
+  private chainLength(target: object): number {
+    let n = 0;
+    for (const t of this.reachable(target)) n += this.open.get(t) ?? 0;
+    return n;
+  }
 
-  // ---- combinators ------------------------------------------------------------------------
+  private ref(ref: string, ctx: Ctx): GbnfExpr | null {
+    const r = this.doc.resolve(ref, ctx.base);
+    if (typeof r === "string") {
+      this.relax(ctx.pointer, "$ref", `${r}, so any JSON value is allowed there`);
+      return this.anyValueCapped(ctx.pointer);
+    }
+    const target = r.schema;
+    if (typeof target !== "object") return this.value(target, { base: r.base, pointer: r.pointer });
+    const depth = this.open.get(target) ?? 0;
+    const chain = this.chainLength(target);
+    // Recursion is unrolled: past the configured depth (or a chain of mutually recursive references
+    // two longer than that) the recursive branch is simply unavailable.
+    if (depth >= this.options.recursionDepth || chain >= this.options.recursionDepth + 2) {
+      this.cap(r.pointer, "depth", this.options.recursionDepth);
+      return null;
+    }
+    const key = String(chain);
+    let memo = this.refMemo.get(target);
+    if (memo?.has(key)) return memo.get(key)!;
+    this.open.set(target, depth + 1);
+    let e: GbnfExpr | null;
+    try {
+      e = this.value(target, { base: r.base, pointer: r.pointer });
+    } finally {
+      this.open.set(target, depth);
+    }
+    const name = r.pointer.split("/").pop() || "root";
+    const named = e && e.kind !== "ref" && e.kind !== "literal" ? this.rules.add(`${this.hint}-${name}`, e) : e;
+    if (!memo) {
+      memo = new Map<string, GbnfExpr | null>();
+      this.refMemo.set(target, memo);
+    }
+    memo.set(key, named);
+    return named;
+  }
 
-  private compileUnion(s: Schema, path: string): GbnfExpr | null {
-    const keyword = s.anyOf !== undefined ? "anyOf" : "oneOf";
-    if (s.anyOf !== undefined && s.oneOf !== undefined) throw new UnsupportedSchema(path, "oneOf", "anyOf and oneOf together are not supported");
-    const siblings = constrainingKeys(s).filter((k) => k !== keyword);
-    if (siblings.length) throw new UnsupportedSchema(path, siblings[0], `keywords next to ${keyword} are not supported`);
-    const branches = s[keyword];
-    if (!Array.isArray(branches) || branches.length === 0) throw new UnsupportedSchema(path, keyword, `${keyword} must be a non-empty array`);
-    if (keyword === "oneOf") {
-      for (let i = 0; i < branches.length; i++) {
-        for (let j = i + 1; j < branches.length; j++) {
-          if (!provablyDisjoint(branches[i] as JsonSchema, branches[j] as JsonSchema, path, this.deref))
-            throw new UnsupportedSchema(`${path}/oneOf/${j}`, "oneOf", `branches ${i} and ${j} may both match, which oneOf forbids`);
+  // ---- conjunctions: $ref with siblings, allOf, unions, dependencies -----------------------
+
+  /**
+   * Flat parts: every `$ref` beside other keywords and every `allOf` member inlined. Inlined `$ref`
+   * targets are added to `targets`, so the caller can count them as open (recursion through a
+   * reference with siblings unrolls like any other).
+   */
+  private expand(parts: Part[], ctx: Ctx, targets?: Set<object>): Part[] {
+    const out: Part[] = [];
+    const queue = [...parts];
+    const inlined = new Set<object>();
+    let count = 0;
+    while (queue.length) {
+      const p = queue.shift()!;
+      if (p.schema === true) continue;
+      if (!isSchema(p.schema)) {
+        out.push(p);
+        continue;
+      }
+      let s = normalizeNode(p.schema, this.doc.draft);
+      if (typeof s.$ref === "string") {
+        const { $ref: ref, ...rest } = s;
+        s = rest;
+        const r = this.doc.resolve(String(ref), p.base);
+        if (typeof r === "string") this.relax(p.pointer, "$ref", `${r}, so that reference is not enforced`);
+        else if (typeof r.schema !== "object" || !inlined.has(r.schema)) {
+          // A target already in this conjunction adds nothing (A and A is A), which also ends allOf cycles.
+          if (typeof r.schema === "object") {
+            inlined.add(r.schema);
+            targets?.add(r.schema);
+          }
+          queue.push({ schema: r.schema, base: r.base, pointer: r.pointer });
+        }
+      }
+      if (Array.isArray(s.allOf)) {
+        const { allOf, ...rest } = s;
+        s = rest;
+        (allOf as unknown[]).forEach((item, i) => {
+          const node = item as JsonSchema;
+          if (typeof node === "object" && inlined.has(node)) return;
+          if (typeof node === "object") inlined.add(node);
+          queue.push({ schema: node, base: this.doc.baseOf(node) ?? p.base, pointer: this.doc.pointerOf(node) ?? `${p.pointer}/allOf/${i}` });
+        });
+      }
+      if (++count > MAX_INLINED) throw new GrammarRefusal(ctx.pointer, "allOf", `more than ${MAX_INLINED} subschemas are combined in one place`);
+      out.push({ ...p, schema: s });
+    }
+    return out;
+  }
+
+  /**
+   * The merged alternatives of a conjunction, with unions and dependencies distributed. Each carries
+   * the `$ref` targets inlined into it, which count as open while it compiles.
+   */
+  private alternatives(parts: Part[], ctx: Ctx, budget: { left: number }, inherited: Set<object> = new Set()): Alternative[] {
+    this.tick(ctx.pointer);
+    const targets = new Set(inherited);
+    const flat = this.expand(parts, ctx, targets);
+    for (let i = 0; i < flat.length; i++) {
+      const p = flat[i];
+      if (!isSchema(p.schema)) continue;
+      const s = p.schema;
+      const keyword = Array.isArray(s.anyOf) ? "anyOf" : Array.isArray(s.oneOf) ? "oneOf" : isSchema(s.dependentRequired) ? "dependentRequired" : isSchema(s.dependentSchemas) ? "dependentSchemas" : null;
+      if (!keyword) continue;
+      const { [keyword]: value, ...rest } = s;
+      const others = flat.map((q, j) => (j === i ? { ...q, schema: rest } : q));
+      let branches: Part[][];
+      if (keyword === "anyOf" || keyword === "oneOf") {
+        const list = value as unknown[];
+        if (list.length === 0) throw new GrammarRefusal(p.pointer, keyword, `${keyword} must not be empty`);
+        branches = list.map((b, k) => [{ schema: b as JsonSchema, base: this.doc.baseOf(b as JsonSchema) ?? p.base, pointer: this.doc.pointerOf(b as JsonSchema) ?? `${p.pointer}/${keyword}/${k}` }]);
+      } else {
+        // One dependency: either the key is absent, or it is present with what it requires.
+        const entries = Object.entries(value as Record<string, unknown>);
+        const [name, dep] = entries[0];
+        const remaining = Object.fromEntries(entries.slice(1));
+        if (entries.length > 1) others[i] = { ...others[i], schema: { ...rest, [keyword]: remaining } };
+        const where = `${p.pointer}/${this.doc.draft <= 7 ? "dependencies" : keyword}/${escapePointer(name)}`;
+        const present: JsonSchema =
+          keyword === "dependentRequired"
+            ? { required: [name, ...(Array.isArray(dep) ? dep.map(String) : [])] }
+            : { allOf: [{ required: [name] }, dep as JsonSchema] };
+        branches = [
+          [{ schema: { properties: { [name]: false } }, base: p.base, pointer: where }],
+          [{ schema: present, base: this.doc.baseOf(dep as JsonSchema) ?? p.base, pointer: where }],
+        ];
+      }
+      const perBranch: Alternative[][] = [];
+      for (const b of branches) {
+        if (budget.left <= 0) break;
+        perBranch.push(this.alternatives([...others, ...b], ctx, budget, targets));
+      }
+      if (budget.left <= 0) {
+        // Too many combinations: this union stays unenforced here; everything else still holds.
+        this.relax(p.pointer, keyword, `combining its ${branches.length} branches with the rest of the schema would exceed ${MAX_ALTERNATIVES} alternatives, so it is not enforced`);
+        return this.alternatives(others, ctx, { left: 1 }, targets);
+      }
+      if (keyword === "oneOf") this.checkOneOf(perBranch.map((list) => list.map((a) => a.merged)), p.pointer);
+      return perBranch.flat();
+    }
+    budget.left--;
+    return [{ merged: mergeParts(flat), targets }];
+  }
+
+  /** oneOf is exact when no value can match two branches; otherwise it is compiled as anyOf and reported. */
+  private checkOneOf(perBranch: Merged[][], pointer: string): void {
+    const deref = (s: JsonSchema): JsonSchema => {
+      let cur = s;
+      for (let i = 0; i < 16 && isSchema(cur) && typeof cur.$ref === "string"; i++) {
+        const r = this.doc.resolve(cur.$ref, this.doc.baseOf(cur) ?? "");
+        if (typeof r === "string") return true;
+        cur = r.schema;
+      }
+      return cur;
+    };
+    for (let i = 0; i < perBranch.length; i++) {
+      for (let j = i + 1; j < perBranch.length; j++) {
+        for (const a of perBranch[i]) {
+          for (const b of perBranch[j]) {
+            if (!provablyDisjoint(a.schema, b.schema, pointer, deref)) {
+              this.relax(pointer, "oneOf", `branches ${i} and ${j} may both match, so the grammar allows either (as anyOf)`);
+              return;
+            }
+          }
         }
       }
     }
+  }
+
+  private conjunction(parts: Part[], ctx: Ctx): GbnfExpr | null {
+    const union = this.bareUnion(parts);
+    if (union) return this.union(union, ctx);
     const options: GbnfExpr[] = [];
-    branches.forEach((b, i) => {
-      const e = this.compile(b as JsonSchema, `${path}/${keyword}/${i}`);
+    for (const { merged, targets } of this.alternatives(parts, ctx, { left: MAX_ALTERNATIVES })) {
+      // A branch that re-enters a reference past the unrolling depth is unavailable, like a bare recursive $ref.
+      const over = [...targets].find((t) => (this.open.get(t) ?? 0) >= this.options.recursionDepth);
+      if (over) {
+        this.cap(this.doc.pointerOf(over as JsonSchema) ?? ctx.pointer, "depth", this.options.recursionDepth);
+        continue;
+      }
+      for (const t of targets) this.open.set(t, (this.open.get(t) ?? 0) + 1);
+      try {
+        const e = this.flat(merged, ctx);
+        if (e) options.push(e);
+      } finally {
+        for (const t of targets) this.open.set(t, (this.open.get(t) ?? 1) - 1);
+      }
+    }
+    return options.length ? alt(...options) : null;
+  }
+
+  /** A node that is only an anyOf/oneOf (nothing beside it constrains): its branches compile on their own. */
+  private bareUnion(parts: Part[]): { keyword: "anyOf" | "oneOf"; part: Part } | null {
+    if (parts.length !== 1 || !isSchema(parts[0].schema)) return null;
+    const s = parts[0].schema;
+    const keys = constrainingKeys(s);
+    if (keys.length !== 1 || (keys[0] !== "anyOf" && keys[0] !== "oneOf") || !Array.isArray(s[keys[0]]) || (s[keys[0]] as unknown[]).length === 0) return null;
+    return { keyword: keys[0], part: parts[0] };
+  }
+
+  private union(u: { keyword: "anyOf" | "oneOf"; part: Part }, ctx: Ctx): GbnfExpr | null {
+    const list = (u.part.schema as Schema)[u.keyword] as JsonSchema[];
+    const at = (b: JsonSchema, k: number): Ctx => ({ base: this.doc.baseOf(b) ?? u.part.base, pointer: this.doc.pointerOf(b) ?? `${u.part.pointer}/${u.keyword}/${k}` });
+    if (u.keyword === "oneOf" && !this.oneOfChecked.has(list)) {
+      this.oneOfChecked.add(list);
+      // Disjointness is judged on each branch's merged form (its references inlined, not compiled).
+      const perBranch = list.map((b, k) => this.alternatives([{ schema: b, ...at(b, k) }], ctx, { left: MAX_ALTERNATIVES }).map((a) => a.merged));
+      this.checkOneOf(perBranch, u.part.pointer);
+    }
+    const options: GbnfExpr[] = [];
+    list.forEach((b, k) => {
+      const e = this.value(b, at(b, k));
       if (e) options.push(e);
     });
     return options.length ? alt(...options) : null;
   }
 
-  private compileEnum(s: Schema, path: string): GbnfExpr | null {
-    const keyword = s.const !== undefined ? "const" : "enum";
-    const other = constrainingKeys(s).filter((k) => k !== "enum" && k !== "const" && k !== "type");
-    if (other.length) throw new UnsupportedSchema(path, other[0], `keywords next to ${keyword} are not supported`);
-    let values: unknown[];
-    if (s.const !== undefined) values = [s.const];
-    else if (Array.isArray(s.enum)) values = s.enum;
-    else throw new UnsupportedSchema(path, "enum", "enum must be an array");
-    if (s.const !== undefined && Array.isArray(s.enum)) values = values.filter((v) => (s.enum as unknown[]).some((e) => JSON.stringify(e) === JSON.stringify(v)));
-    if (s.type !== undefined) {
-      const types = (Array.isArray(s.type) ? s.type : [s.type]) as string[];
-      values = values.filter((v) => types.some((t) => matchesType(v, t)));
+  // ---- one merged node ---------------------------------------------------------------------
+
+  private flat(m: Merged, ctx: Ctx): GbnfExpr | null {
+    const s: Schema = { ...m.schema };
+    if (Array.isArray(s.enum)) return this.compileEnum(s, m, ctx);
+    for (const x of m.extraPatterns) this.relax(x.pointer, "pattern", "several patterns apply to this string; only the first is enforced");
+    for (const x of m.extraFormats) this.relax(x.pointer, "format", "several formats apply to this string; only the first is enforced");
+    for (const x of m.extraMultiples) this.relax(x.pointer, "multipleOf", "several multipleOf values apply; only the first is considered");
+    for (const c of m.collected) {
+      const sub = c.part.schema;
+      switch (c.keyword) {
+        case "not":
+          this.applyNot(s, c.part);
+          break;
+        case "if": {
+          const cond = sub as Schema;
+          if (cond.then === undefined && cond.else === undefined) break;
+          this.relax(c.part.pointer, "if", "if/then/else is not enforced by the grammar");
+          break;
+        }
+        case "contains": {
+          const cs = isSchema(sub) && "contains" in sub ? sub : { contains: sub };
+          if (cs.minContains === 0 && cs.maxContains === undefined) break;
+          this.relax(c.part.pointer, "contains", "contains is not enforced by the grammar");
+          break;
+        }
+        default:
+          if (sub === true) break;
+          this.relax(c.part.pointer, c.keyword, `${c.keyword} is not enforced by the grammar`);
+      }
     }
-    const texts = [...new Set(values.map((v) => JSON.stringify(v)))];
+    let types = typesOf(s) ?? ALL_TYPES;
+    if (types.length === 0) return null;
+    if (types.includes("number")) types = types.filter((t) => t !== "integer");
+    if (s.type === undefined && !TYPED_KEYWORDS.some((k) => s[k] !== undefined)) return this.anyValueCapped(ctx.pointer);
+    const options: GbnfExpr[] = [];
+    for (const t of types) {
+      const e = this.compileType(t, s, ctx);
+      if (e) options.push(e);
+    }
+    return options.length ? alt(...options) : null;
+  }
+
+  /** `not` that can be expressed exactly narrows the node; any other `not` is dropped and reported. */
+  private applyNot(s: Schema, part: Part): void {
+    let n = part.schema;
+    for (let i = 0; i < 16 && isSchema(n) && typeof n.$ref === "string" && constrainingKeys(n).length === 1; i++) {
+      const r = this.doc.resolve(n.$ref, part.base);
+      if (typeof r === "string") break;
+      n = r.schema;
+    }
+    if (n === false) return;
+    if (n === true || (isSchema(n) && constrainingKeys(n).length === 0)) {
+      s.type = [];
+      return;
+    }
+    if (!isSchema(n)) return;
+    const keys = constrainingKeys(n);
+    if (keys.length === 1 && keys[0] === "type") {
+      const banned = typesOf(n) ?? [];
+      const current = typesOf(s) ?? ALL_TYPES;
+      if (banned.includes("integer") && !banned.includes("number") && current.includes("number")) {
+        this.relax(part.pointer, "not", "not {type: integer} beside number is not enforced");
+        return;
+      }
+      s.type = current.filter((t) => !banned.includes(t) && !(t === "integer" && banned.includes("number")));
+      return;
+    }
+    if (keys.length === 1 && keys[0] === "required" && Array.isArray(n.required) && n.required.length === 1) {
+      // Vacuously true for non-objects, so only objects without the key pass.
+      const k = String(n.required[0]);
+      s.type = (typesOf(s) ?? ALL_TYPES).filter((t) => t === "object");
+      s.properties = { ...(isSchema(s.properties) ? s.properties : {}), [k]: false };
+      return;
+    }
+    if (keys.length === 1 && keys[0] === "anyOf" && Array.isArray(n.anyOf)) {
+      // not (A or B) = not A and not B.
+      (n.anyOf as unknown[]).forEach((b, i) => this.applyNot(s, { schema: b as JsonSchema, base: part.base, pointer: `${part.pointer}/anyOf/${i}` }));
+      return;
+    }
+    this.relax(part.pointer, "not", "this not is not enforced by the grammar");
+  }
+
+  private compileType(type: string, s: Schema, ctx: Ctx): GbnfExpr | null {
+    switch (type) {
+      case "string":
+        return this.compileString(s, ctx);
+      case "integer":
+        return this.compileInteger(s, ctx);
+      case "number":
+        return this.compileNumber(s, ctx);
+      case "boolean":
+        return jsonBoolean(this.rules);
+      case "null":
+        return jsonNull();
+      case "array":
+        return this.compileArray(s, ctx);
+      case "object":
+        return this.compileObject(s, ctx);
+      default:
+        this.relax(ctx.pointer, "type", `"${type}" is not a JSON Schema type, so it is ignored`);
+        return null;
+    }
+  }
+
+  private compileEnum(s: Schema, m: Merged, ctx: Ctx): GbnfExpr | null {
+    const { enum: values, ...rest } = s;
+    // Every other keyword of the node decides membership of each listed value exactly.
+    const check: Schema = { ...rest };
+    const extra: JsonSchema[] = [
+      ...m.collected.map((c) => (c.keyword === "if" ? c.part.schema : c.keyword === "contains" && isSchema(c.part.schema) && "contains" in c.part.schema ? c.part.schema : { [c.keyword]: c.part.schema })),
+      ...m.extraPatterns.map((x) => ({ pattern: x.pattern })),
+      ...m.extraFormats.map((x) => ({ format: x.format })),
+      ...m.extraMultiples.map((x) => ({ multipleOf: x.value })),
+    ];
+    if (extra.length) check.allOf = extra;
+    if (isSchema(check.dependentRequired) || isSchema(check.dependentSchemas)) check.dependencies = { ...(check.dependentRequired as object), ...(check.dependentSchemas as object) };
+    this.checker.undecided = null;
+    const kept = (values as unknown[]).filter((v) => this.checker.matches(check, v, ctx.base));
+    const undecided = this.checker.takeUndecided();
+    if (undecided) this.relax(ctx.pointer, undecided, `some ${undecided} beside enum could not be checked, so every listed value is allowed`);
+    const texts = [...new Set(kept.map((v) => JSON.stringify(v)))];
     if (texts.length === 0) return null;
     const choice = literalChoice(texts.map((text) => ({ text, then: EMPTY })));
     return choice.kind === "literal" ? choice : this.rules.add(`${this.hint}-enum`, choice, `enum|${JSON.stringify(texts)}`);
@@ -215,78 +564,85 @@ export class SchemaCompiler {
 
   // ---- scalars ---------------------------------------------------------------------------
 
-  private compileString(s: Schema, path: string): GbnfExpr | null {
-    const minLength = nonNegativeInt(s.minLength, path, "minLength") ?? 0;
-    const declaredMax = nonNegativeInt(s.maxLength, path, "maxLength");
+  private compileString(s: Schema, ctx: Ctx): GbnfExpr | null {
+    const minLength = count(s.minLength) ?? 0;
     const format = typeof s.format === "string" ? s.format : undefined;
+    const formatMax = format === undefined ? undefined : FORMAT_MAX_LENGTH[format];
+    const declaredMax = formatMax === undefined ? count(s.maxLength) : Math.min(formatMax, count(s.maxLength) ?? formatMax);
     const pattern = typeof s.pattern === "string" ? s.pattern : undefined;
-    if (s.pattern !== undefined && pattern === undefined) throw new UnsupportedSchema(path, "pattern", "pattern must be a string");
-    let source: string | undefined;
+    let source: string | undefined = pattern;
     if (format && FORMAT_PATTERNS[format]) {
       source = FORMAT_PATTERNS[format];
       if (pattern !== undefined) {
         const within = PATTERNS_WITHIN_FORMAT[format]?.[pattern];
         if (within !== undefined) source = within;
-        else this.fallback(`${path}/pattern`, "pattern", `the pattern next to format "${format}" is not enforced; the grammar enforces the format only`);
+        else this.relax(ctx.pointer, "pattern", `the pattern next to format "${format}" is not enforced; the grammar enforces the format only`);
       }
-    } else if (format && AJV_FORMATS.has(format)) {
-      throw new UnsupportedSchema(path, "format", `the format "${format}" is not compiled exactly`);
-    } else {
-      source = pattern;
+    } else if (format && AJV_FORMATS.has(format) && !NUMBER_FORMATS.has(format)) {
+      this.relax(ctx.pointer, "format", `the format "${format}" is not enforced by the grammar`);
     }
     // A pattern or format that bounds its own length needs no cap; otherwise the default cap applies.
     const lengths = source === undefined ? null : patternLengths(source);
     let maxLength = declaredMax;
+    let capped = false;
     if (maxLength === undefined) {
       if (lengths && lengths[1] !== Infinity) maxLength = lengths[1];
       else {
         maxLength = Math.max(this.options.maxStringChars, minLength, lengths ? lengths[0] : 0);
-        this.cap(path, "string", maxLength);
+        capped = true;
+        this.cap(ctx.pointer, "string", maxLength);
       }
     }
     if (minLength > maxLength) return null;
     if (source === undefined) return jsonString(this.rules, minLength, maxLength);
-    const translated = translatePattern(source, minLength, maxLength, this.rules);
+    // Under the default cap only output size matters, so each unbounded quantifier gets its own cap
+    // instead of narrowing the pattern to a total length (which can drop strings the pattern allows).
+    const translated = capped ? translatePatternCapped(source, minLength, maxLength, this.rules) : translatePattern(source, minLength, maxLength, this.rules);
     if (!translated.ok) {
-      if (source !== pattern || format !== undefined) throw new UnsupportedSchema(path, "format", `the format "${format}" does not fit lengths ${minLength}..${maxLength}`);
-      this.fallback(`${path}/pattern`, "pattern", `${translated.reason}, so it falls back to a plain string of ${minLength}..${maxLength} characters`);
+      const keyword = source === pattern ? "pattern" : "format";
+      this.relax(`${ctx.pointer}`, keyword, `${translated.reason}, so the grammar allows any string of ${minLength}..${maxLength} characters there`);
       return jsonString(this.rules, minLength, maxLength);
     }
     if (translated.content === null) return null;
-    return this.rules.add(`${this.hint}-pattern`, seq(lit('"'), translated.content, lit('"')), `pattern|${minLength}|${maxLength}|${source}`);
+    return this.rules.add(`${this.hint}-pattern`, seq(lit('"'), translated.content, lit('"')), `pattern|${minLength}|${maxLength}|${capped}|${source}`);
   }
 
-  private checkMultipleOf(s: Schema, path: string, integer: boolean): void {
+  private multipleOf(s: Schema, ctx: Ctx, integer: boolean): void {
     if (s.multipleOf === undefined) return;
-    if (integer && s.multipleOf === 1) return;
-    throw new UnsupportedSchema(path, "multipleOf", "multipleOf is not supported");
+    if (integer && typeof s.multipleOf === "number" && (s.multipleOf === 1 || s.multipleOf === 0.5 || s.multipleOf === 0.25)) return;
+    this.relax(ctx.pointer, "multipleOf", "multipleOf is not enforced by the grammar");
   }
 
-  private compileInteger(s: Schema, path: string): GbnfExpr | null {
-    this.checkMultipleOf(s, path, true);
-    const min = bound(s.minimum, path, "minimum");
-    const max = bound(s.maximum, path, "maximum");
-    const xmin = bound(s.exclusiveMinimum, path, "exclusiveMinimum");
-    const xmax = bound(s.exclusiveMaximum, path, "exclusiveMaximum");
-    if (min === undefined && max === undefined && xmin === undefined && xmax === undefined) return jsonInteger(this.rules);
+  private compileInteger(s: Schema, ctx: Ctx): GbnfExpr | null {
+    this.multipleOf(s, ctx, true);
+    const min = num(s.minimum);
+    const max = num(s.maximum);
+    const xmin = num(s.exclusiveMinimum);
+    const xmax = num(s.exclusiveMaximum);
     const los: bigint[] = [];
     const his: bigint[] = [];
+    if (s.format === "int32") {
+      los.push(-(2n ** 31n));
+      his.push(2n ** 31n - 1n);
+    }
+    if (min === undefined && max === undefined && xmin === undefined && xmax === undefined && los.length === 0) return jsonInteger(this.rules);
     if (min !== undefined) los.push(toBigInt(Math.ceil(min)));
     if (xmin !== undefined) los.push(toBigInt(Math.floor(xmin)) + 1n);
     if (max !== undefined) his.push(toBigInt(Math.floor(max)));
     if (xmax !== undefined) his.push(toBigInt(Math.ceil(xmax)) - 1n);
     const lo = los.length ? los.reduce((a, b) => (a > b ? a : b)) : -(10n ** 16n);
     const hi = his.length ? his.reduce((a, b) => (a < b ? a : b)) : 10n ** 16n;
-    const e = integerRange(lo, hi);
+    const e = cachedIntegerRange(lo, hi);
     return e && e.kind !== "literal" ? this.rules.add(`int-${signed(lo)}-${signed(hi)}`, e, `int|${lo}|${hi}`) : e;
   }
 
-  private compileNumber(s: Schema, path: string): GbnfExpr | null {
-    this.checkMultipleOf(s, path, false);
-    const min = bound(s.minimum, path, "minimum");
-    const max = bound(s.maximum, path, "maximum");
-    const xmin = bound(s.exclusiveMinimum, path, "exclusiveMinimum");
-    const xmax = bound(s.exclusiveMaximum, path, "exclusiveMaximum");
+  private compileNumber(s: Schema, ctx: Ctx): GbnfExpr | null {
+    if (s.format === "int32" || s.format === "int64") return this.compileInteger(s, ctx);
+    this.multipleOf(s, ctx, false);
+    const min = num(s.minimum);
+    const max = num(s.maximum);
+    const xmin = num(s.exclusiveMinimum);
+    const xmax = num(s.exclusiveMaximum);
     if (min === undefined && max === undefined && xmin === undefined && xmax === undefined) return jsonNumber(this.rules);
     // Bounds are on the parsed double: an exclusive bound moves to the next double, then each side
     // becomes the exact edge of the texts that round into range (double-edges.ts), so the rule
@@ -302,22 +658,21 @@ export class SchemaCompiler {
 
   // ---- arrays ------------------------------------------------------------------------------
 
-  private compileArray(s: Schema, path: string): GbnfExpr | null {
-    if (s.uniqueItems === true) throw new UnsupportedSchema(path, "uniqueItems", "uniqueItems is not supported");
-    const minItems = nonNegativeInt(s.minItems, path, "minItems") ?? 0;
-    const prefixRaw = s.prefixItems;
-    if (prefixRaw !== undefined && !Array.isArray(prefixRaw)) throw new UnsupportedSchema(path, "prefixItems", "prefixItems must be an array");
-    const prefix = (prefixRaw ?? []).map((p, i) => this.compile(p as JsonSchema, `${path}/prefixItems/${i}`));
+  private compileArray(s: Schema, ctx: Ctx): GbnfExpr | null {
+    const minItems = count(s.minItems) ?? 0;
+    const prefixRaw = Array.isArray(s.prefixItems) ? (s.prefixItems as unknown[]) : [];
+    const prefix = prefixRaw.map((p, i) => this.value(p as JsonSchema, { base: ctx.base, pointer: `${ctx.pointer}/prefixItems/${i}` }));
     const itemsSchema = (s.items ?? true) as JsonSchema;
-    const rest = itemsSchema === false ? null : this.compile(itemsSchema, `${path}/items`);
-    let maxItems = nonNegativeInt(s.maxItems, path, "maxItems");
+    const rest = itemsSchema === false ? null : this.value(itemsSchema, { base: ctx.base, pointer: `${ctx.pointer}/items` });
+    let maxItems = count(s.maxItems);
     if (maxItems === undefined) {
       if (rest === null) maxItems = prefix.length;
       else {
         maxItems = Math.max(this.options.maxItems, minItems);
-        this.cap(path, "array", maxItems);
+        this.cap(ctx.pointer, "array", maxItems);
       }
     }
+    if (s.uniqueItems === true && maxItems > 1) this.relax(ctx.pointer, "uniqueItems", "uniqueItems is not enforced by the grammar");
     if (minItems > maxItems) return null;
     const atom = (e: GbnfExpr) => (e.kind === "seq" || e.kind === "alt" ? this.rules.add(`${this.hint}-item`, e) : e);
     const restAtom = rest && atom(rest);
@@ -345,21 +700,84 @@ export class SchemaCompiler {
 
   // ---- objects -----------------------------------------------------------------------------
 
-  private compileObject(s: Schema, path: string): GbnfExpr | null {
-    const properties = s.properties ?? {};
-    if (!isSchema(properties)) throw new UnsupportedSchema(path, "properties", "properties must be an object");
-    const requiredRaw = s.required ?? [];
-    if (!Array.isArray(requiredRaw)) throw new UnsupportedSchema(path, "required", "required must be an array");
-    const required = [...new Set(requiredRaw.map(String))];
-    if (s.propertyNames !== undefined) {
-      const pn = s.propertyNames;
-      const ok = pn === true || (isSchema(pn) && constrainingKeys(pn).every((k) => k === "type") && (pn.type === undefined || pn.type === "string"));
-      if (!ok) throw new UnsupportedSchema(`${path}/propertyNames`, "propertyNames", "only propertyNames {type: string} is supported");
-    }
+  /** The key language and value schema of extra keys, from propertyNames, patternProperties and additionalProperties. */
+  private extras(s: Schema, ctx: Ctx, declared: string[]): { lang: KeyLanguage; value: JsonSchema; pointer: string } | null {
+    let lang: KeyLanguage | null = anyKeyLanguage(MAX_EXTRA_KEY_CHARS);
     const additional = (s.additionalProperties ?? true) as JsonSchema;
-    const extraValue = additional === false ? null : this.compile(additional, `${path}/additionalProperties`);
+    const patterns = isSchema(s.patternProperties) ? Object.entries(s.patternProperties) : [];
+    const pn = s.propertyNames;
+    if (pn !== undefined && pn !== true) {
+      const names = this.namesLanguage(pn as JsonSchema, ctx);
+      if (names === null) return null;
+      lang = names;
+    }
+    if (patterns.length === 0) return additional === false ? null : { lang, value: additional, pointer: `${ctx.pointer}/additionalProperties` };
+    if (patterns.length === 1) {
+      const [pattern, v] = patterns[0];
+      const value = v as JsonSchema;
+      const pl = keyLanguageOf(pattern, MAX_EXTRA_KEY_CHARS);
+      const where = `${ctx.pointer}/patternProperties/${escapePointer(pattern)}`;
+      if (pl && isEveryKey(pl)) return { lang, value, pointer: where };
+      if (pl && additional === false && isEveryKey(lang)) return { lang: pl, value, pointer: where };
+      if (isTrivial(value) && isTrivial(additional)) return { lang, value: true, pointer: where };
+    }
+    // Several patterns, or one beside additionalProperties: keys are not told apart by the grammar.
+    this.relax(`${ctx.pointer}`, "patternProperties", "extra keys are not matched against their patterns; each may take any of the patterns' value schemas");
+    void declared;
+    const values = patterns.map(([, v]) => v as JsonSchema);
+    if (additional !== false) values.push(additional);
+    return { lang, value: values.length === 1 ? values[0] : { anyOf: values }, pointer: `${ctx.pointer}/patternProperties` };
+  }
 
+  /** Keys allowed by a propertyNames schema (pattern and lengths); null when none. */
+  private namesLanguage(pn: JsonSchema, ctx: Ctx): KeyLanguage | null {
+    if (pn === false) return null;
+    let lang: KeyLanguage | null = anyKeyLanguage(MAX_EXTRA_KEY_CHARS);
+    if (!isSchema(pn)) return lang;
+    const s = normalizeNode(pn, this.doc.draft);
+    const known = ["type", "pattern", "minLength", "maxLength", "format"];
+    const other = constrainingKeys(s).filter((k) => !known.includes(k));
+    if (other.length) this.relax(`${ctx.pointer}/propertyNames`, other[0], `propertyNames ${other[0]} is not enforced on extra keys`);
+    if (typeof s.pattern === "string") {
+      const pl = keyLanguageOf(s.pattern, MAX_EXTRA_KEY_CHARS);
+      if (pl) lang = pl;
+      else this.relax(`${ctx.pointer}/propertyNames`, "pattern", "the propertyNames pattern is not enforced on extra keys");
+    }
+    if (lang && (typeof s.minLength === "number" || typeof s.maxLength === "number")) lang = boundKeyLanguage(lang, count(s.minLength) ?? 0, Math.min(count(s.maxLength) ?? MAX_EXTRA_KEY_CHARS, MAX_EXTRA_KEY_CHARS));
+    return lang;
+  }
+
+  private compileObject(s0: Schema, ctx: Ctx): GbnfExpr | null {
+    const s: Schema = { ...s0 };
+    const properties: Record<string, unknown> = { ...((isSchema(s.properties) ? s.properties : {}) as Record<string, unknown>) };
+    const required = [...new Set((Array.isArray(s.required) ? s.required : []).map(String))];
+    const patterns = isSchema(s.patternProperties) ? Object.entries(s.patternProperties) : [];
+    // Declared keys that match a pattern must satisfy the pattern's schema too.
+    for (const key of Object.keys(properties)) {
+      for (const [pattern, ps] of patterns) {
+        const re = patternRegex(pattern);
+        if (re === null) this.relax(`${ctx.pointer}/patternProperties`, "patternProperties", `the pattern "${pattern}" is not a valid regular expression here`);
+        else if (re.test(key) && !isTrivial(ps)) properties[key] = { allOf: [properties[key], ps] };
+      }
+    }
+    // Declared names propertyNames rules out can never appear.
+    if (s.propertyNames !== undefined && s.propertyNames !== true) {
+      const names = this.namesLanguage(s.propertyNames as JsonSchema, ctx);
+      for (const key of [...Object.keys(properties), ...required]) if (names === null || !keyInLanguage(names, key)) properties[key] = false;
+    }
     const declared = Object.keys(properties);
+    const extra = this.extras(s, ctx, declared);
+    const extraValue = extra ? this.value(extra.value, { base: ctx.base, pointer: extra.pointer }) : null;
+    const valueOfUndeclared = (key: string): JsonSchema | false => {
+      const matching = patterns.filter(([p]) => patternRegex(p)?.test(key)).map(([, v]) => v as JsonSchema);
+      if (matching.length) return matching.length === 1 ? matching[0] : { allOf: matching };
+      if (s.propertyNames !== undefined && s.propertyNames !== true) {
+        const names = this.namesLanguage(s.propertyNames as JsonSchema, ctx);
+        if (names === null || !keyInLanguage(names, key)) return false;
+      }
+      return (s.additionalProperties ?? true) as JsonSchema;
+    };
+
     const order = [...declared.filter((k) => required.includes(k)), ...required.filter((k) => !declared.includes(k)), ...declared.filter((k) => !required.includes(k))];
     interface Slot {
       required: boolean;
@@ -368,41 +786,116 @@ export class SchemaCompiler {
     const slots: Slot[] = [];
     for (const key of order) {
       const isRequired = required.includes(key);
-      const value = key in properties ? this.compile(properties[key] as JsonSchema, `${path}/properties/${escapePointer(key)}`) : extraValue;
+      const schema = key in properties ? (properties[key] as JsonSchema) : valueOfUndeclared(key);
+      const pointer = key in properties ? `${ctx.pointer}/properties/${escapePointer(key)}` : `${ctx.pointer}/required`;
+      const value = schema === false ? null : this.value(schema, { base: ctx.base, pointer });
       if (value === null) {
         if (isRequired) return null;
         continue;
       }
       slots.push({ required: isRequired, expr: seq(lit(JSON.stringify(key) + ":"), value) });
     }
-    let extra: GbnfExpr | null = null;
+    let extraRule: GbnfExpr | null = null;
     let maxExtra = 0;
-    if (extraValue) {
-      maxExtra = this.options.maxKeys;
-      this.cap(path, "object", maxExtra);
-      this.cap(`${path}/propertyNames`, "string", MAX_EXTRA_KEY_CHARS);
-      extra = this.rules.add(`${this.hint}-extra`, seq(extraKey(this.rules, [...new Set([...declared, ...required])], MAX_EXTRA_KEY_CHARS), lit(":"), extraValue));
+    if (extra && extraValue) {
+      const key = isEveryKey(extra.lang) ? extraKey(this.rules, [...new Set([...declared, ...required])], extra.lang.tailMax) : keyRule(this.rules, [...new Set([...declared, ...required])], extra.lang);
+      if (key) {
+        maxExtra = this.options.maxKeys;
+        this.cap(ctx.pointer, "object", maxExtra);
+        this.cap(`${ctx.pointer}/propertyNames`, "string", MAX_EXTRA_KEY_CHARS);
+        extraRule = this.rules.add(`${this.hint}-extra`, seq(key, lit(":"), extraValue));
+      }
+    }
+    let minP = count(s.minProperties) ?? 0;
+    let maxP = count(s.maxProperties) ?? Infinity;
+    const most = slots.length + (extraRule ? maxExtra : 0);
+    if (maxP >= most) maxP = Infinity;
+    if (minP > most) return null;
+    const requiredCount = slots.filter((x) => x.required).length;
+    if (minP <= requiredCount) minP = 0;
+    let top = maxP === Infinity ? Math.max(minP, 1) : maxP;
+    if ((slots.length + 1) * (top + 1) > MAX_COUNT_STATES) {
+      if (minP > 1) this.relax(ctx.pointer, "minProperties", "minProperties is not enforced beyond one member");
+      if (maxP !== Infinity) this.relax(ctx.pointer, "maxProperties", "maxProperties is not enforced by the grammar");
+      minP = Math.min(minP, 1);
+      maxP = Infinity;
+      top = 1;
     }
     const comma = (e: GbnfExpr) => seq(lit(","), e);
-    const after = (i: number): GbnfExpr => {
-      const parts: GbnfExpr[] = [];
-      for (let j = i; j < slots.length; j++) parts.push(slots[j].required ? comma(slots[j].expr) : opt(comma(slots[j].expr)));
-      if (extra) parts.push(boundedRepeat(comma(extra), 0, maxExtra));
-      return seq(...parts);
+    const memo = new Map<string, GbnfExpr | null>();
+    // rest(i, c): the members from slot i on, c members written so far (saturating at `top`).
+    const rest = (i: number, c: number): GbnfExpr | null => {
+      const key = `${i},${c}`;
+      if (memo.has(key)) return memo.get(key)!;
+      let e: GbnfExpr | null;
+      if (i === slots.length) {
+        const lo = Math.max(0, minP - c);
+        const hi = Math.min(maxExtra, maxP - c);
+        if (!extraRule) e = lo === 0 ? EMPTY : null;
+        else if (lo > hi) e = null;
+        else if (c > 0) e = boundedRepeat(comma(extraRule), lo, hi);
+        else if (hi === 0) e = EMPTY;
+        else {
+          const tail = boundedRepeat(comma(extraRule), Math.max(0, lo - 1), hi - 1);
+          e = lo === 0 ? opt(seq(extraRule, tail)) : seq(extraRule, tail);
+        }
+      } else if (c > 0 && top === 1 && minP <= 1) {
+        // Past the first member with nothing to count, each later member is independently there or not.
+        const tail = rest(slots.length, 1);
+        e = tail && seq(...slots.slice(i).map((x) => (x.required ? comma(x.expr) : opt(comma(x.expr)))), tail);
+      } else {
+        const slot = slots[i];
+        const next = c + 1 > maxP ? null : rest(i + 1, Math.min(c + 1, top));
+        const present = next ? seq(c > 0 ? lit(",") : EMPTY, slot.expr, next) : null;
+        if (slot.required) e = present;
+        else {
+          const absent = rest(i + 1, c);
+          // Small objects inline the choice (as the reviewed grammars do); larger ones name it, which keeps the grammar linear.
+          e = present && absent ? (slots.length <= 8 ? alt(present, absent) : this.rules.add(`${this.hint}-members`, alt(present, absent))) : (present ?? absent);
+        }
+      }
+      memo.set(key, e);
+      return e;
     };
-    const first = (i: number): GbnfExpr => {
-      if (i === slots.length) return extra ? opt(seq(extra, boundedRepeat(comma(extra), 0, maxExtra - 1))) : EMPTY;
-      const here = seq(slots[i].expr, after(i + 1));
-      return slots[i].required ? here : alt(here, first(i + 1));
-    };
-    const body = first(0);
+    const body = rest(0, 0);
+    if (body === null) return null;
     return this.rules.add(`${this.hint}-object`, seq(lit("{"), body, lit("}")));
   }
 
-  /** Free-form object args (static mode and fallbacks). */
+  /** Free-form object args (static mode and whole-tool relaxations). */
   anyObjectRule(path: string): GbnfExpr {
-    this.cap(path, "object", this.options.maxKeys);
+    this.cap(path, "depth", this.options.anyValueDepth);
     return anyObject(this.rules, this.freeform());
   }
 }
 
+/** Keywords that constrain only values of some type (their presence means "not any value"). */
+const TYPED_KEYWORDS = [
+  "minLength", "maxLength", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+  "items", "prefixItems", "minItems", "maxItems", "uniqueItems", "properties", "required", "additionalProperties",
+  "patternProperties", "propertyNames", "minProperties", "maxProperties",
+];
+
+/** integerRange results are pure and recur (the same bounds across schemas), so they are kept. */
+const integerRanges = new Map<string, GbnfExpr | null>();
+function cachedIntegerRange(lo: bigint, hi: bigint): GbnfExpr | null {
+  const key = `${lo}|${hi}`;
+  if (!integerRanges.has(key)) {
+    if (integerRanges.size > 500) integerRanges.clear();
+    integerRanges.set(key, integerRange(lo, hi));
+  }
+  return integerRanges.get(key)!;
+}
+
+function isTrivial(s: unknown): boolean {
+  return s === true || s === undefined || (isSchema(s) && constrainingKeys(s).length === 0);
+}
+
+/** A non-negative integer keyword value, or undefined when absent or malformed (then ignored, as ajv's strict: false would not). */
+function count(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? Math.floor(v) : undefined;
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}

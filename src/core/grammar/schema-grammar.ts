@@ -1,42 +1,56 @@
 /** compileSchemaGrammar: a grammar whose root is one JSON value of a schema. */
-import { lit, type GbnfExpr } from "./gbnf-ast";
+import type { GbnfExpr } from "./gbnf-ast";
 import { printGbnf } from "./gbnf-printer";
 import { maxBytesOf } from "./max-bytes";
 import { RuleSet } from "./rule-set";
-import { SchemaCompiler, UnsupportedSchema } from "./schema-compiler";
-import { resolveGrammarOptions, type CompiledGrammar, type GrammarCap, type GrammarFallback, type GrammarOptions, type JsonSchema } from "./types";
+import { BudgetExceeded, SchemaCompiler, type CompileReport } from "./schema-compiler";
+import { GrammarRefusal, resolveGrammarOptions, type CompiledGrammar, type GrammarOptions, type JsonSchema, type SchemaCompileResult } from "./types";
 
 /**
- * Compiles one JSON Schema into a grammar whose root is a JSON value of that schema. Unsupported
- * keywords make the root a free-form JSON value, reported in `fallbacks`; a schema no value can
- * satisfy is reported too (its grammar then accepts nothing useful: `null`... never, so it falls back).
+ * Compiles one JSON Schema into a grammar whose root is a JSON value of that schema: exact, or with
+ * local relaxations listed in `relaxations`. When the grammar would exceed its rule or size budget,
+ * recursive `$ref`s are unrolled less deeply (reported as a "depth" cap) before giving up.
+ * @throws GrammarRefusal when no grammar fits the budget, the schema is malformed, or no value satisfies it.
  */
 export function compileSchemaGrammar(schema: JsonSchema, options?: GrammarOptions): CompiledGrammar {
   const resolved = resolveGrammarOptions(options);
-  const rules = new RuleSet();
-  const report = { fallbacks: [] as GrammarFallback[], caps: [] as GrammarCap[] };
-  const compiler = new SchemaCompiler(rules, resolved, schema, "value", report);
-  let root: GbnfExpr | null;
-  try {
-    root = compiler.compile(schema, "");
-    if (root === null) {
-      report.fallbacks.push({ path: "", keyword: "schema", reason: "no JSON value satisfies this schema; the grammar accepts any JSON value instead" });
+  let failure: BudgetExceeded | GrammarRefusal | null = null;
+  for (let depth = resolved.recursionDepth; depth >= Math.min(1, resolved.recursionDepth); depth--) {
+    const rules = new RuleSet();
+    const report: CompileReport = { relaxations: [], caps: [] };
+    const compiler = new SchemaCompiler(rules, { ...resolved, recursionDepth: depth }, schema, "value", report);
+    try {
+      const root = compiler.compile(schema, "");
+      if (root === null) throw new GrammarRefusal("", "schema", "no JSON value satisfies this schema");
+      const compiled = finish(rules, root, report);
+      if (compiled.gbnf.length > resolved.maxGrammarBytes) {
+        failure = new GrammarRefusal("", "maxGrammarBytes", `its grammar would be ${compiled.gbnf.length} bytes, over the ${resolved.maxGrammarBytes}-byte limit`);
+        continue;
+      }
+      if (depth < resolved.recursionDepth) compiled.caps.push({ path: "", kind: "depth", cap: depth });
+      return compiled;
+    } catch (err) {
+      if (!(err instanceof BudgetExceeded)) throw err;
+      failure = err;
     }
-  } catch (err) {
-    if (!(err instanceof UnsupportedSchema)) throw err;
-    report.fallbacks.push({ path: err.path, keyword: err.keyword, reason: `${err.reason}; the grammar accepts any JSON value instead` });
-    root = null;
   }
-  if (root === null) {
-    report.caps.length = 0;
-    const fresh = new RuleSet();
-    const generic = new SchemaCompiler(fresh, resolved, true, "value", report).compile(true, "") ?? lit("null");
-    return finish(fresh, generic, report);
-  }
-  return finish(rules, root, report);
+  if (failure instanceof GrammarRefusal) throw failure;
+  const at = failure?.pointer ?? "";
+  const limit = failure?.limit === "steps" ? "its compile would take too many steps" : `its grammar would exceed ${resolved.maxRules} rules`;
+  throw new GrammarRefusal(at, failure?.limit ?? "maxRules", `${limit}, even with recursive references unrolled once`);
 }
 
-export function finish(rules: RuleSet, root: GbnfExpr, report: { fallbacks: GrammarFallback[]; caps: GrammarCap[] }): CompiledGrammar {
+/** compileSchemaGrammar as a result instead of an exception. */
+export function compileSchema(schema: JsonSchema, options?: GrammarOptions): SchemaCompileResult {
+  try {
+    return { ok: true, grammar: compileSchemaGrammar(schema, options) };
+  } catch (err) {
+    if (err instanceof GrammarRefusal) return { ok: false, refusal: err };
+    throw err;
+  }
+}
+
+export function finish(rules: RuleSet, root: GbnfExpr, report: CompileReport): CompiledGrammar {
   const grammar = rules.grammar(root);
-  return { gbnf: printGbnf(grammar), maxBytes: maxBytesOf(grammar), fallbacks: report.fallbacks, caps: report.caps };
+  return { gbnf: printGbnf(grammar), maxBytes: maxBytesOf(grammar), relaxations: report.relaxations, caps: report.caps };
 }

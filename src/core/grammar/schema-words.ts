@@ -1,29 +1,20 @@
 /** JSON Schema vocabulary the compiler knows, and small checks on keyword values. */
 
-/** A keyword the compiler cannot compile exactly. */
-export class UnsupportedSchema extends Error {
-  constructor(
-    readonly path: string,
-    readonly keyword: string,
-    readonly reason: string,
-  ) {
-    super(`${path || "/"}: ${keyword}: ${reason}`);
-  }
-}
-
 export type Schema = Record<string, unknown>;
 
-/** Keywords that never constrain a value. */
-export const ANNOTATIONS = new Set([
-  "$schema", "$id", "$anchor", "$comment", "$defs", "definitions", "title", "description", "default", "examples",
-  "deprecated", "readOnly", "writeOnly", "contentMediaType", "contentEncoding", "id",
+/**
+ * Keywords that constrain a value (validation and applicator vocabularies of drafts 04 to 2020-12).
+ * Everything else — annotations, `$defs`, `$id`, and unknown keywords such as `javaName` or
+ * `x-kubernetes-*` — is ignored, as the specification says.
+ */
+export const VOCABULARY = new Set([
+  "type", "enum", "const", "anyOf", "oneOf", "allOf", "not", "$ref", "$recursiveRef", "$dynamicRef", "if", "then", "else",
+  "properties", "required", "additionalProperties", "patternProperties", "propertyNames", "minProperties", "maxProperties",
+  "dependencies", "dependentRequired", "dependentSchemas", "unevaluatedProperties",
+  "items", "prefixItems", "additionalItems", "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems", "unevaluatedItems",
+  "minLength", "maxLength", "pattern", "format",
+  "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 ]);
-const STRING_KEYS = ["minLength", "maxLength", "pattern", "format"];
-const NUMBER_KEYS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
-const ARRAY_KEYS = ["items", "prefixItems", "minItems", "maxItems", "uniqueItems"];
-export const OBJECT_KEYS = ["properties", "required", "additionalProperties", "propertyNames"];
-const STRUCTURE_KEYS = ["type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref"];
-export const KNOWN = new Set([...ANNOTATIONS, ...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS, ...STRUCTURE_KEYS]);
 export const ALL_TYPES = ["object", "array", "string", "number", "boolean", "null"];
 /** Longest extra key of an object that allows additional properties. */
 export const MAX_EXTRA_KEY_CHARS = 64;
@@ -32,7 +23,7 @@ export const isSchema = (s: unknown): s is Schema => typeof s === "object" && s 
 export const escapePointer = (k: string) => k.replace(/~/g, "~0").replace(/\//g, "~1");
 
 export function constrainingKeys(s: Schema): string[] {
-  return Object.keys(s).filter((k) => !ANNOTATIONS.has(k));
+  return Object.keys(s).filter((k) => VOCABULARY.has(k));
 }
 
 /** A bound for a rule name: "m" marks a negative value, since names cannot hold "-" as a sign. */
@@ -59,18 +50,6 @@ export function matchesType(v: unknown, t: string): boolean {
     default:
       return false;
   }
-}
-
-export function nonNegativeInt(v: unknown, path: string, keyword: string): number | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) throw new UnsupportedSchema(path, keyword, `${keyword} must be a non-negative integer`);
-  return v;
-}
-
-export function bound(v: unknown, path: string, keyword: string): number | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== "number" || !Number.isFinite(v)) throw new UnsupportedSchema(path, keyword, `${keyword} must be a finite number`);
-  return v;
 }
 
 export function toBigInt(v: number): bigint {

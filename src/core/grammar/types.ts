@@ -25,19 +25,31 @@ export interface GrammarOptions {
   maxItems?: number;
   /** Cap on keys of free-form objects (default 32). */
   maxKeys?: number;
-  /** How deep recursive `$ref`s and free-form JSON values nest (default 3). */
+  /** How many times a recursive `$ref` unrolls on one path (default 3). */
   recursionDepth?: number;
+  /** How deep a free-form JSON value (a schema that allows anything) nests objects and arrays (default 10). */
+  anyValueDepth?: number;
+  /** Most members or items of each object or array inside a free-form JSON value (default 256). */
+  anyValueMembers?: number;
+  /** Most GBNF rules one compile may create before it refuses the schema (default 20000). */
+  maxRules?: number;
+  /** Longest GBNF text, in bytes, before the compile refuses the schema (default 4 MiB). */
+  maxGrammarBytes?: number;
 }
 
-/** A place where the compiler could not be exact and fell back to a looser rule. */
-export interface GrammarFallback {
-  /** The tool whose args fell back (absent for a bare schema). */
+/**
+ * A local relaxation: one subschema the grammar enforces more loosely than the schema says (a keyword
+ * dropped or weakened there, the rest of the schema still exact). The gatekeeper's validator still
+ * enforces the whole schema on every call.
+ */
+export interface GrammarRelaxation {
+  /** The tool whose args are relaxed (absent for a bare schema). */
   tool?: string;
-  /** JSON pointer into the schema where the unsupported keyword sits. */
-  path: string;
-  /** The keyword that caused it, e.g. `not`. */
+  /** JSON pointer into the schema document of the subschema holding the keyword ("" is the root). */
+  pointer: string;
+  /** The keyword the grammar does not enforce exactly, e.g. `uniqueItems`. */
   keyword: string;
-  /** One sentence: what was done instead. */
+  /** One sentence: what the grammar enforces instead. */
   reason: string;
 }
 
@@ -47,9 +59,9 @@ export interface GrammarCap {
   tool?: string;
   /** JSON pointer of the capped value (envelope fields use `/thought` etc.). */
   path: string;
-  /** What was capped. */
-  kind: "string" | "array" | "object";
-  /** Characters, items or keys allowed. */
+  /** What was capped; "depth" is how deep a recursive `$ref` or free-form value nests. */
+  kind: "string" | "array" | "object" | "depth";
+  /** Characters, items, keys or levels allowed. */
   cap: number;
 }
 
@@ -59,8 +71,8 @@ export interface CompiledGrammar {
   gbnf: string;
   /** Upper bound of the UTF-8 byte length of any text the grammar accepts. */
   maxBytes: number;
-  /** Places the compiler was not exact (empty when it was exact everywhere). */
-  fallbacks: GrammarFallback[];
+  /** Subschemas enforced more loosely than the schema says (empty when the grammar is exact). */
+  relaxations: GrammarRelaxation[];
   /** Default caps that bound otherwise unbounded sizes. */
   caps: GrammarCap[];
 }
@@ -77,6 +89,10 @@ export const DEFAULT_GRAMMAR_OPTIONS: ResolvedGrammarOptions = {
   maxItems: 32,
   maxKeys: 32,
   recursionDepth: 3,
+  anyValueDepth: 10,
+  anyValueMembers: 256,
+  maxRules: 20000,
+  maxGrammarBytes: 4 * 1024 * 1024,
 };
 
 /** Fills defaults; thought/message default to maxStringChars when only that is given. */
@@ -91,5 +107,30 @@ export function resolveGrammarOptions(options: GrammarOptions = {}): ResolvedGra
     maxItems: options.maxItems ?? DEFAULT_GRAMMAR_OPTIONS.maxItems,
     maxKeys: options.maxKeys ?? DEFAULT_GRAMMAR_OPTIONS.maxKeys,
     recursionDepth: options.recursionDepth ?? DEFAULT_GRAMMAR_OPTIONS.recursionDepth,
+    anyValueDepth: options.anyValueDepth ?? DEFAULT_GRAMMAR_OPTIONS.anyValueDepth,
+    anyValueMembers: options.anyValueMembers ?? DEFAULT_GRAMMAR_OPTIONS.anyValueMembers,
+    maxRules: options.maxRules ?? DEFAULT_GRAMMAR_OPTIONS.maxRules,
+    maxGrammarBytes: options.maxGrammarBytes ?? DEFAULT_GRAMMAR_OPTIONS.maxGrammarBytes,
   };
 }
+
+/**
+ * The compiler will not build a grammar for this schema (too large, malformed, or no value satisfies
+ * it). `message` is one sentence that names the pointer.
+ */
+export class GrammarRefusal extends Error {
+  constructor(
+    /** JSON pointer of the subschema that caused the refusal ("" is the root). */
+    readonly pointer: string,
+    /** The keyword or limit involved, e.g. `$ref`, `maxRules`, `schema`. */
+    readonly keyword: string,
+    /** Why, as a clause ("the grammar would exceed 20000 rules"). */
+    readonly reason: string,
+  ) {
+    super(`The schema at ${pointer === "" ? "the root" : pointer} cannot be compiled (${keyword}): ${reason}.`);
+    this.name = "GrammarRefusal";
+  }
+}
+
+/** The outcome of compiling one schema: a grammar (exact or with local relaxations) or a refusal. */
+export type SchemaCompileResult = { ok: true; grammar: CompiledGrammar } | { ok: false; refusal: GrammarRefusal };

@@ -1,7 +1,7 @@
 /**
  * The `runtime.check` op: proves an installed runtime works before the plugin switches to it. node-llama-cpp loads
  * its prebuilt binary with `build: "never"` (never compiling, never downloading), with the GPU backend the pack
- * was built for; vectra writes, reads and queries a protobuf index in a scratch folder, which also proves the
+ * was built for; vectra writes, reads and queries an index in each codec in a scratch folder, which also proves the
  * dependencies left out of the pack are not needed.
  */
 import { mkdtemp, rm } from "node:fs/promises";
@@ -24,7 +24,7 @@ export interface RuntimeCheckResult {
   nodeLlamaCpp: string;
   /** Where node-llama-cpp was loaded from (the runtime folder's node_modules). */
   loadedFrom: string;
-  /** Items the vectra index returned from its query (1 when it works). */
+  /** Items the vectra index returned from its query, the fewest over both codecs (1 when it works). */
   vectorHits: number;
   ms: number;
 }
@@ -55,17 +55,21 @@ export async function runtimeCheck(raw: unknown): Promise<RuntimeCheckResult> {
   await llama.dispose();
 
   const folder = await mkdtemp(join(tmpdir(), "vault-agent-check-"));
-  let hits = 0;
+  let hits = Infinity;
   try {
-    const store = new VectraStore(folder, { codec: "protobuf" });
-    await store.open();
-    await store.upsert([{ id: "check", vector: [1, 0, 0], metadata: { path: "check.md", heading: "", hash: "0", text: "check" } }]);
-    await store.flush();
-    const reopened = new VectraStore(folder, { codec: "protobuf" });
-    await reopened.open();
-    hits = (await reopened.query([1, 0, 0], 1)).length;
-    await store.close();
-    await reopened.close();
+    // The host's own codec, and vectra's protobuf codec (protobufjs) that reads indexes of earlier versions.
+    for (const codec of ["compact", "protobuf"] as const) {
+      const dir = join(folder, codec);
+      const store = new VectraStore(dir, { codec });
+      await store.open();
+      await store.upsert([{ id: "check", vector: [1, 0, 0], metadata: { path: "check.md", heading: "", hash: "0", text: "check" } }]);
+      await store.flush();
+      await store.close();
+      const reopened = new VectraStore(dir, { codec });
+      await reopened.open();
+      hits = Math.min(hits, (await reopened.query([1, 0, 0], 1)).length);
+      await reopened.close();
+    }
   } finally {
     await rm(folder, { recursive: true, force: true });
   }

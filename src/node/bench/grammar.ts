@@ -59,6 +59,6 @@ export async function run(): Promise<Record<string, unknown>> {
     cache_hit_us: round(median(perHit)),
     compile_all_cold_ms: round(coldMs),
     gbnf_bytes_all: full.gbnf.length,
-    fallbacks_all: full.fallbacks.length,
+    relaxations_all: full.relaxations.length,
   };
 }

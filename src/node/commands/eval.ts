@@ -18,7 +18,7 @@ export const usage =
   "router: the router alone, per language (suite and held-out) and on BFCL's functions as one catalog; bfcl: BFCL requests with their own catalogs in the four configurations";
 
 /** Short envelopes for the random test model: every reply stays a few hundred bytes, so the run is quick. */
-const TEST_MODEL_EVAL_GRAMMAR = { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1 };
+const TEST_MODEL_EVAL_GRAMMAR = { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1, anyValueDepth: 1, anyValueMembers: 2 };
 
 export async function run(argv: string[]): Promise<number> {
   const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "limit", "seed", "bfcl", ...SERVER_FLAGS], booleans: ["json"] });

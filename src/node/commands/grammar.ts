@@ -1,8 +1,8 @@
-/** `grammar --schema F.json | --tools a,b|all|none [--mode static]`: prints GBNF; fallbacks and caps go to stderr. */
+/** `grammar --schema F.json | --tools a,b|all|none [--mode static]`: prints GBNF; relaxations and the byte bound go to stderr. */
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { UsageError, parseArgs } from "../cli-types";
-import { compileEnvelopeGrammar, compileSchemaGrammar, type CompiledGrammar, type GrammarTool } from "../../core/grammar";
+import { GrammarRefusal, compileEnvelopeGrammar, compileSchemaGrammar, type CompiledGrammar, type GrammarTool } from "../../core/grammar";
 import { syntheticCatalog } from "../bench/synthetic-catalog";
 
 export const usage = "grammar (--schema F.json | --tools a,b|all|none) [--mode dynamic|static]   print the GBNF grammar";
@@ -43,7 +43,13 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`${schemaFile} must hold a JSON Schema (an object or a boolean).\n`);
       return 1;
     }
-    compiled = compileSchemaGrammar(schema as Record<string, unknown> | boolean, { mode });
+    try {
+      compiled = compileSchemaGrammar(schema as Record<string, unknown> | boolean, { mode });
+    } catch (err) {
+      if (!(err instanceof GrammarRefusal)) throw err;
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
   } else {
     const { tools } = await grammarCatalog();
     let chosen: GrammarTool[];
@@ -58,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
     compiled = compileEnvelopeGrammar(chosen, { mode });
   }
   process.stdout.write(compiled.gbnf);
-  for (const f of compiled.fallbacks) process.stderr.write(`fallback: ${f.tool ? `${f.tool} ` : ""}${f.path || "/"} (${f.keyword}): ${f.reason}\n`);
+  for (const r of compiled.relaxations) process.stderr.write(`relaxed: ${r.tool ? `${r.tool} ` : ""}${r.pointer || "/"} (${r.keyword}): ${r.reason}\n`);
   process.stderr.write(`max bytes: ${compiled.maxBytes}\n`);
   return 0;
 }

@@ -11,6 +11,7 @@ import type { InstallController } from "../runtime/install-controller";
 import { EngineRuntimeSection } from "./engine-runtime-section";
 import { EngineSection } from "./engine-section";
 import type { VaultAgentSettings } from "./settings";
+import { renderMcpSection, type McpSectionDeps } from "./mcp-section";
 
 /** What the tab needs from the plugin. */
 export interface SettingsTabDeps {
@@ -29,6 +30,8 @@ export interface SettingsTabDeps {
   openHotkeys: () => void;
   /** The engine install shared with the chat pane's first-run card. */
   engineInstall: InstallController;
+  /** The MCP servers (their section is drawn when present). */
+  mcp?: McpSectionDeps["mcp"];
 }
 
 export class VaultAgentSettingTab extends PluginSettingTab {
@@ -36,6 +39,8 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   /** The running download, so closing and reopening the tab keeps its progress and Cancel. */
   private download: { label: string; controller: AbortController; progress?: DownloadProgress; error?: string } | null = null;
   private runtimeSection: EngineRuntimeSection | null = null;
+  /** Stops the MCP section's live updates. */
+  private stopMcp: (() => void) | null = null;
 
   private readonly engineSection: EngineSection;
 
@@ -219,10 +224,14 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 
     new Setting(containerEl).setName("Built-in engine").setHeading();
     void this.renderRuntime(containerEl.createDiv({ cls: "vault-agent-runtime" }));
+    this.stopMcp?.();
+    this.stopMcp = this.deps.mcp ? renderMcpSection(containerEl, { settings: this.deps.settings, save: this.deps.save, mcp: this.deps.mcp }) : null;
   }
 
   override hide(): void {
     this.runtimeSection?.detach();
+    this.stopMcp?.();
+    this.stopMcp = null;
     this.containerEl.empty();
   }
 

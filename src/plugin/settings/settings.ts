@@ -63,6 +63,8 @@ export interface VaultAgentSettings {
   dataLocation: DataLocation;
   /** A folder URL that replaces the project's release as the source of engine packs; "" = the release. */
   runtimeMirror: string;
+  /** MCP servers in the Claude-Desktop form `{"mcpServers": {...}}` (what import reads and what the MCP section edits). */
+  mcpConfig: { mcpServers: Record<string, unknown> };
 }
 
 export const DEFAULT_SETTINGS: VaultAgentSettings = {
@@ -91,6 +93,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   conversationFolder: "Vault agent/Conversations",
   dataLocation: "plugin",
   runtimeMirror: "",
+  mcpConfig: { mcpServers: {} },
 };
 
 /** Merges stored data over the defaults, keeping only keys of the right type (old or hand-edited data.json stays safe). */
@@ -111,6 +114,9 @@ export function loadSettings(stored: unknown): VaultAgentSettings {
   if (!["plugin", "vault"].includes(settings.conversationStorage)) settings.conversationStorage = DEFAULT_SETTINGS.conversationStorage;
   if (!["plugin", "user"].includes(settings.dataLocation)) settings.dataLocation = DEFAULT_SETTINGS.dataLocation;
   if (!["builtin", "llama-server", "openai"].includes(settings.engineKind)) settings.engineKind = DEFAULT_SETTINGS.engineKind;
+  const mcp = settings.mcpConfig as unknown;
+  const servers = mcp && typeof mcp === "object" ? (mcp as { mcpServers?: unknown }).mcpServers : undefined;
+  settings.mcpConfig = servers && typeof servers === "object" && !Array.isArray(servers) ? { mcpServers: servers as Record<string, unknown> } : { mcpServers: {} };
   return settings;
 }
 

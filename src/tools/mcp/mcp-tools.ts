@@ -60,7 +60,7 @@ function argsSchema(schema: JsonSchema | undefined): JsonSchema {
 /** The places the compiler relaxed, as `pointer keyword: reason`, for one compiled tool. */
 function compileDetails(name: string, schema: JsonSchema, options: GrammarOptions): string[] {
   const compiled = compileEnvelopeGrammar([{ name, schema }], options);
-  return compiled.fallbacks.map((f) => `${f.path || "/"} ${f.keyword}: ${f.reason}`);
+  return compiled.relaxations.map((r) => `${r.pointer || "/"} ${r.keyword}: ${r.reason}`);
 }
 
 export interface McpToolsInput {

@@ -10,6 +10,7 @@ import { ScriptedEngine } from "../../../src/engine/scripted";
 import type { ModelEntry } from "../../../src/plugin/models/model-library";
 import type { PluginServices, RuntimeReport } from "../../../src/plugin/services";
 import { HarnessRuntime } from "./runtime-harness";
+import { HARNESS_MCP_CONFIG, harnessFiles, harnessMcpTransport } from "./mcp-harness";
 
 /** Posix `path`, enough for main.js's top-level use. */
 const pathShim = {
@@ -26,6 +27,8 @@ const pathShim = {
 
 const w = window as unknown as Record<string, unknown>;
 w.process = { env: {}, platform: "linux", pid: 1, execPath: "/usr/bin/obsidian" };
+// Obsidian's renderer has Node's `global` too (the MCP SDK's stdio dependencies read it when loaded).
+w.global = window;
 const moduleObject = { exports: {} as Record<string, unknown> };
 w.module = moduleObject;
 w.exports = moduleObject.exports;
@@ -140,6 +143,7 @@ const services: PluginServices = {
   moveData: async () => ({ from: "/plugin/models", to: "/home/me/.local/share/vault-agent/models" }),
   userDataFolder: () => "/home/me/.local/share/vault-agent",
   createEngine: async () => engine,
+  mcpConnection: () => ({ transport: harnessMcpTransport }),
 };
 
 let app: App;
@@ -153,7 +157,7 @@ async function boot(options: BootOptions): Promise<void> {
   document.body.addClass(`theme-${options.theme}`);
   const backend = new MemoryBackend({
     ...options.notes,
-    ".obsidian/plugins/vault-agent/data.json": JSON.stringify({ modelPath: MODEL_INFO.path, idleUnloadMinutes: 0 }),
+    ".obsidian/plugins/vault-agent/data.json": JSON.stringify({ modelPath: MODEL_INFO.path, idleUnloadMinutes: 0, mcpConfig: HARNESS_MCP_CONFIG }),
   });
   app = new App(backend);
   const root = document.body.createDiv({ cls: "app-container" });
@@ -235,6 +239,18 @@ const harness = {
       ribbon: document.querySelectorAll(".side-dock-ribbon-action").length,
       statusBar: document.querySelectorAll(".vault-agent-status-bar").length,
     };
+  },
+  /** Opens the plugin's settings tab. */
+  openSettings(): void {
+    app.setting.open();
+    app.setting.openTabById("vault-agent");
+  },
+  closeSettings(): void {
+    app.setting.close();
+  },
+  /** Files the harness MCP "files" server still holds. */
+  mcpFiles(): string[] {
+    return [...harnessFiles];
   },
   settingsTabOpen(): boolean {
     return app.setting.activeTab !== null;

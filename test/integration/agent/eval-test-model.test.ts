@@ -14,7 +14,7 @@ describe("eval on the random-weight test model", () => {
         engine,
         cases,
         freeMaxTokens: 48,
-        grammarOptions: { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1 },
+        grammarOptions: { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1, anyValueDepth: 1, anyValueMembers: 2 },
         clamp: { maxString: 16, maxItems: 2 },
         seed: 1,
         temperature: 0.8,

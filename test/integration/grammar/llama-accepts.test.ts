@@ -2,7 +2,8 @@
 import fc from "fast-check";
 import { getLlama, type Llama } from "node-llama-cpp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compileEnvelopeGrammar, compileSchemaGrammar, type JsonSchema } from "../../../src/core/grammar";
+import { compileEnvelopeGrammar, compileSchema, compileSchemaGrammar, type JsonSchema } from "../../../src/core/grammar";
+import { hasBenchmark, sampleSchemas } from "../../unit/grammar/helpers/benchmark-schemas";
 import { syntheticGrammarTools } from "../../unit/grammar/helpers/catalog";
 import { schemaArbitrary } from "../../unit/grammar/helpers/schema-arbitrary";
 
@@ -30,18 +31,20 @@ describe("llama.cpp accepts every compiled grammar", () => {
     const { grammarCatalog } = await import("../../../src/node/commands/grammar");
     const { tools } = await grammarCatalog();
     const compiled = compileEnvelopeGrammar(tools);
-    expect(compiled.fallbacks).toEqual([]);
+    expect(compiled.relaxations).toEqual([]);
     await llamaAccepts(compiled.gbnf);
   });
 
-  it("accepts grammars with escaped keys, long strings, tricky patterns and fallbacks", async () => {
+  it("accepts grammars with escaped keys, long strings, tricky patterns and relaxations", async () => {
     const schemas: JsonSchema[] = [
       { type: "object", properties: { 'q"k': { type: "string" }, "x\\y": { type: "integer" }, é: { type: "null" }, "\u0001": { type: "boolean" } }, additionalProperties: { type: "number" } },
       { type: "string", maxLength: 9000, minLength: 2500 },
       { type: "string", pattern: '^["\\\\\\]\\[\\-^]{1,30}$' },
       { type: "string", pattern: "^[^\\n]{1,200}\\.canvas$" },
       { type: "string", pattern: "^(?=x)" },
-      { not: {} },
+      { type: "object", properties: { gone: { not: {} }, kept: { type: "string", pattern: "^[a-z]+(?:-[a-z0-9]+)*$" } } },
+      { type: "string", pattern: "^(https?:\\/\\/)?([\\da-z\\.-]+)\\.([a-z\\.]{2,6})([\\/\\w \\.-]*)*\\/?$" },
+      { type: "object", patternProperties: { "^[a-z_]*$": { type: "integer" } }, additionalProperties: false, minProperties: 1, maxProperties: 3 },
       { type: "number", exclusiveMinimum: 0, exclusiveMaximum: 1e-3 },
       { type: "number", minimum: 1234567.1, exclusiveMaximum: 4.1e7 },
       { type: "object", properties: { "\n": { type: "null" }, "😀": { type: "null" }, "\u001f": { type: "null" } }, additionalProperties: { type: "boolean" } },
@@ -53,7 +56,21 @@ describe("llama.cpp accepts every compiled grammar", () => {
 
   it("accepts 300 grammars of random schemas", async () => {
     const samples = fc.sample(schemaArbitrary(), { numRuns: 300, seed: 42 });
-    for (const s of samples) await llamaAccepts(compileSchemaGrammar(s).gbnf);
+    for (const s of samples) {
+      const result = compileSchema(s);
+      if (result.ok) await llamaAccepts(result.grammar.gbnf);
+    }
+  });
+
+  it.skipIf(!hasBenchmark)("accepts the grammars of real-world schemas (6 per JSONSchemaBench split)", async () => {
+    let checked = 0;
+    for (const { schema } of sampleSchemas(6)) {
+      const result = compileSchema(schema);
+      if (!result.ok) continue;
+      await llamaAccepts(result.grammar.gbnf);
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(55);
   });
 
   it("rejects a malformed grammar, so the checks above can fail", async () => {

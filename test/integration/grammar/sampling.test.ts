@@ -14,7 +14,7 @@ import { seededRandom } from "../../unit/grammar/helpers/rng";
 
 const ENVELOPES = 500;
 const PER_SUBSET = 10;
-const OPTIONS = { maxThoughtChars: 48, maxMessageChars: 48, maxToolCalls: 2, maxStringChars: 48, maxItems: 3, maxKeys: 3 };
+const OPTIONS = { maxThoughtChars: 48, maxMessageChars: 48, maxToolCalls: 2, maxStringChars: 48, maxItems: 3, maxKeys: 3, anyValueDepth: 3, anyValueMembers: 3 };
 
 /** Tighter length and count bounds keep each random envelope short; the schema stays as strict as before. */
 function tighten(schema: unknown): unknown {

@@ -11,7 +11,7 @@ function recognizerFor(schema: JsonSchema, options = {}) {
 /** Asserts the grammar and ajv agree on every text (as JSON text). */
 function agreesWithAjv(schema: JsonSchema, texts: string[]) {
   const { compiled, r } = recognizerFor(schema);
-  expect(compiled.fallbacks).toEqual([]);
+  expect(compiled.relaxations).toEqual([]);
   const validate = validatorFor(schema);
   for (const text of texts) {
     let valid = false;
@@ -128,11 +128,11 @@ describe("strings", () => {
     agreesWithAjv({ type: "string", pattern: "ab", maxLength: 6 }, ['"ab"', '"xxab"', '"abyy"', '"xabx"', '"a b"', '"xxxxab"', '"xxxxxab"']);
   });
 
-  it("falls back to a plain string for an untranslatable pattern and reports it", () => {
+  it("relaxes an untranslatable pattern to a plain string and reports it", () => {
     const { compiled, r } = recognizerFor({ type: "string", pattern: "^(?=a)\\w+$", maxLength: 8 });
-    expect(compiled.fallbacks).toHaveLength(1);
-    expect(compiled.fallbacks[0]).toMatchObject({ keyword: "pattern", path: "/pattern" });
-    expect(compiled.fallbacks[0].reason).toMatch(/lookaround/);
+    expect(compiled.relaxations).toHaveLength(1);
+    expect(compiled.relaxations[0]).toMatchObject({ keyword: "pattern", pointer: "" });
+    expect(compiled.relaxations[0].reason).toMatch(/lookaround/);
     expect(r.accepts('"anything"')).toBe(true);
     expect(r.accepts('"too long for it"')).toBe(false);
   });
@@ -251,7 +251,7 @@ describe("anyOf, oneOf, allOf, $ref", () => {
   });
   it("reports a oneOf whose branches may overlap instead of compiling it as anyOf", () => {
     const { compiled } = recognizerFor({ oneOf: [{ type: "integer" }, { type: "number" }] });
-    expect(compiled.fallbacks[0]).toMatchObject({ keyword: "oneOf" });
+    expect(compiled.relaxations[0]).toMatchObject({ keyword: "oneOf", pointer: "" });
   });
   it("merges allOf over object schemas", () => {
     agreesWithAjv(
@@ -270,7 +270,7 @@ describe("anyOf, oneOf, allOf, $ref", () => {
       $ref: "#/$defs/node",
     };
     const { compiled, r } = recognizerFor(list, { recursionDepth: 3 });
-    expect(compiled.fallbacks).toEqual([]);
+    expect(compiled.relaxations).toEqual([]);
     expect(Number.isFinite(compiled.maxBytes)).toBe(true);
     expect(r.accepts('{"v":1,"next":{"v":2,"next":{"v":3}}}')).toBe(true);
     expect(r.accepts('{"v":1,"next":{"v":2,"next":{"v":3,"next":{"v":4}}}}')).toBe(false);
@@ -283,35 +283,36 @@ describe("anyOf, oneOf, allOf, $ref", () => {
   });
 });
 
-describe("fallbacks and caps", () => {
-  for (const [keyword, schema] of [
-    ["not", { not: { type: "string" } }],
-    ["multipleOf", { type: "number", multipleOf: 0.5 }],
-    ["uniqueItems", { type: "array", uniqueItems: true }],
-    ["format", { type: "string", format: "email" }],
-    ["patternProperties", { type: "object", patternProperties: { "^x": {} } }],
-    ["minProperties", { type: "object", minProperties: 1 }],
-    ["contains", { type: "array", contains: { type: "integer" } }],
-    ["if", { if: { type: "string" }, then: { maxLength: 2 } }],
-    ["dependentRequired", { type: "object", dependentRequired: { a: ["b"] } }],
-    ["$ref", { $ref: "https://example.com/other.json" }],
+describe("local relaxations and caps", () => {
+  for (const [keyword, schema, valid] of [
+    ["not", { type: "string", not: { minLength: 3 } }, "ab"],
+    ["multipleOf", { type: "number", multipleOf: 0.5 }, 1.5],
+    ["uniqueItems", { type: "array", items: { type: "integer" }, uniqueItems: true }, [1, 2]],
+    ["format", { type: "string", format: "regex" }, "^a+$"],
+    ["patternProperties", { type: "object", patternProperties: { "^x": { type: "integer" } } }, { x1: 1 }],
+    ["contains", { type: "array", contains: { type: "integer" } }, [1]],
+    ["if", { if: { type: "string" }, then: { maxLength: 2 } }, "ab"],
+    ["$ref", { $ref: "https://example.com/other.json" }, { any: "thing" }],
   ] as const) {
-    it(`falls back to any JSON object for a tool whose args use ${keyword}, and reports it`, () => {
-      const args = { type: "object", properties: { p: schema }, required: ["p"], additionalProperties: false };
+    it(`relaxes only the subschema that uses ${keyword}, reports its pointer, and keeps the rest exact`, () => {
+      const args = { type: "object", properties: { p: schema, q: { type: "integer", minimum: 0, maximum: 3 } }, required: ["p", "q"], additionalProperties: false };
       const compiled = compileEnvelopeGrammar([{ name: "odd:tool", schema: args }]);
-      expect(compiled.fallbacks).toHaveLength(1);
-      expect(compiled.fallbacks[0]).toMatchObject({ tool: "odd:tool", keyword });
-      expect(compiled.fallbacks[0].path).toMatch(/^\/properties\/p/);
+      expect(compiled.relaxations).toHaveLength(1);
+      expect(compiled.relaxations[0]).toMatchObject({ tool: "odd:tool", keyword });
+      expect(compiled.relaxations[0].pointer).toMatch(/^\/properties\/p/);
       const r = new GbnfRecognizer(compiled.gbnf);
       const env = (args: unknown) => JSON.stringify({ thought: "", status: "Task", message_to_user: null, tool_calls: [{ name: "odd:tool", args }] });
-      expect(r.accepts(env({ anything: [1, "x"] }))).toBe(true);
-      expect(r.accepts(env("not an object"))).toBe(false);
+      expect(r.accepts(env({ p: valid, q: 2 }))).toBe(true);
+      // Everything outside the relaxed subschema is still enforced.
+      expect(r.accepts(env({ p: valid, q: 4 }))).toBe(false);
+      expect(r.accepts(env({ p: valid }))).toBe(false);
+      expect(r.accepts(env({ p: valid, q: 2, extra: 1 }))).toBe(false);
     });
   }
 
   it("ignores annotations (description, title, default, examples)", () => {
     const { compiled } = recognizerFor({ type: "integer", description: "d", title: "t", default: 1, examples: [1], minimum: 0, maximum: 3 });
-    expect(compiled.fallbacks).toEqual([]);
+    expect(compiled.relaxations).toEqual([]);
   });
 
   it("never emits a chain of optional copies of the same element", () => {

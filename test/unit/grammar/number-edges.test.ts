@@ -48,7 +48,7 @@ describe("number bounds are exact on the parsed double", () => {
       it(`${keyword} ${b}: a text is accepted exactly when ajv accepts the number it parses to`, () => {
         const schema = { type: "number", [keyword]: b };
         const compiled = compileSchemaGrammar(schema);
-        expect(compiled.fallbacks).toEqual([]);
+        expect(compiled.relaxations).toEqual([]);
         const r = new GbnfRecognizer(compiled.gbnf);
         const validate = validatorFor(schema);
         const texts = textsAround(b);

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { GbnfRecognizer, compileSchemaGrammar, parseGbnf, type JsonSchema } from "../../../src/core/grammar";
+import { GbnfRecognizer, compileSchema, parseGbnf, type JsonSchema } from "../../../src/core/grammar";
 import { GrammarSampler } from "../../../src/core/grammar/sampler";
 import { validatorFor } from "./helpers/ajv";
 import { InstanceGenerator } from "./helpers/instances";
@@ -13,7 +13,7 @@ import { seededRandom } from "./helpers/rng";
 import { schemaArbitrary } from "./helpers/schema-arbitrary";
 import { longestText, repetitionBounds } from "./helpers/longest-text";
 
-const CAPS = { maxStringChars: 24, maxItems: 4, maxKeys: 3, recursionDepth: 2 };
+const CAPS = { maxStringChars: 24, maxItems: 4, maxKeys: 3, recursionDepth: 2, anyValueDepth: 2, anyValueMembers: 3 };
 const RUNS = Number(process.env.GRAMMAR_PROPERTY_RUNS ?? 2000);
 const INSTANCES = 50;
 const WALKS = 20;
@@ -30,11 +30,12 @@ describe("compiled schema grammars (property tests)", () => {
     let unsatisfiable = 0;
     fc.assert(
       fc.property(schemaArbitrary(), fc.integer(), (schema, seed) => {
-        const compiled = compileSchemaGrammar(schema, CAPS);
+        const result = compileSchema(schema, CAPS);
         const validate = validatorFor(schema);
         const random = seededRandom(seed);
         const generator = new InstanceGenerator(schema, CAPS, random);
-        if (compiled.fallbacks.length === 1 && compiled.fallbacks[0].keyword === "schema") {
+        if (!result.ok) {
+          expect(result.refusal.keyword, result.refusal.message).toBe("schema");
           // Reported as unsatisfiable: then no candidate may validate either.
           for (let attempt = 0; attempt < 100; attempt++) {
             const value = generator.next();
@@ -43,7 +44,8 @@ describe("compiled schema grammars (property tests)", () => {
           unsatisfiable++;
           return;
         }
-        expect(compiled.fallbacks, JSON.stringify(schema)).toEqual([]);
+        const compiled = result.grammar;
+        expect(compiled.relaxations, JSON.stringify(schema)).toEqual([]);
         const grammar = parseGbnf(compiled.gbnf);
         const recognizer = new GbnfRecognizer(grammar);
         // Finite, llama.cpp-safe bounds, and maxBytes is exactly the longest text the grammar accepts.
@@ -97,8 +99,9 @@ describe("compiled schema grammars (property tests)", () => {
           required: ["a", "n"],
           additionalProperties: false,
         };
-        const compiled = compileSchemaGrammar(schema, CAPS);
-        if (compiled.fallbacks.length) return;
+        const result = compileSchema(schema, CAPS);
+        if (!result.ok || result.grammar.relaxations.length) return;
+        const compiled = result.grammar;
         const recognizer = new GbnfRecognizer(compiled.gbnf);
         const validate = validatorFor(schema);
         const generator = new InstanceGenerator(schema, CAPS, seededRandom(seed));

@@ -10,7 +10,7 @@ describe("grammar snapshots", () => {
   for (const name of representative) {
     it(`compiles ${name} to the reviewed grammar`, () => {
       const compiled = compileEnvelopeGrammar(catalog.filter((t) => t.name === name), { maxThoughtChars: 200, maxMessageChars: 200, maxToolCalls: 2 });
-      expect(compiled.fallbacks).toEqual([]);
+      expect(compiled.relaxations).toEqual([]);
       expect(compiled.gbnf).toMatchSnapshot();
       expect(compiled.maxBytes).toMatchSnapshot();
     });

@@ -9,7 +9,7 @@ import { seededRandom } from "./helpers/rng";
 /** Random walks of the schema's grammar: every one must be JSON that ajv validates. */
 function walksValidate(schema: JsonSchema, walks: number, seed = 1): void {
   const compiled = compileSchemaGrammar(schema);
-  expect(compiled.fallbacks).toEqual([]);
+  expect(compiled.relaxations).toEqual([]);
   const validate = validatorFor(schema);
   const sampler = new GrammarSampler(compiled.gbnf, { random: seededRandom(seed) });
   for (let i = 0; i < walks; i++) {
@@ -44,7 +44,7 @@ describe("Zod format schemas", () => {
 });
 
 describe("synthetic catalog args", () => {
-  it("compiles every tool without a fallback, and random walks of each validate", () => {
+  it("compiles every tool without a relaxation, and random walks of each validate", () => {
     for (const [i, tool] of syntheticGrammarTools().entries()) walksValidate(tool.schema, 40, i + 1);
   });
 });

@@ -1,0 +1,193 @@
+/**
+ * Object keys from a simple regular language — fixed characters, then a run of one class — that
+ * are none of the declared names. This is what `patternProperties` and `propertyNames` patterns
+ * usually are (`^[a-zA-Z0-9_]*$`, `^x-`, `.*`); keys are written raw, or with JSON.stringify's one
+ * escape for `"`, `\` and control characters, so a declared name can never come back as an extra key.
+ */
+import { alt, cls, lit, rep, seq, type GbnfExpr } from "./gbnf-ast";
+import { complement, contains, intersect, normalize, type CharRanges } from "./char-set";
+import { literalChoice } from "./literal-choice";
+import { parseRegex, UntranslatableRegex, type RegexNode } from "./regex";
+import type { RuleSet } from "./rule-set";
+
+/** Keys: `fixed[i]` at position i, then up to `tailMax` characters of `tail`. */
+export interface KeyLanguage {
+  fixed: CharRanges[];
+  tail: CharRanges;
+  tailMax: number;
+}
+
+const ANY: CharRanges = [[0, 0x10ffff]];
+
+/** Every key of at most maxChars characters. */
+export function anyKeyLanguage(maxChars: number): KeyLanguage {
+  return { fixed: [], tail: ANY, tailMax: maxChars };
+}
+
+/** Length bounds applied to a key language (null when no key fits). */
+export function boundKeyLanguage(l: KeyLanguage, minLength: number, maxLength: number): KeyLanguage | null {
+  if (l.fixed.length > maxLength) return null;
+  const tailMax = Math.min(l.tailMax, maxLength - l.fixed.length);
+  const needed = minLength - l.fixed.length;
+  if (needed <= 0) return { ...l, tailMax };
+  if (needed > tailMax) return null;
+  return { fixed: [...l.fixed, ...Array.from({ length: needed }, () => l.tail)], tail: l.tail, tailMax: tailMax - needed };
+}
+
+/**
+ * The key language of a pattern, within maxChars characters; null when the pattern is not of the
+ * simple form. The language may be narrower than the pattern's only by the length cap.
+ */
+export function keyLanguageOf(pattern: string, maxChars: number): KeyLanguage | null {
+  let branches;
+  try {
+    branches = parseRegex(pattern);
+  } catch (err) {
+    if (err instanceof UntranslatableRegex) return null;
+    throw err;
+  }
+  if (branches.length !== 1) return null;
+  const { start, end } = branches[0];
+  const node = unwrap(branches[0].node);
+  const items = (node.kind === "seq" ? node.items : [node]).map(unwrap);
+  if (!start) return items.length === 0 || (items.length === 1 && matchesAnything(items[0])) ? anyKeyLanguage(maxChars) : null;
+  const fixed: CharRanges[] = [];
+  let i = 0;
+  for (; i < items.length && items[i].kind === "set"; i++) fixed.push((items[i] as { ranges: CharRanges }).ranges);
+  let tail: CharRanges = [];
+  let tailMax = 0;
+  if (i < items.length) {
+    const r = items[i];
+    if (r.kind !== "repeat" || r.item.kind !== "set") return null;
+    for (let k = 0; k < r.min; k++) fixed.push(r.item.ranges);
+    tail = r.item.ranges;
+    tailMax = r.max - r.min;
+    i++;
+  }
+  if (i < items.length) return null;
+  if (!end) {
+    // Unanchored end: anything may follow.
+    tail = ANY;
+    tailMax = Infinity;
+  }
+  if (fixed.length > maxChars) return null;
+  return { fixed, tail, tailMax: Math.min(tailMax, maxChars - fixed.length) };
+}
+
+/** A group of one item is that item (`([a-z])*` is `[a-z]*`). */
+function unwrap(n: RegexNode): RegexNode {
+  if (n.kind === "seq" && n.items.length === 1) return unwrap(n.items[0]);
+  if (n.kind === "repeat") return { ...n, item: unwrap(n.item) };
+  return n;
+}
+
+/** True for `.*`-like nodes that leave the language unconstrained when unanchored. */
+function matchesAnything(n: RegexNode): boolean {
+  return n.kind === "repeat" && n.min === 0;
+}
+
+/** True when the language holds every key up to its length cap. */
+export function isEveryKey(l: KeyLanguage): boolean {
+  return l.fixed.length === 0 && l.tail.length === 1 && l.tail[0][0] === 0 && l.tail[0][1] === 0x10ffff;
+}
+
+/** True when the key (a declared name) is in the language. */
+export function keyInLanguage(l: KeyLanguage, key: string): boolean {
+  const cps = [...key].map((c) => c.codePointAt(0)!);
+  if (cps.length < l.fixed.length || cps.length > l.fixed.length + l.tailMax) return false;
+  return cps.every((cp, i) => contains(i < l.fixed.length ? l.fixed[i] : l.tail, cp));
+}
+
+const SHORT = new Map<number, string>([
+  [0x22, '"'],
+  [0x5c, "\\"],
+  [0x08, "b"],
+  [0x0c, "f"],
+  [0x0a, "n"],
+  [0x0d, "r"],
+  [0x09, "t"],
+]);
+const NEVER_RAW: CharRanges = [
+  [0x00, 0x1f],
+  [0x22, 0x22],
+  [0x5c, 0x5c],
+];
+
+/** One key character of the set, in its one canonical spelling; null when the set is empty. */
+function keyChar(set: CharRanges): GbnfExpr | null {
+  const options: GbnfExpr[] = [];
+  const raw = intersect(set, complement(NEVER_RAW));
+  if (raw.length) options.push(complement(raw).length < raw.length ? cls(complement(raw), true) : cls(raw));
+  const escapes: string[] = [];
+  for (const [a, b] of intersect(set, NEVER_RAW)) {
+    for (let cp = a; cp <= b; cp++) escapes.push(SHORT.get(cp) ?? JSON.stringify(String.fromCharCode(cp)).slice(2, -1));
+  }
+  if (escapes.length) options.push(seq(lit("\\"), literalChoice(escapes.map((text) => ({ text, then: seq() })))));
+  return options.length ? alt(...options) : null;
+}
+
+interface Trie {
+  terminal: boolean;
+  children: Map<number, Trie>;
+}
+
+const setKey = (set: CharRanges) => set.map(([a, b]) => `${a}-${b}`).join(",");
+
+/** `"..."`: a key of the language that is none of `names`; null when no key qualifies. */
+export function keyRule(rules: RuleSet, names: string[], l: KeyLanguage): GbnfExpr | null {
+  const root: Trie = { terminal: false, children: new Map() };
+  for (const name of names) {
+    if (!keyInLanguage(l, name)) continue;
+    let node = root;
+    for (const ch of name) {
+      const cp = ch.codePointAt(0)!;
+      let next = node.children.get(cp);
+      if (!next) {
+        next = { terminal: false, children: new Map() };
+        node.children.set(cp, next);
+      }
+      node = next;
+    }
+    node.terminal = true;
+  }
+  const charRule = (set: CharRanges): GbnfExpr | null => {
+    const e = keyChar(set);
+    return e && e.kind !== "class" && e.kind !== "literal" ? rules.add("key-char", e, `keychar|${setKey(set)}`) : e;
+  };
+  const setAt = (pos: number): CharRanges | null => (pos < l.fixed.length ? l.fixed[pos] : pos - l.fixed.length < l.tailMax ? l.tail : null);
+  // Any continuation from position pos on: the remaining fixed characters, then the tail run.
+  const rest = (pos: number): GbnfExpr | null => {
+    const items: GbnfExpr[] = [];
+    for (let p = pos; p < l.fixed.length; p++) {
+      const c = charRule(l.fixed[p]);
+      if (!c) return null;
+      items.push(c);
+    }
+    const room = l.tailMax - Math.max(0, pos - l.fixed.length);
+    if (room > 0) {
+      const c = charRule(l.tail);
+      if (c) items.push(rep(c, 0, room));
+    }
+    return seq(...items);
+  };
+  const walk = (node: Trie, pos: number): GbnfExpr | null => {
+    const options: GbnfExpr[] = [];
+    if (!node.terminal && pos >= l.fixed.length) options.push(seq());
+    const here = setAt(pos);
+    if (here) {
+      const taken = normalize([...node.children.keys()].map((c) => [c, c] as [number, number]));
+      const other = intersect(here, complement(taken));
+      const c = other.length ? charRule(other) : null;
+      const after = c && rest(pos + 1);
+      if (c && after) options.push(seq(c, after));
+      for (const [cp, child] of node.children) {
+        const tail = walk(child, pos + 1);
+        if (tail) options.push(seq(lit(JSON.stringify(String.fromCodePoint(cp)).slice(1, -1)), tail));
+      }
+    }
+    return options.length ? alt(...options) : null;
+  };
+  const body = walk(root, 0);
+  if (!body) return null;
+  return rules.add("extra-key", seq(lit('"'), body, lit('"')), `keylang|${l.fixed.map(setKey).join("/")}|${setKey(l.tail)}|${l.tailMax}|${JSON.stringify([...names].sort())}`);
+}
