@@ -31,7 +31,9 @@ export interface RuntimeCheckResult {
 
 /** Where an ESM-only package resolves from this script (its exports hide package.json), and its version. */
 function locate(name: string): { version: string; pkgPath: string } {
-  let dir = dirname(fileURLToPath(import.meta.resolve(name)));
+  // import.meta.resolve is synchronous from Node 20.6 and 18.19; older Electrons get Node's folder walk.
+  const resolveFn = (import.meta as { resolve?: (specifier: string) => string }).resolve;
+  let dir = resolveFn ? dirname(fileURLToPath(resolveFn(name))) : nearestPackageFolder(name);
   for (;;) {
     const file = join(dir, "package.json");
     if (existsSync(file)) {
@@ -41,6 +43,15 @@ function locate(name: string): { version: string; pkgPath: string } {
     const up = dirname(dir);
     if (up === dir) throw new Error(`${name} resolved to a folder without its package.json.`);
     dir = up;
+  }
+}
+
+/** The first `node_modules/<name>` from this script's folder upwards (Node's lookup order). */
+function nearestPackageFolder(name: string): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return candidate;
+    if (dirname(dir) === dir) throw new Error(`${name} is not installed next to the engine host.`);
   }
 }
 

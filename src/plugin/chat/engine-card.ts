@@ -7,15 +7,18 @@ import { ButtonComponent } from "obsidian";
 import type { InstallController } from "../runtime/install-controller";
 import { renderInstallPanel } from "../settings/engine-runtime-section";
 
-/** Renders into `el` and follows the install; returns the cleanup. */
-export function engineCard(el: HTMLElement, controller: InstallController, openSettings: () => void): () => void {
+/**
+ * Renders into `el` and follows the install; returns the cleanup. `builtIn` says whether the built-in engine is
+ * chosen: a server engine needs no runtime, so the card stays away.
+ */
+export function engineCard(el: HTMLElement, controller: InstallController, openSettings: () => void, builtIn: () => boolean = () => true): () => void {
   let disposed = false;
   const fill = async () => {
     const status = await controller.status().catch(() => null);
     if (disposed) return;
     el.empty();
     const panel = controller.current.kind !== "idle";
-    if (!status || (status.ready && !panel)) {
+    if (!status || (!panel && (status.ready || !builtIn()))) {
       el.addClass("is-hidden");
       return;
     }

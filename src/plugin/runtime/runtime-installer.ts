@@ -16,6 +16,8 @@ import { RuntimeStore, type InstalledRuntime } from "./runtime-store";
 import { smokeTest } from "./smoke-test";
 import { ExtractError, extractPack } from "./tar-extract";
 
+const GPU_LABELS: Record<GpuKind, string> = { vulkan: "Vulkan", cuda: "CUDA" };
+
 export type InstallStage = "download" | "verify" | "extract" | "check";
 
 export interface InstallProgress {
@@ -117,9 +119,10 @@ export class RuntimeInstaller {
       return await this.installArchive(archive, offer.pack, options.onProgress, true);
     } catch (error) {
       if (!(error instanceof GpuCheckError)) throw error;
-      if (!offer.fallback) throw new RuntimeInstallError(`The ${options.gpu ?? "GPU"} engine failed its start-up check (${error.message}); nothing was switched.`);
+      const label = options.gpu ? GPU_LABELS[options.gpu] : "GPU";
+      if (!offer.fallback) throw new RuntimeInstallError(`The ${label} engine failed its start-up check (${error.message}); nothing was switched.`);
       const fallback = await this.install({ signal: options.signal, onProgress: options.onProgress });
-      return { ...fallback, fellBack: `The ${options.gpu} engine could not start on this computer (${error.message}); the CPU engine was installed instead.` };
+      return { ...fallback, fellBack: `The ${label} engine could not start on this computer (${error.message.replace(/\.$/, "")}); the CPU engine was installed instead.` };
     }
   }
 

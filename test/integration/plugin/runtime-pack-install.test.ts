@@ -32,6 +32,8 @@ let packBytes: Buffer;
 let server: Server;
 let base: string;
 let work: string;
+/** The Vulkan pack, once the fallback test built it. */
+let vulkan: { entry: PackEntry; bytes: Buffer } | null = null;
 /** Requests the server saw, with their Range headers. */
 const seen: { url: string; range?: string }[] = [];
 
@@ -71,6 +73,7 @@ beforeAll(async () => {
     const url = req.url ?? "";
     seen.push({ url, range: req.headers.range });
     if (url === `/releases/${PLUGIN_VERSION}/${pack.file}`) return send(res, packBytes, req.headers.range);
+    if (vulkan && url === `/releases/${PLUGIN_VERSION}/${vulkan.entry.file}`) return send(res, vulkan.bytes, req.headers.range);
     if (url === `/corrupt/${pack.file}`) return send(res, corrupt, req.headers.range);
     if (url === `/cut/${pack.file}`) {
       // The first attempt breaks off after a third of the file; the next resumes with a Range request.
@@ -247,6 +250,39 @@ describe("runtime pack install from 127.0.0.1", () => {
     expect(outcome.check.vectorHits).toBe(1);
     expect(existsSync(built.path)).toBe(true); // the user's file is left where it was
   }, 120_000);
+
+  it("a Vulkan pack that cannot start here falls back to the CPU pack, saying so", async () => {
+    const lockfile = JSON.parse(readFileSync(join(repo, "package-lock.json"), "utf8")) as Lockfile;
+    const builtVulkan = await buildPack({ lockfile, platform: "linux-x64", gpu: "vulkan", outDir: join(work, "packs") });
+    vulkan = {
+      entry: { platform: "linux-x64", gpu: "vulkan", file: builtVulkan.file, bytes: builtVulkan.bytes, sha256: builtVulkan.sha256, unpackedBytes: builtVulkan.unpackedBytes },
+      bytes: readFileSync(builtVulkan.path),
+    };
+    const committed = JSON.parse(readFileSync(join(repo, "runtime-packs.json"), "utf8")) as PacksManifest;
+    expect(committed.packs.find((p) => p.platform === "linux-x64" && p.gpu === "vulkan")).toEqual(vulkan.entry);
+    const dir = mkdtempSync(join(work, "plugin-"));
+    const inst = new RuntimeInstaller({
+      store: new RuntimeStore(dir, "linux-x64"),
+      manifest: { ...manifest(), packs: [pack, vulkan.entry] },
+      pluginVersion: PLUGIN_VERSION,
+      mirror: () => "",
+      host,
+      launcher: (folder, script) => obsidianHostLauncher(folder, script),
+    });
+    expect(inst.offer("vulkan")?.fallback).toEqual(pack);
+    const outcome = await inst.install({ gpu: "vulkan" });
+    if (outcome.fellBack) {
+      // No Vulkan device here (CI, this machine): the CPU pack is installed and nothing of the Vulkan one is left.
+      expect(outcome.fellBack).toMatch(/^The Vulkan engine could not start on this computer \(.+\); the CPU engine was installed instead\.$/);
+      expect(outcome.runtime.gpu).toBeUndefined();
+      expect(outcome.check.gpu).toBe(false);
+      expect((await new RuntimeStore(dir, "linux-x64").list()).map((r) => r.id)).toEqual([`${manifest().version}-linux-x64`]);
+    } else {
+      // A machine with Vulkan: the Vulkan binary itself passed the check.
+      expect(outcome.runtime.gpu).toBe("vulkan");
+      expect(outcome.check.gpu).toBe("vulkan");
+    }
+  }, 400_000);
 
   it("Remove engine frees the space and forgets the runtime", async () => {
     const store = new RuntimeStore(pluginDir, "linux-x64");
