@@ -9,6 +9,8 @@ import { GbnfWalker } from "../../core/grammar/gbnf-walker";
 import { GbnfRecognizer } from "../../core/grammar/recognizer";
 import { ChoiceMasks } from "../host/choice-masks";
 import { generateConstrained } from "../host/forced-text-generator";
+import { loadLlamaRuntime } from "../host/llama-runtime";
+import { TokenTexts } from "../host/token-texts";
 import { splitCharacterBan } from "../host/split-character-ban";
 
 /** What to measure. */
@@ -49,8 +51,16 @@ export interface SamplingBenchResult {
   forced_share: number;
   /** Envelopes of the jump variant that are whole JSON and that our recognizer accepts, out of runs. */
   valid_envelopes: string;
-  /** One-time cost before the first jump envelope: the vocabulary's texts and the first masks (warm-up envelope). */
+  /** One-time cost per model: every token's text and the string-content token lists. */
   jump_warmup_ms: number;
+  /** The untimed first jump envelope, which also computes the grammar's first masks. */
+  jump_first_envelope: { ms: number; tokens: number; masks: number };
+  /** The same per-token and per-envelope comparisons in CPU time of this process. */
+  cpu_ms_per_produced_token: number;
+  free_cpu_ms_per_token: number;
+  cpu_ratio_produced_vs_free: number;
+  cpu_ratio_envelope_vs_nlc: number;
+  chars_per_envelope: { jump: number; no_jump: number; nlc: number };
   envelope_ms_per_token: number;
   overhead_ms_per_token: number;
   nlc_ms_per_token: number;
@@ -78,6 +88,8 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   const runs = input.runs ?? 12;
   const maxTokens = input.maxTokens ?? 512;
   const log = input.log ?? (() => {});
+  // The host's generator reaches node-llama-cpp through the lazily loaded runtime.
+  await loadLlamaRuntime();
   const llama = await getLlama({ gpu: false, build: "never" });
   const model = await llama.loadModel({ modelPath: input.modelPath });
   // One thread: on small shared machines the default thread count is hundreds of times slower.
@@ -97,19 +109,25 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     const recognizer = new GbnfRecognizer(input.gbnf);
     const warmStart = performance.now();
     const masks = new ChoiceMasks(model, walker, tokenBias ?? null);
+    void TokenTexts.of(model).stringTokens;
+    const jumpWarmupMs = performance.now() - warmStart;
     const jumpOnce = (seed: number) =>
       generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias });
-    await jumpOnce(0);
-    const jumpWarmupMs = performance.now() - warmStart;
-    const jumpTotals = { ms: 0, produced: 0, sampled: 0, valid: 0 };
+    const firstStart = performance.now();
+    const first = await jumpOnce(0);
+    const jumpFirstEnvelopeMs = performance.now() - firstStart;
+    const jumpTotals = { ms: 0, cpu: 0, produced: 0, sampled: 0, valid: 0, chars: 0 };
 
-    const totals = { free: { tokens: 0, ms: 0 }, envelope: { tokens: 0, ms: 0 }, nlc: { tokens: 0, ms: 0 } };
+    const totals = { free: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, envelope: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, nlc: { tokens: 0, ms: 0, cpu: 0, chars: 0 } };
     const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number) => {
       let n = 0;
       const start = performance.now();
-      await completion.generateCompletion(PROMPT, { grammar, temperature: 1, seed, maxTokens, tokenBias, onToken: (t) => (n += t.length) });
+      const cpu = process.cpuUsage();
+      const text = await completion.generateCompletion(PROMPT, { grammar, temperature: 1, seed, maxTokens, tokenBias, onToken: (t) => (n += t.length) });
+      totals[variant].cpu += cpuMs(cpu);
       totals[variant].ms += performance.now() - start;
       totals[variant].tokens += n;
+      totals[variant].chars += text.length;
     };
 
     // Warm up once so the first variant does not pay for allocation.
@@ -120,8 +138,11 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       await once("envelope", ours, seed);
       await once("nlc", theirs, seed);
       const start = performance.now();
+      const cpu = process.cpuUsage();
       const out = await jumpOnce(seed);
+      jumpTotals.cpu += cpuMs(cpu);
       jumpTotals.ms += performance.now() - start;
+      jumpTotals.chars += out.text.length;
       jumpTotals.produced += out.tokens.length;
       jumpTotals.sampled += out.sampled;
       if (isJson(out.text) && recognizer.accepts(out.text)) jumpTotals.valid++;
@@ -148,6 +169,14 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       forced_share: round(1 - jumpTotals.sampled / Math.max(1, jumpTotals.produced)),
       valid_envelopes: `${jumpTotals.valid}/${runs}`,
       jump_warmup_ms: round(jumpWarmupMs),
+      jump_first_envelope: { ms: round(jumpFirstEnvelopeMs), tokens: first.tokens.length, masks: masks.size },
+      // CPU time of this process (model threads included): steadier than wall time on a shared machine.
+      cpu_ms_per_produced_token: round(jumpTotals.cpu / Math.max(1, jumpTotals.produced)),
+      free_cpu_ms_per_token: round(totals.free.cpu / Math.max(1, totals.free.tokens)),
+      cpu_ratio_produced_vs_free: round(jumpTotals.cpu / Math.max(1, jumpTotals.produced) / (totals.free.cpu / Math.max(1, totals.free.tokens))),
+      cpu_ratio_envelope_vs_nlc: round(jumpTotals.cpu / Math.max(1, totals.nlc.cpu)),
+      // Random weights write envelopes of different lengths on different paths: characters per envelope, to compare like with like.
+      chars_per_envelope: { jump: round(jumpTotals.chars / runs), no_jump: round(totals.envelope.chars / runs), nlc: round(totals.nlc.chars / runs) },
       envelope_ms_per_token: round(envelope.perToken),
       overhead_ms_per_token: round(envelope.perToken - free.perToken),
       nlc_ms_per_token: round(nlc.perToken),
@@ -160,6 +189,11 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     await context.dispose();
     await model.dispose();
   }
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
 }
 
 function isJson(text: string): boolean {

@@ -32,7 +32,9 @@ describe("CLI: route, bench step/router, eval usage, demo", () => {
     const r = cli("route", "--vault", join(root, "examples/vault"), "What is on my shopping list?");
     expect(r.status, r.stderr).toBe(0);
     const line = JSON.parse(r.stdout.trim()) as { tools: { name: string }[] };
-    expect(line.tools.map((t) => t.name)).toEqual(["vault:read"]);
+    expect(line.tools[0].name).toBe("vault:read");
+    expect(line.tools.map((t) => t.name)).not.toEqual(expect.arrayContaining(["vault:list"]));
+    expect(line.tools.map((t) => t.name)).not.toEqual(expect.arrayContaining(["tags:list"]));
     expect(cli("route", "--vault", "/nonexistent/vault", "x").stderr).toContain("does not exist");
   });
 
@@ -67,7 +69,7 @@ describe("CLI: route, bench step/router, eval usage, demo", () => {
     expect(r.stdout).toContain("[demo] vault copied to");
     expect(r.stdout).toContain("> What is on my shopping list?");
     // "shopping list" names the note Shopping List.md: the router offers reading it, not listing files or tags.
-    expect(r.stdout).toMatch(/\[routed\] routed: vault:read \((1|0\.\d+)\)\n/);
+    expect(r.stdout).toMatch(/\[routed\] routed: vault:read \((1|0\.\d+)\)[,\n]/);
     expect(r.stdout).toMatch(/\[end\] (done|round-cap)/);
   });
 });

@@ -11,6 +11,11 @@ import { McpHub } from "../../../src/engine/mcp/mcp-hub";
 import { McpCatalog } from "../../../src/tools/mcp/mcp-catalog";
 import { ToolRegistry } from "../../../src/tools/registry";
 import { realServers } from "../../helpers/mcp-servers";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const crashing = fileURLToPath(new URL("../../fixtures/mcp/crashing-server.ts", import.meta.url));
 
 const until = async (what: () => boolean, ms = 10_000): Promise<void> => {
   for (const end = Date.now() + ms; !what(); ) {
@@ -62,6 +67,36 @@ describe("MCP supervision", () => {
       // The connection survives a timeout: the next call works.
       const sum = await hub.callTool("everything", "get-sum", { a: 1, b: 1 });
       expect(JSON.stringify(sum.content)).toContain("2");
+    } finally {
+      await hub.close();
+    }
+  });
+
+  it("a server that keeps crashing is restarted with backoff, then left failed with one sentence", async () => {
+    const config: McpServerConfig = {
+      name: "crashing",
+      enabled: true,
+      transport: "stdio",
+      command: process.execPath,
+      args: ["--import", tsx, crashing],
+      disabledTools: [],
+      timeoutSeconds: DEFAULT_MCP_TIMEOUT_SECONDS,
+    };
+    const hub = new McpHub([config], { clientInfo: { name: "test", version: "0" }, backoffMs: [100, 200], maxRestarts: 2 });
+    const states: string[] = [];
+    hub.onChange(() => {
+      const v = hub.servers()[0];
+      const last = `${v.state}${v.restarting ? "+restarting" : ""}`;
+      if (states.at(-1) !== last) states.push(last);
+    });
+    try {
+      await hub.startAll();
+      await until(() => hub.servers()[0].state === "failed" && !hub.servers()[0].restarting, 60_000);
+      const view = hub.servers()[0];
+      expect(view.reason).toBe('MCP server "crashing" stopped unexpectedly (it said: crashing on purpose); it failed 3 times in a row, so turn it off and on again in the settings to retry.');
+      // Started, crashed and came back twice (each restart after its backoff), then gave up.
+      expect(states.filter((s) => s === "ready")).toHaveLength(3);
+      expect(states.filter((s) => s === "failed+restarting")).toHaveLength(2);
     } finally {
       await hub.close();
     }
