@@ -16,6 +16,7 @@ import { openHotkeys, openPluginSettings } from "./src/plugin/obsidian-internals
 import { explainFailure, readinessProblem } from "./src/plugin/readiness";
 import { InstallController } from "./src/plugin/runtime/install-controller";
 import { DesktopServices, type PluginServices } from "./src/plugin/services";
+import { runSelfCheck } from "./src/plugin/models/self-check";
 import { loadSettings, modelLabel, needsEngineRestart, type VaultAgentSettings } from "./src/plugin/settings/settings";
 import { VaultAgentSettingTab } from "./src/plugin/settings/settings-tab";
 import { StatusBar } from "./src/plugin/status-bar";
@@ -91,6 +92,7 @@ export default class VaultAgentPlugin extends Plugin {
         rebuildIndex: () => void memory.index(true),
         openHotkeys: () => openHotkeys(this.app, this.manifest.name),
         engineInstall,
+        selfCheck: () => runSelfCheck(engine),
         mcp,
       }),
     );

@@ -5,12 +5,15 @@ import type { DownloadProgress } from "../download/model-download";
 import type { EngineStatus } from "../engine/managed-engine";
 import type { HostStatus } from "../../engine/host/protocol";
 import { describeModel, formatBytes, type ModelEntry } from "../models/model-library";
+import { renderModelChecks } from "../models/model-checks";
 import { RECOMMENDED_MODELS } from "../models/recommended";
+import type { SelfCheckResult } from "../models/self-check";
 import type { PluginServices } from "../services";
 import type { InstallController } from "../runtime/install-controller";
 import { EngineRuntimeSection } from "./engine-runtime-section";
 import { EngineSection } from "./engine-section";
 import type { VaultAgentSettings } from "./settings";
+import { renderThinkingSetting } from "./thinking-setting";
 import { renderMcpSection, type McpSectionDeps } from "./mcp-section";
 
 /** What the tab needs from the plugin. */
@@ -30,6 +33,8 @@ export interface SettingsTabDeps {
   openHotkeys: () => void;
   /** The engine install shared with the chat pane's first-run card. */
   engineInstall: InstallController;
+  /** Loads the model in use and generates one token under a grammar (the model list's self-check). */
+  selfCheck?: () => Promise<SelfCheckResult>;
   /** The MCP servers (their section is drawn when present). */
   mcp?: McpSectionDeps["mcp"];
 }
@@ -108,6 +113,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
           .setDynamicTooltip()
           .onChange(async (v) => this.deps.save({ temperature: v })),
       );
+    renderThinkingSetting(containerEl, s, (patch) => this.deps.save(patch));
     new Setting(containerEl)
       .setName("Unload after idle minutes")
       .setDesc("Frees the model's memory when the chat is unused for this long; set it to 0 to keep it loaded.")
@@ -282,6 +288,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
       text.createDiv({ cls: "vault-agent-model-facts", text: describeModel(m) });
       text.createDiv({ cls: "vault-agent-model-file", text: `${m.source === "plugin" ? "Plugin folder" : "Your folder"} · ${m.fileName}` });
       const actions = row.createDiv({ cls: "vault-agent-model-actions" });
+      renderModelChecks(text, actions, m, m.path === s.modelPath, this.deps.selfCheck);
       if (m.path === s.modelPath) actions.createSpan({ cls: "vault-agent-badge mod-ok", text: "In use" });
       else if (m.info) {
         new ButtonComponent(actions).setButtonText("Use").onClick(async () => {

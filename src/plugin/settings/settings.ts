@@ -31,6 +31,8 @@ export interface VaultAgentSettings {
   threads: number;
   /** Sampling temperature. */
   temperature: number;
+  /** Thinking models (Qwen3, Gemma 4, SmolLM3) may think briefly before each structured reply; off = thinking off. */
+  thinkFirst: boolean;
   /** Minutes without a request before the model is unloaded; 0 = never. */
   idleUnloadMinutes: number;
 
@@ -79,6 +81,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   gpuLayers: -1,
   threads: 0,
   temperature: 0.7,
+  thinkFirst: false,
   idleUnloadMinutes: 10,
   routerTopK: 3,
   routerThreshold: 0.3,
@@ -138,6 +141,8 @@ export function needsEngineRestart(patch: Partial<VaultAgentSettings>): boolean 
   return ENGINE_KEYS.some((key) => key in patch);
 }
 
+/** Tokens a thinking model may think before each reply when "Let thinking models think first" is on. */
+export const THINK_FIRST_TOKENS = 512;
 /** The server engine these settings choose, or null for the built-in engine. */
 export function serverConfig(settings: VaultAgentSettings): ServerEngineConfig | null {
   if (settings.engineKind === "builtin") return null;
