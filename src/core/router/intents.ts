@@ -28,14 +28,22 @@ export function asksToChange(message: string): boolean {
   return CHANGE_RE.test(clean(message));
 }
 
-/** Greetings, thanks, "how are you", jokes, goodbyes: small talk with nothing about the vault in it. */
-export function isSmallTalk(message: string): boolean {
+/**
+ * Greetings, thanks, "how are you", jokes, goodbyes with nothing about the vault in them: the words after the
+ * small talk, or null when the message is not small talk.
+ */
+export function smallTalkRest(message: string): string | null {
   const m = clean(message);
   const hit = SMALL_TALK_RE.exec(m);
-  if (!hit) return false;
+  if (!hit) return null;
   // "ok, delete the draft", "thanks! now add eggs": what follows the greeting is a request.
-  const rest = m.slice(hit[0].length);
-  return !mentionsVault(message.slice(Math.min(message.length, hit[0].length)), rest) && !CHANGE_RE.test(rest);
+  const rest = m.slice(hit[0].length).trim();
+  return !mentionsVault(message.slice(Math.min(message.length, hit[0].length)), rest) && !CHANGE_RE.test(rest) ? rest : null;
+}
+
+/** Greetings, thanks, "how are you", jokes, goodbyes: small talk with nothing about the vault in it. */
+export function isSmallTalk(message: string): boolean {
+  return smallTalkRest(message) !== null;
 }
 
 /** Small talk or a general-knowledge question that does not mention the vault. */

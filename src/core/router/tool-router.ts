@@ -6,7 +6,7 @@
 import type { RouteDecision, RouterPort } from "../agent/ports";
 import type { EmbeddingScorer } from "./embedding-scorer";
 import { analyze } from "./analyze";
-import { aboutVault, asksToChange, isSmallTalk, looksLikeChat, namedTools } from "./intents";
+import { aboutVault, asksToChange, looksLikeChat, namedTools, smallTalkRest } from "./intents";
 import { NoteNames } from "./note-names";
 import { TextScorer } from "./text-scorer";
 import { toolCard, type RoutableTool, type ToolCard } from "./tool-card";
@@ -33,6 +33,9 @@ function hasSignals(message: string): boolean {
 
 /** Share of the best score a further tool must reach to be offered too. */
 const RELATIVE_CUT = 0.4;
+
+/** Words after a greeting that still read as part of the small talk ("thanks, that's all"). */
+const SMALL_TALK_TAIL_WORDS = 4;
 
 /** Words in a message short enough to be chat when nothing in it matched. */
 const SHORT_MESSAGE_WORDS = 5;
@@ -134,11 +137,13 @@ export class ToolRouter implements RouterPort {
       const said = this.notes.mark(message);
       const chatLike = looksLikeChat(said);
       // Small talk stays chat even when a hint shares a word with it ("tell me a joke" vs "tell me about").
-      if (isSmallTalk(said) && best < 0.95) return { tools: [], chatOnly: true, unsure: false };
+      // "Hi, are there free venues in London?" is a request after a greeting: when a tool matches it, it is no small talk.
+      const rest = smallTalkRest(said);
+      if (rest !== null && best < 0.95 && (best < threshold || wordCount(rest) <= SMALL_TALK_TAIL_WORDS)) return { tools: [], chatOnly: true, unsure: false };
       if (best < chatFloor || (chatLike && best < threshold * CHAT_MARGIN)) {
         // A short message where nothing matched and nothing is about the vault ("cool, that works"): chat, not the
         // whole catalog. A longer one may be a request in words no tool card has: it gets the catalog.
-        const chat = chatLike || (best === 0 && wordCount(said) <= SHORT_MESSAGE_WORDS && !aboutVault(said) && !hasSignals(said));
+        const chat = chatLike || (best === 0 && wordCount(said) <= SHORT_MESSAGE_WORDS && !aboutVault(said) && !hasSignals(said) && !asksToChange(said));
         return chat ? { tools: [], chatOnly: true, unsure: false } : { tools: top, chatOnly: false, unsure: true };
       }
       if (best < threshold) return { tools: top, chatOnly: false, unsure: true };

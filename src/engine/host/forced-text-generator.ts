@@ -36,10 +36,11 @@ export interface ConstrainedGenerationInput {
   /** Bias applied at every step where no choice mask applies (split-character bans); the masks include it. */
   baseBias?: TokenBias;
   /**
-   * The host's UTF-8 guard for this generation, when it has one: it sees every produced token, and
-   * while a character is open its bias (the tokens that can continue it) replaces every mask.
+   * The host's UTF-8 guard (or one generation's tracker of it), when it has one: it sees every
+   * produced token, and while a character is open its bias (the tokens that can continue it)
+   * replaces every mask.
    */
-  utf8?: Utf8Tracking;
+  utf8?: Utf8Tracking | { tracker(): Utf8Tracking };
   /** Evaluate forced text as batches instead of sampling it (default true). */
   jumpForward?: boolean;
   signal?: AbortSignal;
@@ -100,13 +101,25 @@ function tokenizeExactly(model: LlamaModel, text: string, context: Token[]): Tok
   return tokens;
 }
 
+/**
+ * Runs a step of our own grammar work; a failure there (a grammar our walker cannot follow) returns
+ * null, and the caller goes on with llama.cpp's grammar alone.
+ */
+function guarded<T>(work: () => T | null): T | null {
+  try {
+    return work();
+  } catch {
+    return null;
+  }
+}
+
 export async function generateConstrained(input: ConstrainedGenerationInput): Promise<ConstrainedGenerationResult> {
   const { sequence, walker, masks, signal } = input;
   const model = sequence.model;
   const texts = TokenTexts.of(model);
   const jump = input.jumpForward !== false;
   const result: ConstrainedGenerationResult = { text: "", tokens: [], sampled: 0, forced: 0, promptEvaluated: 0, stopReason: "eos", utf8Valid: true };
-  const utf8 = input.utf8;
+  const utf8 = input.utf8 && "tracker" in input.utf8 ? input.utf8.tracker() : input.utf8;
   if (signal?.aborted) return { ...result, stopReason: "abort" };
 
   // Reuse the evaluated prefix; at least the last prompt token is evaluated again, for its logits.
@@ -184,7 +197,7 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
   };
 
   // Forced text at the very start ({"thought":") joins the prompt batch.
-  const opening = planJump(pos, "", undefined, input.maxTokens, false);
+  const opening = guarded(() => planJump(walker.start(), "", undefined, input.maxTokens, false));
   if (opening && opening.tokens.length > 0) {
     for (const t of opening.tokens) acceptIntoGrammar(state, t);
     evalTokens = [...evalTokens, ...opening.tokens];
@@ -216,7 +229,8 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
       if (result.tokens.length >= input.maxTokens || contextLeft() <= (next?.length ?? 0)) return finish("maxTokens");
       // Inside an open character only the UTF-8 guard's continuations may follow; elsewhere a mask if one applies.
       const open = pending.length > 0 || (utf8 !== undefined && !utf8.atBoundary);
-      bias = open ? (utf8?.bias() ?? input.baseBias ?? noBias) : (pos && masks?.at(pos)) || input.baseBias || noBias;
+      const mask = !open && pos ? guarded(() => masks?.at(pos!) ?? null) : null;
+      bias = open ? (utf8?.bias() ?? input.baseBias ?? noBias) : (mask ?? input.baseBias ?? noBias);
       // The state before this sample, where forced text is likely to follow (a choice): a healed boundary
       // replaces the sampled token, so the grammar restarts from here. Inside free text no copy is made
       // (forced text after a closing quote then follows the sampled token unhealed).
@@ -240,10 +254,11 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
       }
       const decodedTokens = pending;
       pending = [];
-      let advanced: WalkPosition | null = pos ? walker.advance(pos, piece) : null;
+      let advanced: WalkPosition | null = pos ? guarded(() => walker.advance(pos!, piece)) : null;
       if (!advanced) pos = null;
       const single = decodedTokens.length === 1;
-      const plan: JumpPlan | null = advanced && single ? planJump(advanced, piece, token, input.maxTokens - result.tokens.length, before !== undefined) : null;
+      const from: WalkPosition | null = advanced;
+      const plan: JumpPlan | null = from && single ? guarded(() => planJump(from, piece, token, input.maxTokens - result.tokens.length, before !== undefined)) : null;
       if (plan) {
         try {
           // Healed: the plan replaces the sampled token, from the state before it. Otherwise it follows it.

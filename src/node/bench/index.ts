@@ -10,7 +10,7 @@
  * text_load_ms (manifest and text index), load_both_ms (both together, as at a start; the *_cpu_ms
  * twins: CPU time of this process and the host, what the load costs on an idle machine), query_ms_p95
  * (semantic: embed the query + vector search), update_one_ms (one modified note until searchable,
- * excluding its own embedding; update_flush_ms: writing the index file), rename_folder_ms and
+ * excluding its own embedding; update_flush_ms: writing the index file), rename_folder_ms (and _cpu_ms) and
  * rename_reembedded (the folder renamed, one rename event per note as Obsidian sends them, until the
  * index has followed; goal 0 re-embedded), rename_offline_ms and rename_offline_reembedded (renamed
  * back while the app was closed, then a build), max_block_ms (longest event-loop block in this process
@@ -241,10 +241,13 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
 
     // A folder of notes renamed in the app: one rename event per note, as Obsidian sends them.
     renameSync(join(root, "Batch"), join(root, "Renamed batch"));
-    t = performance.now();
-    const renamed = await memory.indexer.apply(batchPaths.map((p) => ({ kind: "rename" as const, oldPath: p, path: p.replace(/^Batch\//, "Renamed batch/") })));
-    await memory.vectors!.flush();
-    const renameMs = performance.now() - t;
+    const renaming = await timed(memory.engine!.hostPid, async () => {
+      const r = await memory!.indexer.apply(batchPaths.map((p) => ({ kind: "rename" as const, oldPath: p, path: p.replace(/^Batch\//, "Renamed batch/") })));
+      await memory!.vectors!.flush();
+      return r;
+    });
+    const renamed = renaming.value;
+    const renameMs = renaming.ms;
     log(`renamed a folder of ${folderNotes} notes: ${Math.round(renameMs)} ms, ${renamed.embedded} chunks embedded, ${renamed.relabeled} relabeled`);
     // Renamed back while the app was closed: the next build finds the vectors by their text.
     await memory.indexer.close();
@@ -282,6 +285,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       restart_reembedded: rebuild.embedded,
       rename_folder_notes: folderNotes,
       rename_folder_ms: Math.round(renameMs),
+      rename_folder_cpu_ms: Math.round(renaming.cpuMs),
       rename_reembedded: renamed.embedded,
       rename_relabeled: renamed.relabeled,
       rename_offline_ms: Math.round(offlineMs),

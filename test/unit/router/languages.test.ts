@@ -54,6 +54,12 @@ describe("routing in every supported language (text scores only)", () => {
     for (const q of ["Danke, das war's", "merci, c'est parfait", "спасибо, всё понятно", "ありがとう、またね"]) expect(router.routeText(q).chatOnly, q).toBe(true);
   });
 
+  it("answers a request after a greeting with tools when a tool matches it", () => {
+    const r = new ToolRouter(parseCatalog([{ name: "find_venues", description: "Find free performance venues in a city.", parameters: { type: "object", properties: { city: { type: "string" } } } }]));
+    expect(r.routeText("Hi, are there any free performance venues I can visit in London?").tools.map((t) => t.name)).toEqual(["find_venues"]);
+    expect(r.routeText("hi there!").chatOnly).toBe(true);
+  });
+
   it("leans a statement to writing and a question to reading ('remember that' vs 'do you remember')", () => {
     expect(names("Recuerda que mi hermana vive en Sevilla")[0]).toBe("memory:save");
     expect(names("¿Recuerdas dónde vive mi hermana?")[0]).toBe("memory:recall");
