@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { pathToFileURL } from "node:url";
+import { dirname } from "node:path";
 
 const production = process.argv[2] === "production";
 const HOST_ENTRY = "src/engine/host/main.ts";
@@ -85,6 +86,21 @@ const forbidHostPackages = {
   },
 };
 
+/**
+ * zod re-exports all of its ~40 error-message locales as namespaces, which esbuild cannot tree-shake (about 250 KiB of
+ * main.js). The plugin only ever uses English messages (zod's default), so the locale index is reduced to `en`.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      resolveDir: dirname(args.path),
+      loader: "js",
+    }));
+  },
+};
+
 function mainOptions(hostText) {
   const hostHash = createHash("sha256").update(hostText).digest("hex").slice(0, 16);
   return {
@@ -94,7 +110,7 @@ function mainOptions(hostText) {
     format: "cjs",
     target: "es2022",
     external: MAIN_EXTERNALS,
-    plugins: [forbidHostPackages],
+    plugins: [forbidHostPackages, zodEnglishOnly],
     define: {
       __ENGINE_HOST_SOURCE__: JSON.stringify(hostText),
       __ENGINE_HOST_HASH__: JSON.stringify(hostHash),
