@@ -65,6 +65,15 @@ function runtimeDependencies() {
   return Object.fromEntries([...HOST_EXTERNALS, "protobufjs"].map((name) => [name, pkg.dependencies[name]]));
 }
 
+/** runtime-packs.json: the runtime this build needs and the sha256 of every pack, checked before anything is unpacked. */
+function runtimePacks() {
+  const manifest = JSON.parse(readFileSync("runtime-packs.json", "utf8"));
+  if (production && (!manifest.version || manifest.packs.length === 0)) {
+    throw new Error("runtime-packs.json lists no packs; build them with npm run pack-runtime -- --all --update-manifest.");
+  }
+  return manifest;
+}
+
 /** Refuses a main.js that pulled in a host-only package. */
 const forbidHostPackages = {
   name: "forbid-host-packages",
@@ -90,6 +99,7 @@ function mainOptions(hostText) {
       __ENGINE_HOST_SOURCE__: JSON.stringify(hostText),
       __ENGINE_HOST_HASH__: JSON.stringify(hostHash),
       __RUNTIME_DEPENDENCIES__: JSON.stringify(runtimeDependencies()),
+      __RUNTIME_PACKS__: JSON.stringify(runtimePacks()),
     },
     logLevel: "info",
     sourcemap: production ? false : "inline",

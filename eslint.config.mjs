@@ -10,7 +10,7 @@ export default defineConfig([
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "vitest.config.ts", "test/e2e/*.mjs"],
+          allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "vitest.config.ts", "test/e2e/*.mjs", "scripts/*.mjs"],
         },
         tsconfigRootDir: import.meta.dirname,
       },
@@ -18,7 +18,7 @@ export default defineConfig([
   },
   {
     rules: {
-      "obsidianmd/ui/sentence-case": ["warn", { brands: ["Vault Agent", "Obsidian", "Hugging Face"], acronyms: ["GPU", "CPU", "GGUF", "URL"], enforceCamelCaseLower: true }],
+      "obsidianmd/ui/sentence-case": ["warn", { brands: ["Vault Agent", "Obsidian", "Hugging Face"], acronyms: ["GPU", "CPU", "GGUF", "URL", "MCP", "JSON"], enforceCamelCaseLower: true }],
     },
   },
   {

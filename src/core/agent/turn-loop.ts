@@ -111,7 +111,14 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
     throwIfAborted(signal);
     if (deps.prepare) {
       try {
-        await deps.prepare({ signal });
+        // Stop must not wait for a tool source (a server's restart backoff can take seconds).
+        await Promise.race([
+          deps.prepare({ signal }),
+          new Promise<void>((resolve) => {
+            if (signal?.aborted) resolve();
+            signal?.addEventListener("abort", () => resolve(), { once: true });
+          }),
+        ]);
       } catch (err) {
         throwIfAborted(signal);
         deps.user.notify(`Some tools could not be prepared: ${(err as Error).message}`, "warning");
@@ -201,6 +208,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
         grammar: grammar?.gbnf,
         jsonSchema: options.grammar ? deps.grammars.jsonSchema?.(names, mode) : undefined,
         maxTokens: prompt.maxTokens,
+        thinkFirst: grammar && options.thinkFirstTokens > 0 ? { maxTokens: options.thinkFirstTokens } : undefined,
         temperature: options.temperature,
         seed: options.seed,
         conversationId: conversation.id,

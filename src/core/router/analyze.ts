@@ -25,6 +25,8 @@ export const SIGNAL = {
   date: "#date",
   time: "#time",
   quote: "#quote",
+  /** Two quoted pieces or more: "replace 'a' with 'b'", in any language. */
+  quotes: "#quote2",
   today: "#today",
   /** "this note", "the current page", "diese Notiz", "这篇笔记": the note open in the editor. */
   thisNote: "#this",
@@ -144,6 +146,7 @@ export function analyze(text: string): Analysis {
   rest = extract(rest, PATH_RE, SIGNAL.note, signals);
   rest = extract(rest, TAG_RE, SIGNAL.tag, signals);
   if (signals.includes(SIGNAL.link)) signals.push(SIGNAL.note);
+  if (signals.filter((x) => x === SIGNAL.quote).length >= 2) signals.push(SIGNAL.quotes);
   if (/[?？¿]/.test(rest)) signals.push(SIGNAL.ask);
   if (THIS_NOTE_RE.test(fold(rest))) signals.push(SIGNAL.thisNote);
   const terms: string[] = [...signals];

@@ -18,16 +18,32 @@ function mentionsVault(raw: string, cleaned: string): boolean {
   return VAULT_MARK.test(raw) || VAULT_RE.test(cleaned);
 }
 
+/** The message mentions the vault: a note path, [[link]], #tag, or words about notes, files, tasks… in any language. */
+export function aboutVault(message: string): boolean {
+  return mentionsVault(message, clean(message));
+}
+
 /** The message asks to persist or change something (so a family's write siblings are offered). */
 export function asksToChange(message: string): boolean {
   return CHANGE_RE.test(clean(message));
 }
 
-/** Greetings, thanks, "how are you", jokes, goodbyes: small talk with nothing about the vault in it. */
-export function isSmallTalk(message: string): boolean {
+/**
+ * Greetings, thanks, "how are you", jokes, goodbyes with nothing about the vault in them: the words after the
+ * small talk, or null when the message is not small talk.
+ */
+export function smallTalkRest(message: string): string | null {
   const m = clean(message);
   const hit = SMALL_TALK_RE.exec(m);
-  return !!hit && !mentionsVault(message.slice(Math.min(message.length, hit[0].length)), m.slice(hit[0].length));
+  if (!hit) return null;
+  // "ok, delete the draft", "thanks! now add eggs": what follows the greeting is a request.
+  const rest = m.slice(hit[0].length).trim();
+  return !mentionsVault(message.slice(Math.min(message.length, hit[0].length)), rest) && !CHANGE_RE.test(rest) ? rest : null;
+}
+
+/** Greetings, thanks, "how are you", jokes, goodbyes: small talk with nothing about the vault in it. */
+export function isSmallTalk(message: string): boolean {
+  return smallTalkRest(message) !== null;
 }
 
 /** Small talk or a general-knowledge question that does not mention the vault. */

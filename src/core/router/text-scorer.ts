@@ -60,9 +60,22 @@ function queryWeight(term: string): number {
   return 1;
 }
 
+/** Hint lines are the same text in every rebuild (a catalog change rebuilds the index): analyze each once. */
+const HINT_CACHE = new Map<string, string[]>();
+const HINT_CACHE_LIMIT = 50_000;
+
+function hintLineTerms(line: string): string[] {
+  let terms = HINT_CACHE.get(line);
+  if (!terms) {
+    terms = analyze(line).terms;
+    if (HINT_CACHE.size >= HINT_CACHE_LIMIT) HINT_CACHE.clear();
+    HINT_CACHE.set(line, terms);
+  }
+  return terms;
+}
+
 /** The hint's primary terms with their truncation partners (analyze emits a word's truncation right after it). */
-function hintTerms(hint: string): HintTerms {
-  const { terms } = analyze(hint);
+function hintTerms(terms: readonly string[]): HintTerms {
   const out: HintTerms = [];
   const seen = new Set<string>();
   for (let i = 0; i < terms.length; i++) {
@@ -103,7 +116,8 @@ export class TextScorer {
     cards.forEach((card, doc) => {
       const local = new Map<string, number[]>();
       FIELDS.forEach((field, f) => {
-        const { terms } = analyze(card[field.key] ?? "");
+        const text = card[field.key] ?? "";
+        const terms = field.key === "hints" ? text.split("\n").flatMap(hintLineTerms) : analyze(text).terms;
         this.lengths[doc][f] = terms.length;
         for (const t of terms) {
           let tf = local.get(t);
@@ -121,7 +135,7 @@ export class TextScorer {
     this.hints = cards.map((c) =>
       c.hints
         .split("\n")
-        .map(hintTerms)
+        .map((line) => hintTerms(hintLineTerms(line)))
         .filter((h) => h.length > 0),
     );
     const n = Math.max(1, cards.length);

@@ -5,7 +5,8 @@
  */
 import type { RouteDecision, RouterPort } from "../agent/ports";
 import type { EmbeddingScorer } from "./embedding-scorer";
-import { asksToChange, isSmallTalk, looksLikeChat, namedTools } from "./intents";
+import { analyze } from "./analyze";
+import { aboutVault, asksToChange, looksLikeChat, namedTools, smallTalkRest } from "./intents";
 import { NoteNames } from "./note-names";
 import { TextScorer } from "./text-scorer";
 import { toolCard, type RoutableTool, type ToolCard } from "./tool-card";
@@ -24,6 +25,24 @@ export interface RouterOptions {
 }
 
 export const DEFAULT_ROUTER_OPTIONS: RouterOptions = { topK: 3, threshold: 0.3, chatFloor: 0.12, textWeight: 0.5, maxFamilyAdds: 2 };
+
+/** Paths, links, tags, URLs, dates, quotes: the message is about something, even when no tool matched its words. */
+function hasSignals(message: string): boolean {
+  return analyze(message).signals.size > 0;
+}
+
+/** Share of the best score a further tool must reach to be offered too. */
+const RELATIVE_CUT = 0.4;
+
+/** Words after a greeting that still read as part of the small talk ("thanks, that's all"). */
+const SMALL_TALK_TAIL_WORDS = 4;
+
+/** Words in a message short enough to be chat when nothing in it matched. */
+const SHORT_MESSAGE_WORDS = 5;
+
+function wordCount(message: string): number {
+  return message.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w)).length;
+}
 
 /** A message that reads like chat needs a tool score this many thresholds high to get tools. */
 const CHAT_MARGIN = 1.7;
@@ -118,15 +137,22 @@ export class ToolRouter implements RouterPort {
       const said = this.notes.mark(message);
       const chatLike = looksLikeChat(said);
       // Small talk stays chat even when a hint shares a word with it ("tell me a joke" vs "tell me about").
-      if (isSmallTalk(said) && best < 0.95) return { tools: [], chatOnly: true, unsure: false };
+      // "Hi, are there free venues in London?" is a request after a greeting: when a tool matches it, it is no small talk.
+      const rest = smallTalkRest(said);
+      if (rest !== null && best < 0.95 && (best < threshold || wordCount(rest) <= SMALL_TALK_TAIL_WORDS)) return { tools: [], chatOnly: true, unsure: false };
       if (best < chatFloor || (chatLike && best < threshold * CHAT_MARGIN)) {
-        return best < chatFloor && !chatLike ? { tools: top, chatOnly: false, unsure: true } : { tools: [], chatOnly: true, unsure: false };
+        // A short message where nothing matched and nothing is about the vault ("cool, that works"): chat, not the
+        // whole catalog. A longer one may be a request in words no tool card has: it gets the catalog.
+        const chat = chatLike || (best === 0 && wordCount(said) <= SHORT_MESSAGE_WORDS && !aboutVault(said) && !hasSignals(said) && !asksToChange(said));
+        return chat ? { tools: [], chatOnly: true, unsure: false } : { tools: top, chatOnly: false, unsure: true };
       }
       if (best < threshold) return { tools: top, chatOnly: false, unsure: true };
     }
     const picked = new Map<string, number>();
     for (const name of named) picked.set(name, 1);
-    for (const [name, score] of this.diverse(ranked, topK)) if (score >= threshold && !picked.has(name)) picked.set(name, round(score));
+    // A tool far below the best one is noise that a small model may still pick: it must reach a share of the best.
+    const cut = Math.max(threshold, best * RELATIVE_CUT);
+    for (const [name, score] of this.diverse(ranked, topK)) if (score >= cut && !picked.has(name)) picked.set(name, round(score));
     if (asksToChange(message)) this.completeFamilies(picked, scores, named);
     return { tools: [...picked.entries()].map(([name, score]) => ({ name, score })), chatOnly: false, unsure: false };
   }

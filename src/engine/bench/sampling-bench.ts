@@ -4,12 +4,16 @@
  * node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one run.
  * Lives in src/engine because it is the code that loads node-llama-cpp.
  */
-import { GeneralChatWrapper, getLlama, LlamaCompletion, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { GeneralChatWrapper, getLlama, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 import { GbnfWalker } from "../../core/grammar/gbnf-walker";
 import { GbnfRecognizer } from "../../core/grammar/recognizer";
 import { ChoiceMasks } from "../host/choice-masks";
 import { generateConstrained } from "../host/forced-text-generator";
-import { splitCharacterBan } from "../host/split-character-ban";
+import { loadLlamaRuntime } from "../host/llama-runtime";
+import { generateUnderGrammar } from "../host/grammar-generation";
+import { TokenTexts } from "../host/token-texts";
+import { UTF8_BOUNDARY } from "../host/utf8-state";
+import { Utf8TokenGuard } from "../host/utf8-token-guard";
 
 /** What to measure. */
 export interface SamplingBenchInput {
@@ -39,7 +43,7 @@ export interface SamplingBenchResult {
   ratio_produced_vs_free: number;
   /** Ours with jumps and masks, per whole envelope. */
   ms_per_envelope: number;
-  /** Ours through llama.cpp's grammar alone (node-llama-cpp's completion loop), per envelope. */
+  /** Ours through llama.cpp's grammar alone (the host's plain grammar-turn loop), per envelope. */
   ms_per_envelope_no_jump: number;
   /** ms_per_envelope / nlc_ms_per_envelope (goal ≤ 0.5 at 152k and 262k). */
   ratio_envelope_vs_nlc: number;
@@ -49,8 +53,16 @@ export interface SamplingBenchResult {
   forced_share: number;
   /** Envelopes of the jump variant that are whole JSON and that our recognizer accepts, out of runs. */
   valid_envelopes: string;
-  /** One-time cost before the first jump envelope: the vocabulary's texts and the first masks (warm-up envelope). */
+  /** One-time cost per model: every token's text and the string-content token lists. */
   jump_warmup_ms: number;
+  /** The untimed first jump envelope, which also computes the grammar's first masks. */
+  jump_first_envelope: { ms: number; tokens: number; masks: number };
+  /** The same per-token and per-envelope comparisons in CPU time of this process. */
+  cpu_ms_per_produced_token: number;
+  free_cpu_ms_per_token: number;
+  cpu_ratio_produced_vs_free: number;
+  cpu_ratio_envelope_vs_nlc: number;
+  chars_per_envelope: { jump: number; no_jump: number; nlc: number };
   envelope_ms_per_token: number;
   overhead_ms_per_token: number;
   nlc_ms_per_token: number;
@@ -78,6 +90,8 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   const runs = input.runs ?? 12;
   const maxTokens = input.maxTokens ?? 512;
   const log = input.log ?? (() => {});
+  // The host's generator reaches node-llama-cpp through the lazily loaded runtime.
+  await loadLlamaRuntime();
   const llama = await getLlama({ gpu: false, build: "never" });
   const model = await llama.loadModel({ modelPath: input.modelPath });
   // One thread: on small shared machines the default thread count is hundreds of times slower.
@@ -86,42 +100,53 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     const prompt = promptTokens(model);
     const PROMPT = prompt.tokens;
     const sequence = context.getSequence();
-    const completion = new LlamaCompletion({ contextSequence: sequence });
     const ours = await llama.createGrammar({ grammar: input.gbnf });
     const theirs = await llama.createGrammarForJsonSchema(input.nlcSchema as never);
 
-    // The host's token bias for grammar turns applies in every variant alike (see host/split-character-ban.ts).
-    const tokenBias = splitCharacterBan(model) ?? undefined;
+    // The host's UTF-8 guard applies in every variant alike (see host/utf8-token-guard.ts).
+    const guard = Utf8TokenGuard.for(model);
+    const tokenBias = guard.bias(UTF8_BOUNDARY);
 
     const walker = new GbnfWalker(input.gbnf);
     const recognizer = new GbnfRecognizer(input.gbnf);
     const warmStart = performance.now();
     const masks = new ChoiceMasks(model, walker, tokenBias ?? null);
-    const jumpOnce = (seed: number) =>
-      generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias });
-    await jumpOnce(0);
+    void TokenTexts.of(model).stringTokens;
     const jumpWarmupMs = performance.now() - warmStart;
-    const jumpTotals = { ms: 0, produced: 0, sampled: 0, valid: 0 };
+    const jumpOnce = (seed: number) =>
+      generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias, utf8: guard.tracker() });
+    const firstStart = performance.now();
+    const first = await jumpOnce(0);
+    const jumpFirstEnvelopeMs = performance.now() - firstStart;
+    const jumpTotals = { ms: 0, cpu: 0, produced: 0, sampled: 0, valid: 0, chars: 0 };
 
-    const totals = { free: { tokens: 0, ms: 0 }, envelope: { tokens: 0, ms: 0 }, nlc: { tokens: 0, ms: 0 } };
+    const totals = { free: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, envelope: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, nlc: { tokens: 0, ms: 0, cpu: 0, chars: 0 } };
+    // The host's plain grammar-turn loop (no jumps, no masks): llama.cpp's grammar and the UTF-8 guard alone.
+    const plain = (grammar: LlamaGrammar | undefined, seed: number, limit = maxTokens) =>
+      generateUnderGrammar({ model, sequence, guard, promptTokens: PROMPT, grammar, temperature: 1, topP: 0.95, seed, maxTokens: limit });
     const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number) => {
-      let n = 0;
       const start = performance.now();
-      await completion.generateCompletion(PROMPT, { grammar, temperature: 1, seed, maxTokens, tokenBias, onToken: (t) => (n += t.length) });
+      const cpu = process.cpuUsage();
+      const out = await plain(grammar, seed);
+      totals[variant].cpu += cpuMs(cpu);
       totals[variant].ms += performance.now() - start;
-      totals[variant].tokens += n;
+      totals[variant].tokens += out.tokensOut;
+      totals[variant].chars += out.text.length;
     };
 
     // Warm up once so the first variant does not pay for allocation.
-    await completion.generateCompletion(PROMPT, { temperature: 1, seed: 0, maxTokens: 16 });
+    await plain(undefined, 0, 16);
     // Variants are interleaved seed by seed, so load from other processes on the machine hits all three alike.
     for (let seed = 1; seed <= runs; seed++) {
       await once("free", undefined, seed);
       await once("envelope", ours, seed);
       await once("nlc", theirs, seed);
       const start = performance.now();
+      const cpu = process.cpuUsage();
       const out = await jumpOnce(seed);
+      jumpTotals.cpu += cpuMs(cpu);
       jumpTotals.ms += performance.now() - start;
+      jumpTotals.chars += out.text.length;
       jumpTotals.produced += out.tokens.length;
       jumpTotals.sampled += out.sampled;
       if (isJson(out.text) && recognizer.accepts(out.text)) jumpTotals.valid++;
@@ -148,6 +173,14 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       forced_share: round(1 - jumpTotals.sampled / Math.max(1, jumpTotals.produced)),
       valid_envelopes: `${jumpTotals.valid}/${runs}`,
       jump_warmup_ms: round(jumpWarmupMs),
+      jump_first_envelope: { ms: round(jumpFirstEnvelopeMs), tokens: first.tokens.length, masks: masks.size },
+      // CPU time of this process (model threads included): steadier than wall time on a shared machine.
+      cpu_ms_per_produced_token: round(jumpTotals.cpu / Math.max(1, jumpTotals.produced)),
+      free_cpu_ms_per_token: round(totals.free.cpu / Math.max(1, totals.free.tokens)),
+      cpu_ratio_produced_vs_free: round(jumpTotals.cpu / Math.max(1, jumpTotals.produced) / (totals.free.cpu / Math.max(1, totals.free.tokens))),
+      cpu_ratio_envelope_vs_nlc: round(jumpTotals.cpu / Math.max(1, totals.nlc.cpu)),
+      // Random weights write envelopes of different lengths on different paths: characters per envelope, to compare like with like.
+      chars_per_envelope: { jump: round(jumpTotals.chars / runs), no_jump: round(totals.envelope.chars / runs), nlc: round(totals.nlc.chars / runs) },
       envelope_ms_per_token: round(envelope.perToken),
       overhead_ms_per_token: round(envelope.perToken - free.perToken),
       nlc_ms_per_token: round(nlc.perToken),
@@ -160,6 +193,11 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     await context.dispose();
     await model.dispose();
   }
+}
+
+function cpuMs(since: NodeJS.CpuUsage): number {
+  const d = process.cpuUsage(since);
+  return (d.user + d.system) / 1000;
 }
 
 function isJson(text: string): boolean {

@@ -34,8 +34,14 @@ const MAX_PROBED_ROOM = 32;
 /** A code point every plain JSON string admits, used to measure the room left before the cap. */
 const PROBE = 0x61;
 
+/** A small choice's mask, and the longest admitted token text. */
+interface ChoiceMask {
+  bias: TokenBias;
+  longest: number;
+}
+
 export class ChoiceMasks {
-  private readonly masks = new Map<string, TokenBias | null>();
+  private readonly masks = new Map<string, ChoiceMask | null>();
   private readonly texts: TokenTexts;
   /** String-content bans by room left (index MAX_PROBED_ROOM + 1: room unknown or ample). */
   private readonly stringBans: Array<TokenBias | undefined> = [];
@@ -63,6 +69,20 @@ export class ChoiceMasks {
   at(pos: WalkPosition): TokenBias | undefined {
     // Free text is recognized from the next characters alone; only choices are worth a key.
     if (this.walker.nextChars(pos, MAX_CHOICE_CHARS) === null) return this.inString(pos);
+    return this.choice(pos)?.bias;
+  }
+
+  /**
+   * The longest text (UTF-16 units) of a token admitted at this small choice; Infinity where unknown
+   * (free text, or no mask). The forced-text generator leaves a boundary to the model only when a
+   * token could run across it.
+   */
+  longestAdmitted(pos: WalkPosition): number {
+    if (this.walker.nextChars(pos, MAX_CHOICE_CHARS) === null) return Infinity;
+    return this.choice(pos)?.longest ?? Infinity;
+  }
+
+  private choice(pos: WalkPosition): ChoiceMask | null {
     const key = this.walker.key(pos);
     let mask = this.masks.get(key);
     if (mask === undefined) {
@@ -70,7 +90,7 @@ export class ChoiceMasks {
       if (this.masks.size >= MAX_MASKS) this.masks.clear();
       this.masks.set(key, mask);
     }
-    return mask ?? undefined;
+    return mask;
   }
 
   /** Admitted tokens at this position (exposed for tests), or null for free text. */
@@ -153,14 +173,19 @@ export class ChoiceMasks {
     return room;
   }
 
-  private compute(pos: WalkPosition): TokenBias | null {
+  private compute(pos: WalkPosition): ChoiceMask | null {
     const tokens = this.admitted(pos);
     if (tokens === null || tokens.length === 0) return null;
     const bias = new (llamaRuntime().TokenBias)(this.model.tokenizer);
     const bans = biasEntries(this.baseBias);
     for (const [t, v] of bans) bias.set(t, { logit: v });
-    for (const t of tokens) if (!bans?.has(t)) bias.set(t, { logit: LIFT });
-    return bias;
+    let longest = 0;
+    for (const t of tokens) {
+      if (bans.has(t)) continue;
+      bias.set(t, { logit: LIFT });
+      longest = Math.max(longest, this.texts.texts[t]!.length);
+    }
+    return { bias, longest };
   }
 }
 

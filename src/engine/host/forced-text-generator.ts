@@ -33,8 +33,14 @@ export interface ConstrainedGenerationInput {
   temperature: number;
   topP: number;
   seed?: number;
-  /** Bias applied at every step where no choice mask applies (split-character bans). */
+  /** Bias applied at every step where no choice mask applies (split-character bans); the masks include it. */
   baseBias?: TokenBias;
+  /**
+   * The host's UTF-8 guard (or one generation's tracker of it), when it has one: it sees every
+   * produced token, and while a character is open its bias (the tokens that can continue it)
+   * replaces every mask.
+   */
+  utf8?: Utf8Tracking | { tracker(): Utf8Tracking };
   /** Evaluate forced text as batches instead of sampling it (default true). */
   jumpForward?: boolean;
   signal?: AbortSignal;
@@ -42,6 +48,14 @@ export interface ConstrainedGenerationInput {
   onText?: (text: string) => void;
   /** Called once the prompt is evaluated (before the first produced token). */
   onPromptEvaluated?: () => void;
+}
+
+/** What the generator needs of a UTF-8 tracker (the host's guard keeps output bytes valid UTF-8). */
+export interface Utf8Tracking {
+  readonly atBoundary: boolean;
+  readonly broken: boolean;
+  bias(): TokenBias;
+  push(token: Token): void;
 }
 
 export interface ConstrainedGenerationResult {
@@ -56,6 +70,8 @@ export interface ConstrainedGenerationResult {
   promptEvaluated: number;
   /** "eos": the grammar's sentence is complete (or the model ended); "maxTokens": cut at the cap or the context's end. */
   stopReason: "eos" | "maxTokens" | "abort";
+  /** False when the UTF-8 guard saw bytes that are not UTF-8 (true without a guard). */
+  utf8Valid: boolean;
 }
 
 /** Forced tokens to evaluate next, the text they add after the sampled token's, and the walker position after them. */
@@ -85,12 +101,25 @@ function tokenizeExactly(model: LlamaModel, text: string, context: Token[]): Tok
   return tokens;
 }
 
+/**
+ * Runs a step of our own grammar work; a failure there (a grammar our walker cannot follow) returns
+ * null, and the caller goes on with llama.cpp's grammar alone.
+ */
+function guarded<T>(work: () => T | null): T | null {
+  try {
+    return work();
+  } catch {
+    return null;
+  }
+}
+
 export async function generateConstrained(input: ConstrainedGenerationInput): Promise<ConstrainedGenerationResult> {
   const { sequence, walker, masks, signal } = input;
   const model = sequence.model;
   const texts = TokenTexts.of(model);
   const jump = input.jumpForward !== false;
-  const result: ConstrainedGenerationResult = { text: "", tokens: [], sampled: 0, forced: 0, promptEvaluated: 0, stopReason: "eos" };
+  const result: ConstrainedGenerationResult = { text: "", tokens: [], sampled: 0, forced: 0, promptEvaluated: 0, stopReason: "eos", utf8Valid: true };
+  const utf8 = input.utf8 && "tracker" in input.utf8 ? input.utf8.tracker() : input.utf8;
   if (signal?.aborted) return { ...result, stopReason: "abort" };
 
   // Reuse the evaluated prefix; at least the last prompt token is evaluated again, for its logits.
@@ -117,8 +146,13 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
     input.onText?.(text);
   };
   const remember = (tokens: Token[]) => {
-    result.tokens.push(...tokens);
+    produce(tokens);
     context = [...context, ...tokens].slice(-4);
+  };
+  /** Produced tokens, in order, go through the UTF-8 guard. */
+  const produce = (tokens: Token[]) => {
+    result.tokens.push(...tokens);
+    for (const t of tokens) utf8?.push(t);
   };
 
   /**
@@ -139,9 +173,15 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
       tokens = rest ? [leadToken, ...rest] : null;
     }
     if (!tokens) return null;
-    // Leave the last forced token to the model unless the grammar ends there: a longer token may run on
-    // from it. Never go past the token cap.
-    let take = !walker.complete(forced.pos) && tokens.length > 1 ? tokens.length - 1 : tokens.length;
+    // Leave the last forced token to the model where a longer token could run on from it (and the
+    // grammar does not end there): the model then picks the boundary. Never go past the token cap.
+    let take = tokens.length;
+    if (!walker.complete(forced.pos) && tokens.length > 1) {
+      const kept = model.detokenize(tokens.slice(0, -1), false, context);
+      const back = kept.startsWith(lead) ? walker.advance(from, kept.slice(lead.length)) : null;
+      const last = lead.length + forced.text.length - kept.length;
+      if (back && (masks?.longestAdmitted(back) ?? Infinity) > last) take--;
+    }
     take = Math.min(take, limit);
     let text = lead + forced.text;
     let after = forced.pos;
@@ -157,7 +197,7 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
   };
 
   // Forced text at the very start ({"thought":") joins the prompt batch.
-  const opening = planJump(pos, "", undefined, input.maxTokens, false);
+  const opening = guarded(() => planJump(walker.start(), "", undefined, input.maxTokens, false));
   if (opening && opening.tokens.length > 0) {
     for (const t of opening.tokens) acceptIntoGrammar(state, t);
     evalTokens = [...evalTokens, ...opening.tokens];
@@ -168,6 +208,11 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
   }
 
   const contextLeft = () => sequence.contextSize - sequence.nextTokenIndex;
+  const finish = (stopReason: ConstrainedGenerationResult["stopReason"] = "eos"): ConstrainedGenerationResult => ({
+    ...result,
+    stopReason,
+    utf8Valid: !utf8?.broken,
+  });
   const iterator = sequence.evaluate(evalTokens, {
     temperature: input.temperature,
     topP: input.topP,
@@ -180,9 +225,12 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
   try {
     let next: Token[] | undefined;
     for (;;) {
-      if (signal?.aborted) return { ...result, stopReason: "abort" };
-      if (result.tokens.length >= input.maxTokens || contextLeft() <= (next?.length ?? 0)) return { ...result, stopReason: "maxTokens" };
-      bias = (pending.length === 0 && pos && masks?.at(pos)) || input.baseBias || noBias;
+      if (signal?.aborted) return finish("abort");
+      if (result.tokens.length >= input.maxTokens || contextLeft() <= (next?.length ?? 0)) return finish("maxTokens");
+      // Inside an open character only the UTF-8 guard's continuations may follow; elsewhere a mask if one applies.
+      const open = pending.length > 0 || (utf8 !== undefined && !utf8.atBoundary);
+      const mask = !open && pos ? guarded(() => masks?.at(pos!) ?? null) : null;
+      bias = open ? (utf8?.bias() ?? input.baseBias ?? noBias) : (mask ?? input.baseBias ?? noBias);
       // The state before this sample, where forced text is likely to follow (a choice): a healed boundary
       // replaces the sampled token, so the grammar restarts from here. Inside free text no copy is made
       // (forced text after a closing quote then follows the sampled token unhealed).
@@ -192,24 +240,25 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
         promptDone = true;
         input.onPromptEvaluated?.();
       }
-      if (step.done) return result;
+      if (step.done) return finish();
       const token = step.value;
-      if (model.isEogToken(token)) return result;
+      if (model.isEogToken(token)) return finish();
       result.sampled++;
 
       pending.push(token);
       const piece = (pending.length === 1 ? texts.texts[token] : null) ?? model.detokenize(pending, false, context);
       if (piece.endsWith("\uFFFD") && pending.length < MAX_PENDING_TOKENS) {
         next = [token];
-        result.tokens.push(token);
+        produce([token]);
         continue;
       }
       const decodedTokens = pending;
       pending = [];
-      let advanced: WalkPosition | null = pos ? walker.advance(pos, piece) : null;
+      let advanced: WalkPosition | null = pos ? guarded(() => walker.advance(pos!, piece)) : null;
       if (!advanced) pos = null;
       const single = decodedTokens.length === 1;
-      const plan: JumpPlan | null = advanced && single ? planJump(advanced, piece, token, input.maxTokens - result.tokens.length, before !== undefined) : null;
+      const from: WalkPosition | null = advanced;
+      const plan: JumpPlan | null = from && single ? guarded(() => planJump(from, piece, token, input.maxTokens - result.tokens.length, before !== undefined)) : null;
       if (plan) {
         try {
           // Healed: the plan replaces the sampled token, from the state before it. Otherwise it follows it.
@@ -217,7 +266,7 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
           const target = healed ? before! : state.clone();
           for (const t of healed ? plan.tokens : plan.tokens.slice(1)) acceptIntoGrammar(target, t);
           state = target;
-          result.tokens.push(...plan.tokens);
+          produce(plan.tokens);
           context = [...context, ...plan.tokens].slice(-4);
           result.forced += plan.tokens.length - 1;
           next = plan.tokens;
@@ -225,7 +274,7 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
           emit(piece + plan.added);
         } catch {
           // llama.cpp refused text our walker forced: keep the sampled token and stop jumping.
-          result.tokens.push(token);
+          produce([token]);
           context = [...context.slice(decodedTokens.length - 1), token].slice(-4);
           next = [token];
           advanced = null;
@@ -234,14 +283,14 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
       } else {
         if (decodedTokens.length === 1) remember([token]);
         else {
-          result.tokens.push(token);
+          produce([token]);
           context = [...context, ...decodedTokens].slice(-4);
         }
         next = [token];
         emit(piece);
       }
       pos = advanced;
-      if (pos && walker.complete(pos)) return result;
+      if (pos && walker.complete(pos)) return finish();
     }
   } finally {
     await iterator.return();

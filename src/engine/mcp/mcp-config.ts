@@ -128,3 +128,20 @@ export function mcpConfigJson(servers: readonly McpServerConfig[]): { mcpServers
   }
   return { mcpServers: out };
 }
+
+/**
+ * Reads the stored form entry by entry: a broken entry is reported (one sentence each) and left out, the others
+ * still work. What the plugin uses for its saved settings.
+ */
+export function readMcpServers(json: { mcpServers: Record<string, unknown> }): { servers: McpServerConfig[]; problems: string[] } {
+  const servers: McpServerConfig[] = [];
+  const problems: string[] = [];
+  for (const [name, value] of Object.entries(json.mcpServers)) {
+    try {
+      servers.push(serverFromJson(name, value));
+    } catch (err) {
+      problems.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  return { servers, problems };
+}

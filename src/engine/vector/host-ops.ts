@@ -2,7 +2,8 @@
  * Memory operations the engine host serves: vector.* (one VectraStore per index folder) and text.*
  * (the full-text index, text-host-ops.ts). Every vector op takes
  * `{folder}` (absolute path of the index folder) plus its own params; "vector.open" also takes
- * `{codec?}` and answers with notices (e.g. a corrupt index that was rebuilt).
+ * `{codec?}` and answers with notices (e.g. a corrupt index that was rebuilt); "vector.relabel"
+ * rewrites metadata on stored vectors (moved notes) and answers the ids it could not find.
  */
 import { VectraStore, type VectorCodec } from "./vectra-store";
 import { textOps } from "./text-host-ops";

@@ -7,9 +7,10 @@
  * vault when it is smaller). The JSON object:
  * notes, chunks, total_ms, embed_ms, embeddings_per_s (chunks embedded per second of embedding),
  * overhead_ratio (non-embedding time / total), index_bytes, load_ms (the vector index, in the host),
- * text_load_ms (manifest and text index), load_both_ms (both together, as at a start), query_ms_p95
+ * text_load_ms (manifest and text index), load_both_ms (both together, as at a start; the *_cpu_ms
+ * twins: CPU time of this process and the host, what the load costs on an idle machine), query_ms_p95
  * (semantic: embed the query + vector search), update_one_ms (one modified note until searchable,
- * excluding its own embedding; update_flush_ms: writing the index file), rename_folder_ms and
+ * excluding its own embedding; update_flush_ms: writing the index file), rename_folder_ms (and _cpu_ms) and
  * rename_reembedded (the folder renamed, one rename event per note as Obsidian sends them, until the
  * index has followed; goal 0 re-embedded), rename_offline_ms and rename_offline_reembedded (renamed
  * back while the app was closed, then a build), max_block_ms (longest event-loop block in this process
@@ -55,6 +56,34 @@ function blockMeter(): { stop(): { max: number; cpuMax: number } } {
       return { max: Math.max(0, Math.round(max)), cpuMax: Math.max(0, Math.round(cpuMax)) };
     },
   };
+}
+
+/**
+ * CPU milliseconds used so far by this process and the engine host together (the host's from
+ * /proc, on Linux; elsewhere only ours). On a shared machine wall time mostly measures the other
+ * processes; CPU time is what the same load costs on an idle one.
+ */
+function cpuMs(hostPid: number | undefined): number {
+  const own = process.cpuUsage();
+  let host = 0;
+  if (hostPid !== undefined) {
+    try {
+      // Fields 14 and 15 of /proc/<pid>/stat (after the parenthesised name): user and system time in clock ticks.
+      const fields = readFileSync(`/proc/${hostPid}/stat`, "utf8").split(") ")[1].split(" ");
+      host = ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    } catch {
+      host = 0;
+    }
+  }
+  return (own.user + own.system) / 1000 + host;
+}
+
+/** Wall and CPU milliseconds of one step. */
+async function timed<T>(hostPid: number | undefined, step: () => Promise<T>): Promise<{ ms: number; cpuMs: number; value: T }> {
+  const c0 = cpuMs(hostPid);
+  const t0 = performance.now();
+  const value = await step();
+  return { ms: performance.now() - t0, cpuMs: cpuMs(hostPid) - c0, value };
 }
 
 function folderBytes(dir: string): number {
@@ -172,18 +201,15 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       return memory;
     };
     memory = await restart();
-    t = performance.now();
-    await memory.vectors!.open();
-    const loadMs = performance.now() - t;
-    t = performance.now();
-    await memory.indexer.load();
-    const textLoadMs = performance.now() - t;
+    const vectorLoad = await timed(memory.engine!.hostPid, () => memory!.vectors!.open());
+    const textLoad = await timed(memory.engine!.hostPid, () => memory!.indexer.load());
+    const loadMs = vectorLoad.ms;
+    const textLoadMs = textLoad.ms;
     const rebuild = await memory.indexer.build();
     // Both at once, as at a start: the vector index and the text index load in the same host.
     memory = await restart();
-    t = performance.now();
-    await Promise.all([memory.vectors!.open(), memory.indexer.load()]);
-    const loadBothMs = performance.now() - t;
+    const bothLoad = await timed(memory.engine!.hostPid, () => Promise.all([memory!.vectors!.open(), memory!.indexer.load()]));
+    const loadBothMs = bothLoad.ms;
     log(`restart: vector index loaded in ${Math.round(loadMs)} ms, text index and manifest in ${Math.round(textLoadMs)} ms; re-embedded ${rebuild.embedded} chunks, read ${rebuild.read} notes`);
 
     // Queries: semantic (embed the query + vector search in the host) and full-text.
@@ -215,10 +241,13 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
 
     // A folder of notes renamed in the app: one rename event per note, as Obsidian sends them.
     renameSync(join(root, "Batch"), join(root, "Renamed batch"));
-    t = performance.now();
-    const renamed = await memory.indexer.apply(batchPaths.map((p) => ({ kind: "rename" as const, oldPath: p, path: p.replace(/^Batch\//, "Renamed batch/") })));
-    await memory.vectors!.flush();
-    const renameMs = performance.now() - t;
+    const renaming = await timed(memory.engine!.hostPid, async () => {
+      const r = await memory!.indexer.apply(batchPaths.map((p) => ({ kind: "rename" as const, oldPath: p, path: p.replace(/^Batch\//, "Renamed batch/") })));
+      await memory!.vectors!.flush();
+      return r;
+    });
+    const renamed = renaming.value;
+    const renameMs = renaming.ms;
     log(`renamed a folder of ${folderNotes} notes: ${Math.round(renameMs)} ms, ${renamed.embedded} chunks embedded, ${renamed.relabeled} relabeled`);
     // Renamed back while the app was closed: the next build finds the vectors by their text.
     await memory.indexer.close();
@@ -247,12 +276,16 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       max_block_cpu_ms: maxBlock.cpuMax,
       text_load_ms: Math.round(textLoadMs),
       load_both_ms: Math.round(loadBothMs),
+      load_cpu_ms: Math.round(vectorLoad.cpuMs),
+      text_load_cpu_ms: Math.round(textLoad.cpuMs),
+      load_both_cpu_ms: Math.round(bothLoad.cpuMs),
       text_query_ms_p95: p95(textTimes),
       update_embedded_chunks: update.embedded,
       update_flush_ms: Math.round(persistMs),
       restart_reembedded: rebuild.embedded,
       rename_folder_notes: folderNotes,
       rename_folder_ms: Math.round(renameMs),
+      rename_folder_cpu_ms: Math.round(renaming.cpuMs),
       rename_reembedded: renamed.embedded,
       rename_relabeled: renamed.relabeled,
       rename_offline_ms: Math.round(offlineMs),

@@ -11,6 +11,8 @@ import { defaultTestModelPath } from "../compose";
 import { formatTable, runEval } from "../eval/run-eval";
 import { EVAL_SUITE } from "../eval/suite";
 import { formatRouterEval, runRouterEval } from "../eval/router-eval";
+import { formatBfclTable, runBfclEval } from "../eval/bfcl-eval";
+import { loadBfcl } from "../eval/bfcl";
 import { SERVER_FLAGS, SERVER_USAGE, serverFromFlags, serverRunsTestModel } from "../server-flags";
 
 export const usage =
@@ -19,6 +21,12 @@ export const usage =
 
 /** Short envelopes for the random test model: every reply stays a few hundred bytes, so the run is quick. */
 const TEST_MODEL_EVAL_GRAMMAR = { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1, anyValueDepth: 1, anyValueMembers: 2 };
+
+/** `n` items spread evenly over the list, so a small --limit still samples every BFCL category. */
+function spread<T>(items: T[], n: number): T[] {
+  if (n >= items.length) return items;
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]);
+}
 
 export async function run(argv: string[]): Promise<number> {
   const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "limit", "seed", "bfcl", ...SERVER_FLAGS], booleans: ["json"] });
@@ -32,7 +40,8 @@ export async function run(argv: string[]): Promise<number> {
     process.stdout.write((options.json ? JSON.stringify(result) : formatRouterEval(result)) + "\n");
     return "error" in result.bfcl ? 1 : 0;
   }
-  const limit = options.limit === undefined ? EVAL_SUITE.length : Number(options.limit);
+  const bfclItems = suite === "bfcl" ? loadBfcl(typeof options.bfcl === "string" ? resolve(options.bfcl) : undefined) : [];
+  const limit = options.limit === undefined ? (suite === "bfcl" ? bfclItems.length : EVAL_SUITE.length) : Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive whole number, got "${String(options.limit)}".`);
   let testModel = typeof options.model !== "string";
   let modelPath = testModel ? defaultTestModelPath() : resolve(options.model as string);
@@ -57,6 +66,22 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (testModel) log("[note] No --model given: the random-weight test model. Its accuracy numbers are noise; validity under a grammar must still be 100%.");
   try {
+    if (suite === "bfcl") {
+      const rows = await runBfclEval({
+        engine,
+        items: spread(bfclItems, limit),
+        freeMaxTokens: testModel ? 64 : 384,
+        grammarOptions: testModel ? TEST_MODEL_EVAL_GRAMMAR : { maxThoughtChars: 240, maxMessageChars: 240, maxStringChars: 1500, maxToolCalls: 2 },
+        clamp: testModel ? { maxString: 16, maxItems: 2 } : undefined,
+        seed: Number(options.seed ?? 1),
+        temperature: 0,
+        log,
+      });
+      process.stdout.write(options.json ? JSON.stringify({ model: modelPath, suite: "bfcl", items: Math.min(limit, bfclItems.length), results: rows }) + "\n" : formatBfclTable(rows) + "\n");
+      const ok = rows.filter((r) => r.config !== "prompt only").every((r) => r.valid_json_pct === 100);
+      if (!ok) log("Some replies under a grammar were not valid envelopes; that is a bug in the grammar or the engine, please report it.");
+      return ok ? 0 : 1;
+    }
     const rows = await runEval({
       engine,
       cases: EVAL_SUITE.slice(0, limit),

@@ -1,12 +1,12 @@
-/** `search --vault DIR [--semantic] QUERY`: searches the vault's memory (updating the index first). */
+/** `search --vault DIR [--semantic] [--folder F] QUERY`: searches the vault's memory (updating the index first). */
 import { parseArgs, UsageError } from "../cli-types";
 import { openFolderMemory } from "../folder-vault/folder-memory";
 import { progressPrinter } from "../folder-vault/index-progress";
 
-export const usage = "search --vault DIR [--semantic --embed-model F] [--limit N] [--json] QUERY   full-text (or semantic) search of the vault";
+export const usage = "search --vault DIR [--semantic --embed-model F] [--folder F] [--limit N] [--json] QUERY   full-text (or semantic) search of the vault or one folder";
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["vault", "embed-model", "index-dir", "limit", "threads"], booleans: ["semantic", "json"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["vault", "embed-model", "index-dir", "limit", "threads", "folder"], booleans: ["semantic", "json"] });
   if (typeof options.vault !== "string") throw new UsageError("Name the vault folder with --vault DIR.");
   const query = positionals.join(" ").trim();
   if (!query) throw new UsageError("Give a QUERY to search for.");
@@ -15,6 +15,10 @@ export async function run(argv: string[]): Promise<number> {
   if (options.semantic && typeof options["embed-model"] !== "string") {
     throw new UsageError("Semantic search needs the embedding model the index was built with: add --embed-model F.");
   }
+  const folder = typeof options.folder === "string" ? options.folder.replace(/^\/+|\/+$/g, "") : "";
+  if (folder.split("/").some((s) => s === ".." || s.startsWith("."))) throw new UsageError(`--folder must be a folder inside the vault, got "${String(options.folder)}".`);
+  // Inside the index query, so a match in a small folder is never crowded out by better ones elsewhere.
+  const filter = folder === "" ? undefined : { pathPrefix: `${folder}/` };
   const printer = progressPrinter();
   const memory = await openFolderMemory({
     vault: options.vault,
@@ -29,10 +33,10 @@ export async function run(argv: string[]): Promise<number> {
     printer.done();
     let rows: { path: string; score: number; heading?: string; text: string }[];
     if (options.semantic) {
-      const hits = await memory.search.semanticSearch!(query, limit);
+      const hits = await memory.search.semanticSearch!(query, limit, filter);
       rows = hits.map((h) => ({ path: h.path, score: h.score, heading: h.heading, text: h.text.replace(/\s+/g, " ").slice(0, 200) }));
     } else {
-      rows = (await memory.search.textSearch(query, limit)).map((h) => ({ path: h.path, score: h.score, text: h.snippet }));
+      rows = (await memory.search.textSearch(query, limit, filter)).map((h) => ({ path: h.path, score: h.score, text: h.snippet }));
     }
     if (options.json) {
       for (const r of rows) process.stdout.write(JSON.stringify(r) + "\n");

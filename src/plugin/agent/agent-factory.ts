@@ -11,9 +11,12 @@ import type { UserPort } from "../../core/ports/user";
 import type { VaultPort, WorkspacePort } from "../../core/ports/vault";
 import { DEFAULT_TOOL_SETTINGS, type MemorySearch, type ToolContext, type ToolSettings } from "../../core/protocol/tool";
 import { ToolRouter } from "../../core/router";
+import { CatalogRouter } from "../../core/router/catalog-router";
+import { McpCatalog } from "../../tools/mcp/mcp-catalog";
+import type { McpToolHost } from "../../tools/mcp/mcp-port";
 import { createToolCatalog } from "../../tools";
 import { ToolRegistry } from "../../tools/registry";
-import type { VaultAgentSettings } from "../settings/settings";
+import { THINK_FIRST_TOKENS, type VaultAgentSettings } from "../settings/settings";
 import { dailySettingsFromObsidian } from "../../tools/daily";
 import { networkFetch } from "./network-fetch";
 
@@ -29,10 +32,14 @@ export interface AgentFactoryDeps {
   memory?: () => MemorySearch | undefined;
   /** Text of a file in the vault's config folder (e.g. `daily-notes.json`), or null when absent. */
   readConfigFile?: (name: string) => Promise<string | null>;
+  /** MCP servers whose tools join the catalog; `startAll` runs before each turn (servers start when first needed). */
+  mcp?: { hub: McpToolHost; startAll(): Promise<void> };
+  /** Tells the user something outside the pane (a tool left out, a server that failed). */
+  notice?: (message: string) => void;
 }
 
 export class AgentFactory {
-  private cached: { key: string; agent: Agent; toolContext: ToolContext; router: ToolRouter } | null = null;
+  private cached: { key: string; agent: Agent; toolContext: ToolContext; router: CatalogRouter; close: () => void } | null = null;
   /** Note names the router knows are out of date (set on any vault change). */
   private notesStale = true;
   /** Stops listening to vault changes. */
@@ -40,9 +47,13 @@ export class AgentFactory {
 
   constructor(private readonly deps: AgentFactoryDeps) {
     // The router reads a note's name in a message as "about a note"; keep its list in step with the vault.
-    this.dispose = deps.vault.onChange(() => {
+    const stopListening = deps.vault.onChange(() => {
       this.notesStale = true;
     });
+    this.dispose = () => {
+      stopListening();
+      this.cached?.close();
+    };
   }
 
   /** The agent for this conversation, with the current settings. */
@@ -63,7 +74,10 @@ export class AgentFactory {
       settings.excludedFolders,
       settings.memoryFolder,
     ]);
-    if (!this.cached || this.cached.key !== key) this.cached = { key, ...this.build(settings, user, semantic) };
+    if (!this.cached || this.cached.key !== key) {
+      this.cached?.close();
+      this.cached = { key, ...this.build(settings, user, semantic) };
+    }
     this.cached.agent.conversation = conversation;
     if (this.notesStale) {
       this.notesStale = false;
@@ -80,13 +94,17 @@ export class AgentFactory {
     return this.cached.agent;
   }
 
-  private build(settings: VaultAgentSettings, user: UserPort, semantic: boolean): { agent: Agent; toolContext: ToolContext; router: ToolRouter } {
+  private build(settings: VaultAgentSettings, user: UserPort, semantic: boolean): { agent: Agent; toolContext: ToolContext; router: CatalogRouter; close: () => void } {
     this.notesStale = true;
     const disabled = new Set(settings.disabledToolFamilies);
     const catalog = createToolCatalog({ semantic, network: settings.networkTools }).filter((t) => !disabled.has(t.family));
     const tools = new ToolRegistry(catalog);
-    const router = new ToolRouter(catalog, { topK: settings.routerTopK, threshold: settings.routerThreshold });
+    // MCP tools arrive and leave at run time; the router and the grammar cache follow the registry.
+    const router = new CatalogRouter(tools, (defs) => new ToolRouter(defs, { topK: settings.routerTopK, threshold: settings.routerThreshold }));
     const grammars = new SubsetCache(tools.grammarTools());
+    tools.onChange(() => grammars.setCatalog(tools.grammarTools()));
+    const mcp = this.deps.mcp;
+    const mcpTools = mcp ? new McpCatalog(mcp.hub, tools, { notify: (m) => this.deps.notice?.(m) }) : undefined;
     const toolSettings: ToolSettings = {
       ...DEFAULT_TOOL_SETTINGS,
       memoryFolder: settings.memoryFolder,
@@ -113,6 +131,7 @@ export class AgentFactory {
       grammars,
       user,
       toolContext,
+      prepare: mcp ? () => mcp.startAll() : undefined,
       memory: {
         prefetch: async (message, { maxTokens }) => {
           const search = this.deps.memory?.();
@@ -124,9 +143,14 @@ export class AgentFactory {
         writes: settings.writePolicy,
         writesOffHint: "turn on write confirmations in the Vault Agent settings to let the agent edit notes.",
         temperature: settings.temperature,
+        thinkFirstTokens: settings.thinkFirst ? THINK_FIRST_TOKENS : 0,
       },
     });
-    return { agent, toolContext, router };
+    const close = (): void => {
+      mcpTools?.dispose();
+      router.dispose();
+    };
+    return { agent, toolContext, router, close };
   }
 }
 

@@ -84,6 +84,8 @@ function renderConfirm(card: HTMLElement, item: ToolItem, actions: ItemActions):
   const request = item.confirm!;
   const box = card.createDiv({ cls: "vault-agent-confirm" });
   box.createDiv({ cls: "vault-agent-confirm-summary", text: request.summary });
+  if (request.origin) box.createDiv({ cls: "vault-agent-confirm-origin", text: request.origin });
+  if (request.effect === "destructive") box.createDiv({ cls: "vault-agent-confirm-destructive", text: "Destructive: it may delete or overwrite data." });
   const preview = box.createEl("pre", { cls: `vault-agent-preview mod-${request.previewKind}` });
   for (const line of request.preview.split("\n")) {
     const cls =

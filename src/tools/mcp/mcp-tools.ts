@@ -4,7 +4,7 @@
  * or refused with the reason: a refused tool is left out and the others work).
  */
 import { z } from "zod";
-import { compileEnvelopeGrammar, type GrammarOptions } from "../../core/grammar";
+import { compileSchema, type GrammarOptions } from "../../core/grammar";
 import type { JsonSchema } from "../../core/protocol/registry";
 import type { ToolDefinition, ToolEffect } from "../../core/protocol/tool";
 import { defineTool } from "../define-tool";
@@ -57,10 +57,14 @@ function argsSchema(schema: JsonSchema | undefined): JsonSchema {
   return s;
 }
 
-/** The places the compiler relaxed, as `pointer keyword: reason`, for one compiled tool. */
-function compileDetails(name: string, schema: JsonSchema, options: GrammarOptions): string[] {
-  const compiled = compileEnvelopeGrammar([{ name, schema }], options);
-  return compiled.relaxations.map((r) => `${r.pointer || "/"} ${r.keyword}: ${r.reason}`);
+/**
+ * How one tool's schema compiles on its own: the places the grammar is looser than the schema (`pointer keyword:
+ * what it enforces instead`), or the compiler's refusal sentence (the tool is then left out).
+ */
+function compileDetails(schema: JsonSchema, options: GrammarOptions): { refused: string } | { relaxed: string[] } {
+  const result = compileSchema(schema, options);
+  if (!result.ok) return { refused: result.refusal.message };
+  return { relaxed: result.grammar.relaxations.map((r) => `${r.pointer || "/"} ${r.keyword}: ${r.reason}`) };
 }
 
 export interface McpToolsInput {
@@ -115,9 +119,15 @@ export function mcpToolDefinitions(input: McpToolsInput): { definitions: ToolDef
     const report: McpToolReport = { server, tool: tool.name, name, status: "exact", details: [], effect, destructive };
     try {
       scratch.update([definition]);
-      report.details = compileDetails(name, schema, input.grammarOptions ?? {});
-      report.status = report.details.length ? "relaxed" : "exact";
-      definitions.push(definition);
+      const compiled = compileDetails(schema, input.grammarOptions ?? {});
+      if ("refused" in compiled) {
+        report.status = "refused";
+        report.details = [compiled.refused];
+      } else {
+        report.details = compiled.relaxed;
+        report.status = report.details.length ? "relaxed" : "exact";
+        definitions.push(definition);
+      }
     } catch (err) {
       report.status = "refused";
       report.details = [err instanceof Error ? err.message : String(err)];

@@ -9,6 +9,8 @@ import type { Engine, GenerateRequest, GenerateResult, ModelInfo } from "../../.
 import { ScriptedEngine } from "../../../src/engine/scripted";
 import type { ModelEntry } from "../../../src/plugin/models/model-library";
 import type { PluginServices, RuntimeReport } from "../../../src/plugin/services";
+import { HarnessRuntime } from "./runtime-harness";
+import { HARNESS_MCP_CONFIG, harnessFiles, harnessMcpTransport } from "./mcp-harness";
 
 /** Posix `path`, enough for main.js's top-level use. */
 const pathShim = {
@@ -25,6 +27,8 @@ const pathShim = {
 
 const w = window as unknown as Record<string, unknown>;
 w.process = { env: {}, platform: "linux", pid: 1, execPath: "/usr/bin/obsidian" };
+// Obsidian's renderer has Node's `global` too (the MCP SDK's stdio dependencies read it when loaded).
+w.global = window;
 const moduleObject = { exports: {} as Record<string, unknown> };
 w.module = moduleObject;
 w.exports = moduleObject.exports;
@@ -105,6 +109,7 @@ class HarnessEngine implements Engine {
 }
 
 const engine = new HarnessEngine();
+const runtime = new HarnessRuntime();
 
 const services: PluginServices = {
   // The harness vault lives in memory: no vector index on disk, so memory is full-text only.
@@ -130,9 +135,15 @@ const services: PluginServices = {
       });
       void resolve;
     }),
-  runtime: async (): Promise<RuntimeReport> => ({ installed: true, version: "3.21.1", missing: [], command: "npm install", folder: "/plugin" }),
-  installRuntime: async () => undefined,
+  runtime: async (): Promise<RuntimeReport> => {
+    const status = await runtime.status();
+    return { installed: status.ready, updateNeeded: status.updateNeeded, version: status.current?.version, folder: status.current?.folder };
+  },
+  runtimeService: () => runtime,
+  moveData: async () => ({ from: "/plugin/models", to: "/home/me/.local/share/vault-agent/models" }),
+  userDataFolder: () => "/home/me/.local/share/vault-agent",
   createEngine: async () => engine,
+  mcpConnection: () => ({ transport: harnessMcpTransport }),
 };
 
 let app: App;
@@ -146,7 +157,7 @@ async function boot(options: BootOptions): Promise<void> {
   document.body.addClass(`theme-${options.theme}`);
   const backend = new MemoryBackend({
     ...options.notes,
-    ".obsidian/plugins/vault-agent/data.json": JSON.stringify({ modelPath: MODEL_INFO.path, idleUnloadMinutes: 0 }),
+    ".obsidian/plugins/vault-agent/data.json": JSON.stringify({ modelPath: MODEL_INFO.path, idleUnloadMinutes: 0, mcpConfig: HARNESS_MCP_CONFIG }),
   });
   app = new App(backend);
   const root = document.body.createDiv({ cls: "app-container" });
@@ -174,6 +185,8 @@ async function boot(options: BootOptions): Promise<void> {
 
 const harness = {
   boot,
+  /** The engine install stand-in (runtime-harness.ts). */
+  runtime,
   /** Replaces the engine's script. */
   script(replies: string[], options: { chunkDelayMs?: number; chunkChars?: number } = {}): void {
     engine.inner = new ScriptedEngine(replies, { chunkDelayMs: options.chunkDelayMs ?? 15, chunkChars: options.chunkChars ?? 6 });
@@ -202,6 +215,11 @@ const harness = {
   editorText(): string | null {
     return app.workspace.activeEditor?.editor.getValue() ?? null;
   },
+  /** Closes the settings window and the chat pane (the engine scenes reopen the pane for its first-run card). */
+  closeChat(): void {
+    app.setting.close();
+    for (const leaf of app.workspace.getLeavesOfType("vault-agent-chat")) leaf.detach();
+  },
   closeNotes(): void {
     for (const leaf of app.workspace.getLeavesOfType("markdown")) leaf.detach();
   },
@@ -221,6 +239,18 @@ const harness = {
       ribbon: document.querySelectorAll(".side-dock-ribbon-action").length,
       statusBar: document.querySelectorAll(".vault-agent-status-bar").length,
     };
+  },
+  /** Opens the plugin's settings tab. */
+  openSettings(): void {
+    app.setting.open();
+    app.setting.openTabById("vault-agent");
+  },
+  closeSettings(): void {
+    app.setting.close();
+  },
+  /** Files the harness MCP "files" server still holds. */
+  mcpFiles(): string[] {
+    return [...harnessFiles];
   },
   settingsTabOpen(): boolean {
     return app.setting.activeTab !== null;

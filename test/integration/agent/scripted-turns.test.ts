@@ -72,7 +72,7 @@ describe("agent turns with the scripted engine over examples/vault", () => {
   it("router unsure: a message nothing matches clearly gets the full catalog's grammar", async () => {
     const { agent, engine, headless } = await setup([envelope([], "Could you say that another way?")]);
     const log = new EventLog();
-    await agent.runTurn("xyzzy plugh frobnicate", { onEvent: log.listener });
+    await agent.runTurn("please frobnicate the quux gadget with the zorp module", { onEvent: log.listener });
     expect(log.of("routed")[0]).toMatchObject({ chatOnly: false, branch: "full" });
     expect(grammarTools(engine.requests[0].grammar)).toEqual([...headless.registry.names()].sort());
   });

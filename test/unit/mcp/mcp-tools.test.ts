@@ -161,11 +161,16 @@ describe("a live catalog", () => {
     expect(host.calls).toEqual([{ server: "weather", tool: "getForecast", args: { q: "Paris" } }]);
 
     // tools/list_changed: a new tool arrives, a refused one is left out with a notice naming server, tool, reason.
-    host.set([server("weather", [tool("getForecast"), tool("getAlerts"), tool("broken", { type: "object", properties: { a: { $ref: "#/nowhere" } } })])]);
+    const impossible = { type: "object", properties: { n: { type: "integer", minimum: 5, maximum: 1 } }, required: ["n"] };
+    const notObject = { type: "string" };
+    host.set([server("weather", [tool("getForecast"), tool("getAlerts"), tool("impossible", impossible), tool("bare", notObject)])]);
     expect(registry.names().filter((n) => n.startsWith("mcp:"))).toEqual(["mcp:weather:get_forecast", "mcp:weather:get_alerts"]);
-    expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/^The tool broken of the MCP server "weather" was left out: .*/);
-    expect(catalog.reports.get("weather")!.map((r) => r.status)).toEqual(["exact", "exact", "refused"]);
+    // The grammar compiler's refusal and the registry's, each named with server, tool and reason.
+    expect(notices).toEqual([
+      'The tool impossible of the MCP server "weather" was left out: The schema at the root cannot be compiled (schema): no JSON value satisfies this schema.',
+      'The tool bare of the MCP server "weather" was left out: Tool "mcp:weather:bare" has args whose JSON Schema is not an object schema; tools take a JSON object of arguments.',
+    ]);
+    expect(catalog.reports.get("weather")!.map((r) => r.status)).toEqual(["exact", "exact", "refused", "refused"]);
 
     // A tool switched off, then the server stopping: its tools leave; the grammar cache no longer knows them.
     host.set([server("weather", [tool("getForecast"), tool("getAlerts")], { disabledTools: ["getAlerts"] })]);
@@ -176,6 +181,17 @@ describe("a live catalog", () => {
     expect((await router.route("what is the weather forecast for Paris")).tools.map((t) => t.name)).not.toContain("mcp:weather:get_forecast");
     expect(registry.names()).toEqual(builtins.map((t) => t.name));
     catalog.dispose();
+  });
+
+  it("reports a local relaxation per JSON pointer and keyword, and registers the tool", () => {
+    const registry = new ToolRegistry();
+    const host = new HandHost();
+    const catalog = new McpCatalog(host, registry);
+    host.set([server("s", [tool("tags", { type: "object", properties: { a: { type: "array", items: { type: "string" }, uniqueItems: true }, b: { type: "string" } } })])]);
+    expect(registry.has("mcp:s:tags")).toBe(true);
+    const [report] = catalog.reports.get("s")!;
+    expect(report.status).toBe("relaxed");
+    expect(report.details).toEqual(["/properties/a uniqueItems: uniqueItems is not enforced by the grammar"]);
   });
 
   it("validates draft-07 schemas from servers and leaves a restarting server's tools in place", () => {

@@ -341,7 +341,7 @@ describe("Indexer over a real vectra index on disk", () => {
   });
 });
 
-async function waitUntil(pred: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
+async function waitUntil(pred: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
   const start = Date.now();
   while (!(await pred())) {
     if (Date.now() - start > ms) throw new Error("timed out");

@@ -47,6 +47,19 @@ describe("routing in every supported language (text scores only)", () => {
     expect(names("把“买鸡蛋”加到今天的日记里")).toContain("daily:append");
   });
 
+  it("reads a greeting or thanks followed by a request as the request", () => {
+    for (const q of ["ok, delete the draft", "Danke! Und jetzt füge Eier hinzu", "Привет! Добавь задачу купить хлеб", "谢谢，再帮我新建一个笔记"]) {
+      expect(router.routeText(q).chatOnly, q).toBe(false);
+    }
+    for (const q of ["Danke, das war's", "merci, c'est parfait", "спасибо, всё понятно", "ありがとう、またね"]) expect(router.routeText(q).chatOnly, q).toBe(true);
+  });
+
+  it("answers a request after a greeting with tools when a tool matches it", () => {
+    const r = new ToolRouter(parseCatalog([{ name: "find_venues", description: "Find free performance venues in a city.", parameters: { type: "object", properties: { city: { type: "string" } } } }]));
+    expect(r.routeText("Hi, are there any free performance venues I can visit in London?").tools.map((t) => t.name)).toEqual(["find_venues"]);
+    expect(r.routeText("hi there!").chatOnly).toBe(true);
+  });
+
   it("leans a statement to writing and a question to reading ('remember that' vs 'do you remember')", () => {
     expect(names("Recuerda que mi hermana vive en Sevilla")[0]).toBe("memory:save");
     expect(names("¿Recuerdas dónde vive mi hermana?")[0]).toBe("memory:recall");

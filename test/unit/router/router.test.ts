@@ -35,9 +35,11 @@ describe("hybrid tool router (text only)", () => {
   });
 
   it("is unsure (full catalog) when nothing matches clearly but the message is not chat", () => {
-    const d = router.routeText("xyzzy plugh frobnicate");
+    const d = router.routeText("please frobnicate the quux gadget with the zorp module");
     expect(d.chatOnly).toBe(false);
     expect(d.unsure).toBe(true);
+    // A short message with nothing in it that any tool or the vault knows is chat, not the whole catalog.
+    expect(router.routeText("xyzzy plugh frobnicate").chatOnly).toBe(true);
   });
 
   it("always includes tools the user names explicitly", () => {
@@ -63,8 +65,8 @@ describe("hybrid tool router (text only)", () => {
     // "Backlinkliste" is no word of the index; its truncation "backl" still meets "backlinks".
     const d = router.routeText("Zeig mir die Backlinkliste von Home");
     expect(d.tools[0].name).toBe("links:backlinks");
-    // Noise shares few trigrams with any card, so it stays below the threshold.
-    expect(router.routeText("xyzzy plugh frobnicate").unsure).toBe(true);
+    // Noise matches no card, so it gets no tools.
+    expect(router.routeText("xyzzy plugh frobnicate").tools).toEqual([]);
   });
 });
 

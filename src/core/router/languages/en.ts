@@ -8,7 +8,7 @@ export const en: RouterLanguage = {
     "do does did doing have has had i me my mine we our you your he she it its they them their this that these those " +
     "what which who whom how when where why can could would should will shall may might must please pls just some any " +
     "all there here so very too also up out over again more most such no not only own same than s t don now let lets " +
-    "ll re ve d m hey ok okay want wanna need gonna could i'd i'm im you're thing things something stuff get got give",
+    "ll re ve d m hey ok okay wanna gonna could i'd i'm im you're thing things something stuff get got give",
   days: "today todays tonight yesterday yesterdays tomorrow tomorrows",
   smallTalk: [
     "hi", "hello", "hey", "heya", "hiya", "yo", "howdy", "greetings", "sup", "what's up", "whats up",
@@ -33,7 +33,7 @@ export const en: RouterLanguage = {
     "vault:read": ["show me what Projects/Plan.md says", "let me see the note", "give me the text of [[Weekly Plan]]", "what's written in the file"],
     "vault:write": ["start a new note", "draft a note titled", "create a file in Projects", "put this into a brand new note", "replace the whole note with"],
     "vault:append": ["add this to the end of the note", "tack this onto my note", "add a bullet to the note"],
-    "vault:edit": ["swap this word for another in the note", "reword the sentence in the note", "fix a mistake in the note", "change the wording in Ideas.md"],
+    "vault:edit": ["replace \"old text\" with \"new text\" in the note", "swap this word for another in the note", "reword the sentence in the note", "fix a mistake in the note", "change the wording in Ideas.md"],
     "vault:list": ["which notes are in the folder", "show me the folder contents", "how many notes do I have", "list everything in Projects/"],
     "vault:search": ["search the vault for", "any notes that mention", "look through my notes for the word", "where did I mention"],
     "vault:move": ["move this note into the Archive folder", "relocate the file to another folder", "give the note a new name"],

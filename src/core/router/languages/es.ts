@@ -31,7 +31,7 @@ export const es: RouterLanguage = {
     "vault:read": ["Muéstrame el contenido de Proyectos/Plan.md", "Léeme la nota de la reunión", "Abre el archivo [[Plan semanal]]", "¿Qué pone en la nota?", "Resume la nota Ideas.md"],
     "vault:write": ["Crea una nota nueva llamada Viaje.md", "Haz una nota en la carpeta Proyectos", "Escribe una nota nueva con este texto", "Sobrescribe toda la nota", "Nota nueva"],
     "vault:append": ["Añade esta frase al final de la nota", "Agrega una línea a la nota", "Completa la nota con este punto", "Pon esto abajo del todo en Inbox.md", "Apunta esto en el archivo"],
-    "vault:edit": ["Cambia el texto de la nota", "Corrige la errata en Ideas.md", "Sustituye esta palabra por otra", "Modifica la frase de la nota", "Edita la línea de la nota"],
+    "vault:edit": ["Cambia \"viejo\" por \"nuevo\" en la nota", "Cambia el texto de la nota", "Corrige la errata en Ideas.md", "Sustituye esta palabra por otra", "Modifica la frase de la nota", "Edita la línea de la nota"],
     "vault:list": ["Lista todas las notas de la carpeta", "¿Qué archivos hay en la carpeta Proyectos?", "Enséñame lo que hay en la carpeta", "¿Cuántas notas tengo?", "La lista de mis archivos"],
     "vault:search": ["Busca esta palabra en mis notas", "Encuentra las notas que hablan de este tema", "¿Dónde escribí sobre eso?", "Rastrea la bóveda buscando un término", "¿Qué nota menciona esto?"],
     "vault:semantic_search": ["Encuentra notas parecidas a esta idea", "¿Qué pensaba yo sobre este tema?", "Notas similares sobre este asunto"],

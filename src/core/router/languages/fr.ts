@@ -31,7 +31,7 @@ export const fr: RouterLanguage = {
     "vault:read": ["Montre-moi le contenu de Projets/Plan.md", "Lis-moi la note sur la réunion", "Ouvre le fichier [[Planning]]", "Qu'est-ce qui est écrit dans la note ?", "Résume la note Idées.md"],
     "vault:write": ["Crée une nouvelle note appelée Voyage.md", "Fais une note dans le dossier Projets", "Écris une nouvelle note avec ce texte", "Remplace tout le contenu de la note", "Nouvelle note"],
     "vault:append": ["Ajoute cette phrase à la fin de la note", "Rajoute une ligne dans la note", "Complète la note avec ce point", "Mets ça en bas de Inbox.md", "Note ça dans le fichier"],
-    "vault:edit": ["Modifie le texte de la note", "Corrige la faute de frappe dans Idées.md", "Remplace ce mot par un autre", "Change la phrase dans la note", "Reformule la ligne dans la note"],
+    "vault:edit": ["Remplace « ancien » par « nouveau » dans la note", "Modifie le texte de la note", "Corrige la faute de frappe dans Idées.md", "Remplace ce mot par un autre", "Change la phrase dans la note", "Reformule la ligne dans la note"],
     "vault:list": ["Liste toutes les notes du dossier", "Quels fichiers sont dans le dossier Projets ?", "Montre ce qu'il y a dans le dossier", "Combien de notes j'ai ?", "La liste de mes fichiers"],
     "vault:search": ["Recherche ce mot dans mes notes", "Trouve les notes qui parlent de ce sujet", "Où est-ce que j'ai écrit là-dessus ?", "Fouille le coffre pour ce terme", "Quelle note mentionne ça ?"],
     "vault:semantic_search": ["Trouve des notes proches de cette idée", "Qu'est-ce que je pensais de ce sujet ?", "Des notes similaires sur ce thème"],

@@ -31,7 +31,7 @@ export const it: RouterLanguage = {
     "vault:read": ["Mostrami il contenuto di Progetti/Piano.md", "Leggimi la nota della riunione", "Apri il file [[Piano settimanale]]", "Cosa c'è scritto nella nota?", "Riassumi la nota Idee.md"],
     "vault:write": ["Crea una nuova nota chiamata Viaggio.md", "Fai una nota nella cartella Progetti", "Scrivi una nota nuova con questo testo", "Sovrascrivi tutta la nota", "Nuova nota"],
     "vault:append": ["Aggiungi questa frase alla fine della nota", "Metti una riga in più nella nota", "Completa la nota con questo punto", "Scrivi questo in fondo a Inbox.md", "Annota questo nel file"],
-    "vault:edit": ["Cambia il testo della nota", "Correggi l'errore di battitura in Idee.md", "Sostituisci questa parola con un'altra", "Modifica la frase nella nota", "Riscrivi la riga della nota"],
+    "vault:edit": ["Sostituisci \"vecchio\" con \"nuovo\" nella nota", "Cambia il testo della nota", "Correggi l'errore di battitura in Idee.md", "Sostituisci questa parola con un'altra", "Modifica la frase nella nota", "Riscrivi la riga della nota"],
     "vault:list": ["Elenca tutte le note della cartella", "Quali file ci sono nella cartella Progetti?", "Mostrami cosa c'è nella cartella", "Quante note ho?", "L'elenco dei miei file"],
     "vault:search": ["Cerca questa parola nelle mie note", "Trova le note che parlano di questo argomento", "Dove avevo scritto di questo?", "Cerca nel vault un termine", "Quale nota ne parla?"],
     "vault:semantic_search": ["Trova note simili a questa idea", "Cosa pensavo di questo tema?", "Note affini su questo argomento"],

@@ -31,7 +31,7 @@ export const nl: RouterLanguage = {
     "vault:read": ["Laat de inhoud van Projecten/Plan.md zien", "Lees de notitie over de vergadering voor", "Open het bestand [[Weekplanning]]", "Wat staat er in de notitie?", "Vat de notitie Ideeën.md samen"],
     "vault:write": ["Maak een nieuwe notitie met de naam Reis.md", "Maak een bestand aan in de map Projecten", "Schrijf een nieuwe notitie met deze tekst", "Overschrijf de hele notitie", "Nieuwe notitie"],
     "vault:append": ["Voeg deze zin toe aan het einde van de notitie", "Zet er een regel bij in de notitie", "Vul de notitie aan met dit punt", "Schrijf dit onderaan Inbox.md", "Noteer dit in het bestand"],
-    "vault:edit": ["Verander de tekst in de notitie", "Verbeter de typfout in Ideeën.md", "Vervang dit woord door een ander", "Pas de zin in de notitie aan", "Bewerk de regel in de notitie"],
+    "vault:edit": ["Vervang \"oud\" door \"nieuw\" in de notitie", "Verander de tekst in de notitie", "Verbeter de typfout in Ideeën.md", "Vervang dit woord door een ander", "Pas de zin in de notitie aan", "Bewerk de regel in de notitie"],
     "vault:list": ["Geef een lijst van alle notities in de map", "Welke bestanden staan in de map Projecten?", "Laat zien wat er in de map zit", "Hoeveel notities heb ik?", "Overzicht van mijn bestanden"],
     "vault:search": ["Zoek dit woord in mijn notities", "Vind notities waarin dit onderwerp voorkomt", "Waar heb ik daarover geschreven?", "Doorzoek de kluis op een term", "Welke notitie noemt dit?"],
     "vault:semantic_search": ["Vind notities die op dit idee lijken", "Wat dacht ik over dit onderwerp?", "Vergelijkbare notities over dit thema"],

@@ -30,7 +30,7 @@ export const pl: RouterLanguage = {
     "vault:read": ["Pokaż zawartość Projekty/Plan.md", "Przeczytaj mi notatkę ze spotkania", "Otwórz plik [[Plan tygodnia]]", "Co jest napisane w tej notatce?", "Streść notatkę Pomysły.md"],
     "vault:write": ["Stwórz nową notatkę o nazwie Podróż.md", "Załóż plik w folderze Projekty", "Napisz nową notatkę z tym tekstem", "Nadpisz całą notatkę", "Nowa notatka"],
     "vault:append": ["Dodaj to zdanie na końcu notatki", "Dopisz linijkę do notatki", "Uzupełnij notatkę o ten punkt", "Wpisz to na dole Inbox.md", "Zanotuj to w pliku"],
-    "vault:edit": ["Zmień tekst w notatce", "Popraw literówkę w Pomysły.md", "Zastąp to słowo innym", "Przeredaguj zdanie w notatce", "Edytuj linijkę w notatce"],
+    "vault:edit": ["Zamień „stare” na „nowe” w notatce", "Zmień tekst w notatce", "Popraw literówkę w Pomysły.md", "Zastąp to słowo innym", "Przeredaguj zdanie w notatce", "Edytuj linijkę w notatce"],
     "vault:list": ["Wypisz wszystkie notatki w folderze", "Jakie pliki są w folderze Projekty?", "Pokaż, co jest w folderze", "Ile mam notatek?", "Lista moich plików"],
     "vault:search": ["Wyszukaj to słowo w moich notatkach", "Znajdź notatki, w których jest mowa o tym temacie", "Gdzie o tym pisałem?", "Przeszukaj sejf pod kątem hasła", "Która notatka o tym wspomina?"],
     "vault:semantic_search": ["Znajdź notatki podobne do tego pomysłu", "Co myślałem na ten temat?", "Podobne notatki na ten temat"],

@@ -1,0 +1,193 @@
+/**
+ * `eval --suite bfcl`: BFCL's requests through the real agent, each with its own function catalog, in the four
+ * configurations of the tool-use eval (prompt only, full-catalog grammar, router + grammar, router + grammar +
+ * recovery). Measured per configuration: valid envelopes, right function, right arguments (BFCL's acceptable
+ * values). Functions become tools `bfcl:<name>` whose args are the BFCL parameter schema; they are never run: the
+ * first tool round is what is judged.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { z } from "zod";
+import { Agent } from "../../core/agent/agent";
+import { parseEnvelope } from "../../core/agent/envelope-parse";
+import { SubsetCache, type GrammarOptions } from "../../core/grammar";
+import type { Engine, GenerateRequest, GenerateResult } from "../../core/ports/engine";
+import { DEFAULT_TOOL_SETTINGS, type ToolDefinition } from "../../core/protocol/tool";
+import { parameterText } from "../../core/router/catalog";
+import { ToolRouter } from "../../core/router/tool-router";
+import { ToolRegistry, type JsonSchema } from "../../tools/registry";
+import { cliUser } from "../compose";
+import { FolderVault } from "../folder-vault/folder-vault";
+import { argsAcceptable } from "./bfcl-check";
+import type { BfclItem } from "./bfcl";
+import { clampTools, type ClampOptions } from "./clamp-schema";
+import { EVAL_CONFIGS, type EvalConfig } from "./run-eval";
+
+/** The tool name a BFCL function gets ("math.hypot" → "bfcl:math_hypot"); BFCL's names are kept in a map. */
+export function bfclToolName(name: string): string {
+  const verb = name.toLowerCase().replace(/[^a-z0-9_-]+/g, "_");
+  return `bfcl:${/^[a-z]/.test(verb) ? verb : `f${verb}`}`;
+}
+
+type BfclTool = ToolDefinition & { parameterText: string; inputSchema: JsonSchema };
+
+/** An item's functions as tools (args from the parameter schema), and their BFCL names by tool name. */
+export function bfclTools(item: BfclItem): { tools: BfclTool[]; original: Map<string, string> } {
+  const original = new Map<string, string>();
+  const tools = item.functions.map((f) => {
+    let name = bfclToolName(f.name);
+    for (let n = 2; original.has(name); n++) name = `${bfclToolName(f.name)}-${n}`;
+    original.set(name, f.name);
+    const args = z.fromJSONSchema(f.parameters);
+    if (!(args instanceof z.ZodObject)) throw new Error(`BFCL function ${f.name} (${item.id}) does not take an object of arguments.`);
+    const tool: BfclTool = {
+      name,
+      family: "bfcl",
+      description: f.description,
+      routingHints: [],
+      args,
+      // The exact schema, for a registry that compiles given schemas rather than the Zod round trip.
+      inputSchema: f.parameters,
+      parameterText: parameterText(f.parameters),
+      effect: "read",
+      handler: async () => ({ content: "Recorded; the benchmark judges the call, not its result." }),
+    };
+    return tool;
+  });
+  return { tools, original };
+}
+
+export interface BfclConfigMetrics {
+  config: string;
+  items: number;
+  valid_json_pct: number;
+  right_function_pct: number;
+  right_args_pct: number;
+  /** Items where the router offered no tools (chat only). */
+  chat_only: number;
+  mean_latency_ms: number;
+  generations: number;
+}
+
+export interface BfclEvalOptions {
+  engine: Engine;
+  items: BfclItem[];
+  configs?: EvalConfig[];
+  freeMaxTokens: number;
+  grammarOptions?: GrammarOptions;
+  clamp?: ClampOptions;
+  seed?: number;
+  temperature?: number;
+  log?: (line: string) => void;
+}
+
+/** Records each reply's text so validity is judged on what the model produced. */
+class RecordingEngine implements Engine {
+  texts: string[] = [];
+  constructor(private readonly inner: Engine) {}
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    const result = await this.inner.generate(request);
+    this.texts.push(result.text);
+    return result;
+  }
+  embed(texts: string[], options?: { signal?: AbortSignal }) {
+    return this.inner.embed(texts, options);
+  }
+  countTokens(text: string) {
+    return this.inner.countTokens(text);
+  }
+  modelInfo() {
+    return this.inner.modelInfo();
+  }
+}
+
+const pct = (n: number, d: number): number => (d ? Math.round((1000 * n) / d) / 10 : 0);
+
+export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigMetrics[]> {
+  const vaultDir = mkdtempSync(join(tmpdir(), "vault-bfcl-"));
+  const vault = new FolderVault(vaultDir, { watch: false });
+  const engine = new RecordingEngine(options.engine);
+  const user = cliUser(false, () => {});
+  const prepared = options.items.map((item) => {
+    const { tools, original } = bfclTools(item);
+    const registry = new ToolRegistry(tools);
+    const grammarTools = options.clamp ? clampTools(registry.grammarTools(), options.clamp) : registry.grammarTools();
+    return { item, tools, original, registry, grammars: new SubsetCache(grammarTools, options.grammarOptions ?? {}), router: new ToolRouter(tools) };
+  });
+  const out: BfclConfigMetrics[] = [];
+  try {
+    for (const config of options.configs ?? EVAL_CONFIGS) {
+      let valid = 0;
+      let rightFunction = 0;
+      let rightArgs = 0;
+      let chatOnly = 0;
+      let totalMs = 0;
+      let generations = 0;
+      for (const [i, p] of prepared.entries()) {
+        const agent = new Agent({
+          engine,
+          tools: p.registry,
+          toolContext: { vault, user, settings: DEFAULT_TOOL_SETTINGS, now: () => new Date("2026-11-22T10:00:00") },
+          router: p.router,
+          user,
+          grammars: p.grammars,
+          options: {
+            grammar: config.grammar,
+            toolSelection: config.selection,
+            recovery: config.recovery,
+            maxRounds: 1,
+            seed: options.seed,
+            temperature: options.temperature,
+            writes: "refuse",
+            ...(p.item.system ? { instructions: p.item.system } : {}),
+            ...(config.grammar ? {} : { maxTokensCap: options.freeMaxTokens }),
+          },
+        });
+        engine.texts = [];
+        const started = performance.now();
+        const routed: { chatOnly: boolean }[] = [];
+        await agent.runTurn(p.item.question, { onEvent: (e) => void (e.type === "routed" && routed.push({ chatOnly: e.chatOnly })) });
+        totalMs += performance.now() - started;
+        generations += engine.texts.length;
+        if (routed[0]?.chatOnly) chatOnly++;
+        // The first envelope with a call is judged (recovery may have corrected it); validity is the last reply's.
+        const parsed = engine.texts.map(parseEnvelope);
+        if (parsed.at(-1)?.ok) valid++;
+        const calls = parsed.flatMap((r) => (r.ok ? r.envelope.tool_calls : []));
+        const call = config.recovery ? calls.at(-1) : calls[0];
+        const expected = p.item.answer[0];
+        if (call && p.original.get(call.name) === expected.name) {
+          rightFunction++;
+          if (argsAcceptable(call.args ?? {}, expected.acceptable)) rightArgs++;
+        }
+        if ((i + 1) % 25 === 0) options.log?.(`${config.name}: ${i + 1}/${prepared.length}`);
+      }
+      const n = prepared.length;
+      const metrics: BfclConfigMetrics = {
+        config: config.name,
+        items: n,
+        valid_json_pct: pct(valid, n),
+        right_function_pct: pct(rightFunction, n),
+        right_args_pct: pct(rightArgs, n),
+        chat_only: chatOnly,
+        mean_latency_ms: Math.round(totalMs / Math.max(1, n)),
+        generations,
+      };
+      options.log?.(JSON.stringify(metrics));
+      out.push(metrics);
+    }
+  } finally {
+    rmSync(vaultDir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+/** The metrics as an aligned text table. */
+export function formatBfclTable(rows: BfclConfigMetrics[]): string {
+  const head = ["configuration", "valid JSON %", "right function %", "right args %", "chat only", "mean ms"];
+  const body = rows.map((r) => [r.config, String(r.valid_json_pct), String(r.right_function_pct), String(r.right_args_pct), String(r.chat_only), String(r.mean_latency_ms)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
+}
