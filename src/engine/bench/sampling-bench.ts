@@ -53,6 +53,8 @@ export interface SamplingBenchResult {
   forced_share: number;
   /** Envelopes of the jump variant that are whole JSON and that our recognizer accepts, out of runs. */
   valid_envelopes: string;
+  /** Jump envelopes cut by the bench's token cap (random weights write long strings); the rest must all be valid. */
+  cut_at_max_tokens: number;
   /** One-time cost per model: every token's text and the string-content token lists. */
   jump_warmup_ms: number;
   /** The untimed first jump envelope, which also computes the grammar's first masks. */
@@ -118,7 +120,7 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     const firstStart = performance.now();
     const first = await jumpOnce(0);
     const jumpFirstEnvelopeMs = performance.now() - firstStart;
-    const jumpTotals = { ms: 0, cpu: 0, produced: 0, sampled: 0, valid: 0, chars: 0 };
+    const jumpTotals = { ms: 0, cpu: 0, produced: 0, sampled: 0, valid: 0, cut: 0, chars: 0 };
 
     const totals = { free: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, envelope: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, nlc: { tokens: 0, ms: 0, cpu: 0, chars: 0 } };
     // The host's plain grammar-turn loop (no jumps, no masks): llama.cpp's grammar and the UTF-8 guard alone.
@@ -150,6 +152,7 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       jumpTotals.produced += out.tokens.length;
       jumpTotals.sampled += out.sampled;
       if (isJson(out.text) && recognizer.accepts(out.text)) jumpTotals.valid++;
+      if (out.stopReason === "maxTokens") jumpTotals.cut++;
     }
     log(`jump: ${jumpTotals.produced} tokens (${jumpTotals.sampled} sampled) in ${jumpTotals.ms.toFixed(0)} ms`);
     const perToken = (v: keyof typeof totals) => totals[v].ms / Math.max(1, totals[v].tokens);
@@ -172,6 +175,7 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       produced_tokens_per_envelope: round(jumpTotals.produced / runs),
       forced_share: round(1 - jumpTotals.sampled / Math.max(1, jumpTotals.produced)),
       valid_envelopes: `${jumpTotals.valid}/${runs}`,
+      cut_at_max_tokens: jumpTotals.cut,
       jump_warmup_ms: round(jumpWarmupMs),
       jump_first_envelope: { ms: round(jumpFirstEnvelopeMs), tokens: first.tokens.length, masks: masks.size },
       // CPU time of this process (model threads included): steadier than wall time on a shared machine.

@@ -5,6 +5,7 @@ export type ConversationStorage = "plugin" | "vault";
 /** Where the model runs: this computer (node-llama-cpp in the engine host), a llama.cpp server, or an OpenAI-compatible server. */
 export type EngineKind = "builtin" | "llama-server" | "openai";
 export type WritePolicy = "confirm" | "refuse";
+export type DataLocation = "plugin" | "user";
 
 export interface VaultAgentSettings {
   /** Which engine answers. */
@@ -60,6 +61,10 @@ export interface VaultAgentSettings {
   /** Vault folder for conversations when stored in the vault. */
   conversationFolder: string;
 
+  /** Where models and the engine runtime live: the plugin's folder, or one per-user folder outside the vault. */
+  dataLocation: DataLocation;
+  /** A folder URL that replaces the project's release as the source of engine packs; "" = the release. */
+  runtimeMirror: string;
   /** MCP servers in the Claude-Desktop form `{"mcpServers": {...}}` (what import reads and what the MCP section edits). */
   mcpConfig: { mcpServers: Record<string, unknown> };
 }
@@ -89,6 +94,8 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   memoryFolder: "Memory",
   conversationStorage: "plugin",
   conversationFolder: "Vault agent/Conversations",
+  dataLocation: "plugin",
+  runtimeMirror: "",
   mcpConfig: { mcpServers: {} },
 };
 
@@ -108,6 +115,7 @@ export function loadSettings(stored: unknown): VaultAgentSettings {
   }
   if (!["confirm", "refuse"].includes(settings.writePolicy)) settings.writePolicy = DEFAULT_SETTINGS.writePolicy;
   if (!["plugin", "vault"].includes(settings.conversationStorage)) settings.conversationStorage = DEFAULT_SETTINGS.conversationStorage;
+  if (!["plugin", "user"].includes(settings.dataLocation)) settings.dataLocation = DEFAULT_SETTINGS.dataLocation;
   if (!["builtin", "llama-server", "openai"].includes(settings.engineKind)) settings.engineKind = DEFAULT_SETTINGS.engineKind;
   const mcp = settings.mcpConfig as unknown;
   const servers = mcp && typeof mcp === "object" ? (mcp as { mcpServers?: unknown }).mcpServers : undefined;
@@ -126,6 +134,7 @@ const ENGINE_KEYS: (keyof VaultAgentSettings)[] = [
   "serverUrl",
   "serverApiKey",
   "serverModel",
+  "dataLocation",
 ];
 
 export function needsEngineRestart(patch: Partial<VaultAgentSettings>): boolean {
