@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { pathToFileURL } from "node:url";
+import { dirname } from "node:path";
 
 const production = process.argv[2] === "production";
 const HOST_ENTRY = "src/engine/host/main.ts";
@@ -65,6 +66,15 @@ function runtimeDependencies() {
   return Object.fromEntries([...HOST_EXTERNALS, "protobufjs"].map((name) => [name, pkg.dependencies[name]]));
 }
 
+/** runtime-packs.json: the runtime this build needs and the sha256 of every pack, checked before anything is unpacked. */
+function runtimePacks() {
+  const manifest = JSON.parse(readFileSync("runtime-packs.json", "utf8"));
+  if (production && (!manifest.version || manifest.packs.length === 0)) {
+    throw new Error("runtime-packs.json lists no packs; build them with npm run pack-runtime -- --all --update-manifest.");
+  }
+  return manifest;
+}
+
 /** Refuses a main.js that pulled in a host-only package. */
 const forbidHostPackages = {
   name: "forbid-host-packages",
@@ -72,6 +82,21 @@ const forbidHostPackages = {
     const filter = new RegExp(`^(${HOST_EXTERNALS.join("|")})(/|$)`);
     build.onResolve({ filter }, (args) => ({
       errors: [{ text: `${args.path} is imported from ${args.importer}; it may run only in the engine host, never in main.js.` }],
+    }));
+  },
+};
+
+/**
+ * zod re-exports all of its ~40 error-message locales as namespaces, which esbuild cannot tree-shake (about 250 KiB of
+ * main.js). The plugin only ever uses English messages (zod's default), so the locale index is reduced to `en`.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";\n',
+      resolveDir: dirname(args.path),
+      loader: "js",
     }));
   },
 };
@@ -85,11 +110,12 @@ function mainOptions(hostText) {
     format: "cjs",
     target: "es2022",
     external: MAIN_EXTERNALS,
-    plugins: [forbidHostPackages],
+    plugins: [forbidHostPackages, zodEnglishOnly],
     define: {
       __ENGINE_HOST_SOURCE__: JSON.stringify(hostText),
       __ENGINE_HOST_HASH__: JSON.stringify(hostHash),
       __RUNTIME_DEPENDENCIES__: JSON.stringify(runtimeDependencies()),
+      __RUNTIME_PACKS__: JSON.stringify(runtimePacks()),
     },
     logLevel: "info",
     sourcemap: production ? false : "inline",

@@ -10,7 +10,7 @@ export default defineConfig([
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "vitest.config.ts", "test/e2e/*.mjs"],
+          allowDefaultProject: ["eslint.config.mjs", "esbuild.config.mjs", "vitest.config.ts", "test/e2e/*.mjs", "scripts/*.mjs"],
         },
         tsconfigRootDir: import.meta.dirname,
       },

@@ -3,6 +3,7 @@ import { FileSystemAdapter, Notice, Plugin, normalizePath } from "obsidian";
 import * as path from "path";
 import { AgentFactory } from "./src/plugin/agent/agent-factory";
 import { ChatSession } from "./src/plugin/chat/chat-session";
+import { engineCard } from "./src/plugin/chat/engine-card";
 import { CHAT_VIEW_TYPE, ChatView } from "./src/plugin/chat/chat-view";
 import { ConversationStore } from "./src/plugin/chat/conversation-store";
 import { openChat } from "./src/plugin/chat/open-chat";
@@ -13,7 +14,9 @@ import { MemoryService } from "./src/plugin/memory/memory-service";
 import { semanticSetup, textHostSetup } from "./src/plugin/memory/semantic-setup";
 import { openHotkeys, openPluginSettings } from "./src/plugin/obsidian-internals";
 import { explainFailure, readinessProblem } from "./src/plugin/readiness";
+import { InstallController } from "./src/plugin/runtime/install-controller";
 import { DesktopServices, type PluginServices } from "./src/plugin/services";
+import { runSelfCheck } from "./src/plugin/models/self-check";
 import { loadSettings, modelLabel, needsEngineRestart, type VaultAgentSettings } from "./src/plugin/settings/settings";
 import { VaultAgentSettingTab } from "./src/plugin/settings/settings-tab";
 import { StatusBar } from "./src/plugin/status-bar";
@@ -33,6 +36,8 @@ export default class VaultAgentPlugin extends Plugin {
     const statusBar = new StatusBar(this.addStatusBarItem());
     const engine = new ManagedEngine({ create: () => services.createEngine(this.settings), idleMinutes: () => this.settings.idleUnloadMinutes });
     this.register(engine.onStatus((status) => statusBar.setEngine(status)));
+    // One install state for the settings and the chat pane's first-run card; a new runtime restarts the engine.
+    const engineInstall = new InstallController(() => services.runtimeService(), () => engine.reset());
     const memory: MemoryService = new MemoryService({
       vault,
       adapter: this.app.vault.adapter,
@@ -68,7 +73,7 @@ export default class VaultAgentPlugin extends Plugin {
     });
     this.register(() => session.stop());
 
-    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings) }));
+    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings), engineCard: (el) => engineCard(el, engineInstall, openSettings, () => this.settings.engineKind === "builtin") }));
     this.addRibbonIcon("bot", "Open Vault Agent chat", () => void openChat(this.app.workspace));
     registerCommands(this, { session, openChat: async () => void (await openChat(this.app.workspace)), index: (rebuild) => void memory.index(rebuild) });
     this.addSettingTab(
@@ -86,6 +91,8 @@ export default class VaultAgentPlugin extends Plugin {
         memoryStatus: () => memory.describe(),
         rebuildIndex: () => void memory.index(true),
         openHotkeys: () => openHotkeys(this.app, this.manifest.name),
+        engineInstall,
+        selfCheck: () => runSelfCheck(engine),
         mcp,
       }),
     );
@@ -95,7 +102,7 @@ export default class VaultAgentPlugin extends Plugin {
   protected createServices(): PluginServices {
     const adapter = this.app.vault.adapter;
     const base = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : "";
-    return new DesktopServices(path.join(base, this.pluginFolder()), undefined, base);
+    return new DesktopServices(path.join(base, this.pluginFolder()), undefined, base, { pluginVersion: this.manifest.version, settings: () => this.settings });
   }
 
   /** The plugin's folder, vault-relative. */

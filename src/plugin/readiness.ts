@@ -10,7 +10,7 @@ export async function readinessProblem(settings: VaultAgentSettings, services: P
   if (settings.engineKind !== "builtin") return settings.serverUrl.trim() ? null : { message: "No server address set.", action: fix };
   if (!settings.modelPath) return { message: "No model selected.", action: fix };
   const runtime = await services.runtime().catch(() => null);
-  if (runtime && !runtime.installed) return { message: "The engine runtime is not installed.", action: fix };
+  if (runtime && !runtime.installed) return { message: runtime.updateNeeded ? "Engine update needed." : "The engine is not installed.", action: fix };
   return null;
 }
 

@@ -2,26 +2,33 @@
  * Everything the plugin does with the machine (files outside the vault, child processes, the network), behind one
  * interface: the desktop implementation uses Node; the browser test harness supplies its own with a scripted engine.
  */
+import * as fs from "fs";
 import * as path from "path";
 import { EngineClient } from "../engine/client";
-import { ENGINE_HOST_HASH, ENGINE_HOST_SOURCE, RUNTIME_DEPENDENCIES } from "./engine/build-constants";
+import { ENGINE_HOST_HASH, ENGINE_HOST_SOURCE, RUNTIME_PACKS } from "./engine/build-constants";
 import { ensureHostScript } from "./engine/host-script";
 import type { InnerEngine } from "./engine/managed-engine";
 import { obsidianHostLauncher } from "./engine/obsidian-launcher";
-import { installCommand, installRuntime, runtimeState, type RuntimeState } from "./engine/runtime";
 import { downloadModel, type DownloadProgress } from "./download/model-download";
 import { parseModelSource } from "./download/model-source";
 import { listModels, type ModelEntry } from "./models/model-library";
+import { moveDataFolders, userDataFolder } from "./runtime/data-location";
+import type { PacksManifest } from "./runtime/pack-format";
+import { DiskRuntimeService, type RuntimeService } from "./runtime/runtime-service";
 import type { ServerEngineConfig, ServerProbe } from "../engine/server/server-config";
 import { serverConfig, type VaultAgentSettings } from "./settings/settings";
 import type { McpConnectionOptions } from "../engine/mcp/mcp-connection";
 import { nodeFetch } from "./mcp/node-fetch";
 
-export interface RuntimeReport extends RuntimeState {
-  /** The command that installs the runtime by hand. */
-  command: string;
-  /** Where the runtime goes. */
-  folder: string;
+export interface RuntimeReport {
+  /** The engine can start (the needed runtime, or a developer install, is present). */
+  installed: boolean;
+  /** An older runtime is installed and the needed one waits for a click. */
+  updateNeeded: boolean;
+  /** The runtime version in use, when installed. */
+  version?: string;
+  /** The runtime's folder, when installed. */
+  folder?: string;
 }
 
 export interface PluginServices {
@@ -34,7 +41,12 @@ export interface PluginServices {
   /** Downloads a model (hf: URI or URL) into the plugin's models folder; resolves with its path. */
   download(source: string, onProgress: (progress: DownloadProgress) => void, signal: AbortSignal): Promise<string>;
   runtime(): Promise<RuntimeReport>;
-  installRuntime(onLine: (line: string) => void, signal?: AbortSignal): Promise<void>;
+  /** The engine runtime: status, install (after the user's click), install from file, remove. */
+  runtimeService(): RuntimeService;
+  /** Moves models and runtime to the other data location; resolves with the old and new models folders. */
+  moveData(to: VaultAgentSettings["dataLocation"]): Promise<{ from: string; to: string }>;
+  /** The per-user data folder (shown in the location choice). */
+  userDataFolder(): string;
   /** The engine for these settings (the host process starts lazily on the first request). */
   createEngine(settings: VaultAgentSettings): Promise<InnerEngine>;
   /** "Test connection": tries the server for real from an engine host (which needs no runtime) and reports what it found. */
@@ -51,22 +63,52 @@ export class EngineSetupError extends Error {
   }
 }
 
+/** Runtime settings the desktop services read on each use. */
+export interface DesktopRuntimeOptions {
+  /** The plugin's version (its release holds the packs). */
+  pluginVersion: string;
+  /** Current settings (data location, mirror). */
+  settings: () => Pick<VaultAgentSettings, "dataLocation" | "runtimeMirror">;
+  /** The runtime this build needs; default the embedded runtime-packs.json. */
+  manifest?: PacksManifest;
+  /** The per-user data folder; default the platform's. */
+  userFolder?: string;
+}
+
 /** The desktop implementation over Node, rooted in the plugin's folder on disk. */
 export class DesktopServices implements PluginServices {
+  private readonly runtimes: DiskRuntimeService;
+
   constructor(
     private readonly pluginDir: string,
-    /** The engine host script to write into the plugin folder; default the one this build embeds. */
+    /** The engine host script to write into the runtime folder; default the one this build embeds. */
     private readonly host: { source: string; hash: string } = { source: ENGINE_HOST_SOURCE, hash: ENGINE_HOST_HASH },
     /** The vault's folder on disk. */
     private readonly vaultBase: string = "",
-  ) {}
+    private readonly runtimeOptions: DesktopRuntimeOptions = { pluginVersion: "0.0.0", settings: () => ({ dataLocation: "plugin", runtimeMirror: "" }) },
+  ) {
+    this.runtimes = new DiskRuntimeService({
+      pluginDir,
+      dataFolder: () => this.dataFolder(),
+      manifest: runtimeOptions.manifest ?? RUNTIME_PACKS,
+      pluginVersion: runtimeOptions.pluginVersion,
+      mirror: () => runtimeOptions.settings().runtimeMirror,
+      host,
+      launcher: (folder, script) => obsidianHostLauncher(folder, script),
+    });
+  }
+
+  /** Where models and runtimes are kept now. */
+  private dataFolder(location = this.runtimeOptions.settings().dataLocation): string {
+    return location === "user" ? (this.runtimeOptions.userFolder ?? userDataFolder()) : this.pluginDir;
+  }
 
   absolutePath(vaultPath: string): string | null {
     return this.vaultBase ? path.join(this.vaultBase, vaultPath) : null;
   }
 
   modelsFolder(): string {
-    return path.join(this.pluginDir, "models");
+    return path.join(this.dataFolder(), "models");
   }
 
   listModels(settings: VaultAgentSettings): Promise<ModelEntry[]> {
@@ -82,8 +124,30 @@ export class DesktopServices implements PluginServices {
   }
 
   async runtime(): Promise<RuntimeReport> {
-    const state = await runtimeState(this.pluginDir, RUNTIME_DEPENDENCIES);
-    return { ...state, command: installCommand(this.pluginDir, RUNTIME_DEPENDENCIES), folder: this.pluginDir };
+    const status = await this.runtimes.status();
+    const folder = await this.runtimes.hostFolder();
+    let version = status.current?.version;
+    if (folder === this.pluginDir) {
+      // A developer install: report its node-llama-cpp version.
+      const pkg = await fs.promises.readFile(path.join(folder, "node_modules", "node-llama-cpp", "package.json"), "utf8").catch(() => "{}");
+      version = (JSON.parse(pkg) as { version?: string }).version;
+    }
+    return { installed: status.ready, updateNeeded: status.updateNeeded, version, folder: folder ?? undefined };
+  }
+
+  runtimeService(): RuntimeService {
+    return this.runtimes;
+  }
+
+  async moveData(to: VaultAgentSettings["dataLocation"]): Promise<{ from: string; to: string }> {
+    const from = this.dataFolder();
+    const target = this.dataFolder(to);
+    await moveDataFolders(from, target);
+    return { from: path.join(from, "models"), to: path.join(target, "models") };
+  }
+
+  userDataFolder(): string {
+    return this.runtimeOptions.userFolder ?? userDataFolder();
   }
 
   async testServer(config: ServerEngineConfig): Promise<ServerProbe> {
@@ -96,9 +160,6 @@ export class DesktopServices implements PluginServices {
     }
   }
 
-  installRuntime(onLine: (line: string) => void, signal?: AbortSignal): Promise<void> {
-    return installRuntime(this.pluginDir, RUNTIME_DEPENDENCIES, onLine, signal);
-  }
 
   mcpConnection(): Pick<McpConnectionOptions, "transport" | "fetch"> {
     // Node's HTTP client: the renderer's fetch would hold local MCP servers to the browser's CORS rules.
@@ -114,10 +175,18 @@ export class DesktopServices implements PluginServices {
       return new EngineClient(obsidianHostLauncher(this.pluginDir, host.path), { server, logFile: path.join(this.pluginDir, "engine.log") });
     }
     if (!settings.modelPath) throw new EngineSetupError("No model selected; choose one in the settings.");
-    const runtime = await runtimeState(this.pluginDir, RUNTIME_DEPENDENCIES);
-    if (!runtime.installed) throw new EngineSetupError("The engine runtime is not installed; install it from the settings.");
-    const host = await ensureHostScript(this.pluginDir, this.host.source, this.host.hash);
-    return new EngineClient(obsidianHostLauncher(this.pluginDir, host.path), {
+    const status = await this.runtimes.status();
+    const folder = await this.runtimes.hostFolder();
+    if (!folder) {
+      throw new EngineSetupError(
+        status.updateNeeded
+          ? `Engine update needed: this plugin version needs engine runtime ${status.needed}; install it from the settings.`
+          : "The engine is not installed; install it from the settings.",
+      );
+    }
+    // The host script sits next to the runtime's node_modules, so its imports resolve there.
+    const host = await ensureHostScript(folder, this.host.source, this.host.hash);
+    return new EngineClient(obsidianHostLauncher(folder, host.path), {
       model: {
         path: settings.modelPath,
         contextSize: settings.contextSize > 0 ? settings.contextSize : undefined,

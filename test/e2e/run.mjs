@@ -8,6 +8,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import esbuild from "esbuild";
 import { chromium } from "playwright-core";
+import { runtimeScenes } from "./runtime-scenes.mjs";
 import { mcpScenes } from "./mcp-scenes.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -320,6 +321,8 @@ async function runTheme(context, theme) {
   });
 
   await mcpScenes({ page, theme, check, assert, shot, input, waitTurnEnd, newConversation, call, say, WAIT });
+
+  await runtimeScenes({ page, theme, check, assert, shot, WAIT });
 
   await check(`[${theme}] unloading the plugin removes its commands, view type, ribbon icon and status bar item`, async () => {
     const left = await page.evaluate(() => window.harness.unload());

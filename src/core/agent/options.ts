@@ -34,6 +34,12 @@ export interface AgentOptions {
   recovery: boolean;
   /** "routed": the router's choice; "full": always the whole catalog. Default "routed". */
   toolSelection: "routed" | "full";
+  /**
+   * Thinking models only: tokens of free thinking allowed before each grammar-constrained reply ("Let
+   * thinking models think first"); the thoughts never reach the reply. 0 runs grammar turns with
+   * thinking off, as the model's template does for non-thinking mode. Default 0.
+   */
+  thinkFirstTokens: number;
   /** Extra instructions appended to the system prompt. Default none. */
   instructions?: string;
 }
@@ -51,4 +57,5 @@ export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
   grammar: true,
   recovery: true,
   toolSelection: "routed",
+  thinkFirstTokens: 0,
 };

@@ -208,6 +208,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
         grammar: grammar?.gbnf,
         jsonSchema: options.grammar ? deps.grammars.jsonSchema?.(names, mode) : undefined,
         maxTokens: prompt.maxTokens,
+        thinkFirst: grammar && options.thinkFirstTokens > 0 ? { maxTokens: options.thinkFirstTokens } : undefined,
         temperature: options.temperature,
         seed: options.seed,
         conversationId: conversation.id,

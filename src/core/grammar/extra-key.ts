@@ -73,13 +73,14 @@ export function extraKey(rules: RuleSet, names: string[], maxChars: number): Gbn
     }
     node.terminal = true;
   }
-  const anyChar = rules.add("key-char", keyCharExcept([]), "key-char|");
+  const anyChar = rules.lookup("key-char|") ?? rules.add("key-char", keyCharExcept([]), "key-char|");
   const walk = (node: Trie, budget: number): GbnfExpr | null => {
     const options: GbnfExpr[] = [];
     if (!node.terminal) options.push(seq());
     if (budget > 0) {
       const excluded = [...node.children.keys()].map((c) => c.codePointAt(0)!);
-      const other = excluded.length ? rules.add("key-char", keyCharExcept(excluded), `key-char|${[...excluded].sort((x, y) => x - y).join(",")}`) : anyChar;
+      const charKey = `key-char|${[...excluded].sort((x, y) => x - y).join(",")}`;
+      const other = excluded.length ? (rules.lookup(charKey) ?? rules.add("key-char", keyCharExcept(excluded), charKey)) : anyChar;
       options.push(seq(other, rep(anyChar, 0, budget - 1)));
       for (const [ch, child] of node.children) {
         const rest = walk(child, budget - 1);

@@ -146,7 +146,7 @@ export function translatePattern(pattern: string, minLength: number, maxLength: 
 /**
  * Like translatePattern, for a string whose only upper bound is the default cap: each unbounded
  * quantifier is capped on its own (at `maxLength` more repetitions, fewer when that keeps the whole
- * pattern within `maxLength`, never below 64), so every string the pattern allows up to those
+ * pattern within `maxLength`, never below 64 or maxLength), so every string the pattern allows up to those
  * counts is kept. The longest match may exceed maxLength; the grammar's byte bound says by how much.
  */
 export function translatePatternCapped(pattern: string, minLength: number, maxLength: number, rules: RuleSet): PatternTranslation {
@@ -240,10 +240,11 @@ function boundPattern(pattern: string, minLength: number, maxLength: number): Re
 function capPattern(pattern: string, minLength: number, maxLength: number): RegexNode | string | null {
   const whole = wholePattern(pattern);
   if (typeof whole === "string") return whole;
+  const floor = Math.min(64, maxLength);
   let k = maxLength;
   let capped = capQuantifiers(whole, k);
-  while (k > 64 && lengthRange(capped)[1] > maxLength) {
-    k = Math.max(64, Math.floor(k / 2));
+  while (k > floor && lengthRange(capped)[1] > maxLength) {
+    k = Math.max(floor, Math.floor(k / 2));
     capped = capQuantifiers(whole, k);
   }
   const [shortest, longest] = lengthRange(capped);

@@ -36,9 +36,10 @@ export function boundKeyLanguage(l: KeyLanguage, minLength: number, maxLength: n
 
 /**
  * The key language of a pattern, within maxChars characters; null when the pattern is not of the
- * simple form. The language may be narrower than the pattern's only by the length cap.
+ * simple form. `exact` is false when the language is only a part of the pattern's (an unanchored
+ * start is read as anchored): keys from it all match, some matching keys are left out.
  */
-export function keyLanguageOf(pattern: string, maxChars: number): KeyLanguage | null {
+export function keyLanguageOf(pattern: string, maxChars: number): (KeyLanguage & { exact: boolean }) | null {
   let branches;
   try {
     branches = parseRegex(pattern);
@@ -50,10 +51,15 @@ export function keyLanguageOf(pattern: string, maxChars: number): KeyLanguage | 
   const { start, end } = branches[0];
   const node = unwrap(branches[0].node);
   const items = (node.kind === "seq" ? node.items : [node]).map(unwrap);
-  if (!start) return items.length === 0 || (items.length === 1 && matchesAnything(items[0])) ? anyKeyLanguage(maxChars) : null;
+  if (!start && (items.length === 0 || (items.length === 1 && matchesAnything(items[0])))) return { ...anyKeyLanguage(maxChars), exact: true };
   const fixed: CharRanges[] = [];
   let i = 0;
-  for (; i < items.length && items[i].kind === "set"; i++) fixed.push((items[i] as { ranges: CharRanges }).ranges);
+  for (; i < items.length; i++) {
+    const item = items[i];
+    if (item.kind === "set") fixed.push(item.ranges);
+    else if (item.kind === "repeat" && item.item.kind === "set" && item.min === item.max) for (let k = 0; k < item.min; k++) fixed.push(item.item.ranges);
+    else break;
+  }
   let tail: CharRanges = [];
   let tailMax = 0;
   if (i < items.length) {
@@ -71,7 +77,13 @@ export function keyLanguageOf(pattern: string, maxChars: number): KeyLanguage | 
     tailMax = Infinity;
   }
   if (fixed.length > maxChars) return null;
-  return { fixed, tail, tailMax: Math.min(tailMax, maxChars - fixed.length) };
+  return { fixed, tail, tailMax: Math.min(tailMax, maxChars - fixed.length), exact: start };
+}
+
+/** True when no key is in both languages (they differ in a fixed position with disjoint classes). */
+export function disjointKeyLanguages(a: KeyLanguage, b: KeyLanguage): boolean {
+  for (let i = 0; i < Math.min(a.fixed.length, b.fixed.length); i++) if (intersect(a.fixed[i], b.fixed[i]).length === 0) return true;
+  return false;
 }
 
 /** A group of one item is that item (`([a-z])*` is `[a-z]*`). */

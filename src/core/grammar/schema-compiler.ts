@@ -19,7 +19,7 @@ import { jsonBoolean, jsonInteger, jsonNull, jsonNumber, jsonString } from "./js
 import { literalChoice } from "./literal-choice";
 import { patternLengths, translatePattern, translatePatternCapped } from "./json-string-pattern";
 import { provablyDisjoint } from "./schema-combinators";
-import { anyKeyLanguage, boundKeyLanguage, isEveryKey, keyInLanguage, keyLanguageOf, keyRule, type KeyLanguage } from "./key-language";
+import { anyKeyLanguage, boundKeyLanguage, disjointKeyLanguages, isEveryKey, keyInLanguage, keyLanguageOf, keyRule, type KeyLanguage } from "./key-language";
 import { SchemaDocument } from "./schema-document";
 import { mergeParts, normalizeNode, typesOf, type Merged, type Part } from "./schema-merge";
 import { ValueChecker, patternRegex } from "./value-check";
@@ -80,7 +80,7 @@ export class SchemaCompiler {
   private readonly directRefs = new Map<object, object[]>();
   private readonly reported = new Set<string>();
   /** oneOf lists already judged (a union compiled again under another recursion depth is the same union). */
-  private readonly oneOfChecked = new Set<unknown>();
+  private readonly oneOfChecked = new Map<unknown, boolean>();
   private nesting = 0;
   private steps = 0;
   private readonly rulesAtStart: number;
@@ -302,6 +302,15 @@ export class SchemaCompiler {
           queue.push({ schema: node, base: this.doc.baseOf(node) ?? p.base, pointer: this.doc.pointerOf(node) ?? `${p.pointer}/allOf/${i}` });
         });
       }
+      if (s.not !== undefined) {
+        // A `not` with an exact positive form becomes that form (unions distribute like any other).
+        const positive = this.negation(s.not as JsonSchema, p.base);
+        if (positive !== null && !(isSchema(positive) && positive.not !== undefined)) {
+          const { not: _dropped, ...rest } = s;
+          s = rest;
+          queue.push({ schema: positive, base: p.base, pointer: `${p.pointer}/not` });
+        }
+      }
       if (++count > MAX_INLINED) throw new GrammarRefusal(ctx.pointer, "allOf", `more than ${MAX_INLINED} subschemas are combined in one place`);
       out.push({ ...p, schema: s });
     }
@@ -345,25 +354,33 @@ export class SchemaCompiler {
           [{ schema: present, base: this.doc.baseOf(dep as JsonSchema) ?? p.base, pointer: where }],
         ];
       }
-      const perBranch: Alternative[][] = [];
+      let perBranch: Alternative[][] = [];
       for (const b of branches) {
         if (budget.left <= 0) break;
         perBranch.push(this.alternatives([...others, ...b], ctx, budget, targets));
+      }
+      if (keyword === "oneOf" && budget.left > 0 && !this.disjoint(perBranch.map((list) => list.map((a) => a.merged)))) {
+        // Overlapping branches: branch i is taken with every other branch negated, when each negation is exact.
+        const negated = branches.map((b) => this.negation(b[0].schema, b[0].base));
+        if (negated.every((n) => n !== null)) {
+          perBranch = branches.map((b, bi) =>
+            budget.left <= 0 ? [] : this.alternatives([...others, ...b, ...negated.flatMap((n, j) => (j === bi ? [] : [{ schema: n, base: b[0].base, pointer: `${p.pointer}/oneOf/${j}` }]))], ctx, budget, targets),
+          );
+        } else this.relax(p.pointer, "oneOf", "its branches may overlap, so the grammar allows a value that matches several (as anyOf)");
       }
       if (budget.left <= 0) {
         // Too many combinations: this union stays unenforced here; everything else still holds.
         this.relax(p.pointer, keyword, `combining its ${branches.length} branches with the rest of the schema would exceed ${MAX_ALTERNATIVES} alternatives, so it is not enforced`);
         return this.alternatives(others, ctx, { left: 1 }, targets);
       }
-      if (keyword === "oneOf") this.checkOneOf(perBranch.map((list) => list.map((a) => a.merged)), p.pointer);
       return perBranch.flat();
     }
     budget.left--;
     return [{ merged: mergeParts(flat), targets }];
   }
 
-  /** oneOf is exact when no value can match two branches; otherwise it is compiled as anyOf and reported. */
-  private checkOneOf(perBranch: Merged[][], pointer: string): void {
+  /** True when no value can match two of the branches (each given as its merged alternatives). */
+  private disjoint(perBranch: Merged[][]): boolean {
     const deref = (s: JsonSchema): JsonSchema => {
       let cur = s;
       for (let i = 0; i < 16 && isSchema(cur) && typeof cur.$ref === "string"; i++) {
@@ -375,20 +392,63 @@ export class SchemaCompiler {
     };
     for (let i = 0; i < perBranch.length; i++) {
       for (let j = i + 1; j < perBranch.length; j++) {
-        for (const a of perBranch[i]) {
-          for (const b of perBranch[j]) {
-            if (!provablyDisjoint(a.schema, b.schema, pointer, deref)) {
-              this.relax(pointer, "oneOf", `branches ${i} and ${j} may both match, so the grammar allows either (as anyOf)`);
-              return;
-            }
-          }
-        }
+        for (const a of perBranch[i]) for (const b of perBranch[j]) if (!provablyDisjoint(a.schema, b.schema, "", deref)) return false;
       }
     }
+    return true;
   }
 
-  private conjunction(parts: Part[], ctx: Ctx): GbnfExpr | null {
-    const union = this.bareUnion(parts);
+  /**
+   * An equivalent positive schema for `not x`, or null when there is none in the compiler's terms.
+   * Covers types, required keys, property values (recursively), anyOf/allOf (De Morgan) and enums.
+   */
+  private negation(x0: JsonSchema, base: string, depth = 0): JsonSchema | null {
+    let x = x0;
+    for (let i = 0; i < 16 && isSchema(x) && typeof x.$ref === "string" && constrainingKeys(x).length === 1; i++) {
+      const r = this.doc.resolve(x.$ref, this.doc.baseOf(x) ?? base);
+      if (typeof r === "string") return null;
+      x = r.schema;
+    }
+    if (x === true) return false;
+    if (x === false) return true;
+    if (!isSchema(x) || depth > 8) return null;
+    const n = normalizeNode(x, this.doc.draft);
+    const keys = constrainingKeys(n);
+    if (keys.length === 0) return false;
+    const all = (list: unknown[]) => list.map((b) => this.negation(b as JsonSchema, base, depth + 1));
+    if (keys.length === 1 && keys[0] === "anyOf" && Array.isArray(n.anyOf)) {
+      const parts = all(n.anyOf);
+      return parts.every((q) => q !== null) ? { allOf: parts } : null;
+    }
+    if (keys.length === 1 && keys[0] === "allOf" && Array.isArray(n.allOf)) {
+      const parts = all(n.allOf);
+      return parts.every((q) => q !== null) ? { anyOf: parts } : null;
+    }
+    if (keys.length === 1 && keys[0] === "enum") return { not: n };
+    const types = typesOf(n);
+    if (keys.length === 1 && keys[0] === "type" && types) {
+      if (types.includes("integer") && !types.includes("number")) return null;
+      const rest = ALL_TYPES.filter((t) => !types.includes(t) && !(t === "number" && types.includes("integer")));
+      return rest.length ? { type: rest } : false;
+    }
+    // An object schema: not (object and required keys present and each declared key's value fits).
+    if (keys.every((k) => k === "required" || k === "properties" || k === "type") && (types === null || (types.length === 1 && types[0] === "object"))) {
+      const options: JsonSchema[] = [];
+      if (types !== null) options.push({ type: ALL_TYPES.filter((t) => t !== "object") });
+      for (const k of Array.isArray(n.required) ? n.required.map(String) : []) options.push({ type: "object", properties: { [k]: false } });
+      for (const [k, v] of Object.entries(isSchema(n.properties) ? n.properties : {})) {
+        if (v === true) continue;
+        const neg = this.negation(v as JsonSchema, base, depth + 1);
+        if (neg === null) return null;
+        options.push({ type: "object", required: [k], properties: { [k]: neg } });
+      }
+      return options.length === 0 ? false : options.length === 1 ? options[0] : { anyOf: options };
+    }
+    return null;
+  }
+
+  private conjunction(parts: Part[], ctx: Ctx, bare = true): GbnfExpr | null {
+    const union = bare ? this.bareUnion(parts) : null;
     if (union) return this.union(union, ctx);
     const options: GbnfExpr[] = [];
     for (const { merged, targets } of this.alternatives(parts, ctx, { left: MAX_ALTERNATIVES })) {
@@ -421,11 +481,16 @@ export class SchemaCompiler {
   private union(u: { keyword: "anyOf" | "oneOf"; part: Part }, ctx: Ctx): GbnfExpr | null {
     const list = (u.part.schema as Schema)[u.keyword] as JsonSchema[];
     const at = (b: JsonSchema, k: number): Ctx => ({ base: this.doc.baseOf(b) ?? u.part.base, pointer: this.doc.pointerOf(b) ?? `${u.part.pointer}/${u.keyword}/${k}` });
-    if (u.keyword === "oneOf" && !this.oneOfChecked.has(list)) {
-      this.oneOfChecked.add(list);
-      // Disjointness is judged on each branch's merged form (its references inlined, not compiled).
-      const perBranch = list.map((b, k) => this.alternatives([{ schema: b, ...at(b, k) }], ctx, { left: MAX_ALTERNATIVES }).map((a) => a.merged));
-      this.checkOneOf(perBranch, u.part.pointer);
+    if (u.keyword === "oneOf") {
+      let disjoint = this.oneOfChecked.get(list);
+      if (disjoint === undefined) {
+        // Disjointness is judged on each branch's merged form (its references inlined, not compiled).
+        const perBranch = list.map((b, k) => this.alternatives([{ schema: b, ...at(b, k) }], ctx, { left: MAX_ALTERNATIVES }).map((a) => a.merged));
+        disjoint = this.disjoint(perBranch);
+        this.oneOfChecked.set(list, disjoint);
+      }
+      // Overlapping branches need the others negated: the general path.
+      if (!disjoint) return this.conjunction([u.part], ctx, false);
     }
     const options: GbnfExpr[] = [];
     list.forEach((b, k) => {
@@ -700,33 +765,42 @@ export class SchemaCompiler {
 
   // ---- objects -----------------------------------------------------------------------------
 
-  /** The key language and value schema of extra keys, from propertyNames, patternProperties and additionalProperties. */
-  private extras(s: Schema, ctx: Ctx, declared: string[]): { lang: KeyLanguage; value: JsonSchema; pointer: string } | null {
+  /**
+   * The extra keys: key languages with their value schemas, from propertyNames, patternProperties and
+   * additionalProperties. With patterns, extra keys come from the patterns' languages (keys matching no
+   * pattern are left out: a narrowing, never a loosening); overlapping or complex patterns relax.
+   */
+  private extras(s: Schema, ctx: Ctx): Array<{ lang: KeyLanguage; value: JsonSchema; pointer: string }> {
     let lang: KeyLanguage | null = anyKeyLanguage(MAX_EXTRA_KEY_CHARS);
     const additional = (s.additionalProperties ?? true) as JsonSchema;
     const patterns = isSchema(s.patternProperties) ? Object.entries(s.patternProperties) : [];
     const pn = s.propertyNames;
     if (pn !== undefined && pn !== true) {
       const names = this.namesLanguage(pn as JsonSchema, ctx);
-      if (names === null) return null;
+      if (names === null) return [];
       lang = names;
     }
-    if (patterns.length === 0) return additional === false ? null : { lang, value: additional, pointer: `${ctx.pointer}/additionalProperties` };
-    if (patterns.length === 1) {
-      const [pattern, v] = patterns[0];
-      const value = v as JsonSchema;
-      const pl = keyLanguageOf(pattern, MAX_EXTRA_KEY_CHARS);
-      const where = `${ctx.pointer}/patternProperties/${escapePointer(pattern)}`;
-      if (pl && isEveryKey(pl)) return { lang, value, pointer: where };
-      if (pl && additional === false && isEveryKey(lang)) return { lang: pl, value, pointer: where };
-      if (isTrivial(value) && isTrivial(additional)) return { lang, value: true, pointer: where };
+    if (patterns.length === 0) return additional === false ? [] : [{ lang, value: additional, pointer: `${ctx.pointer}/additionalProperties` }];
+    const langs = patterns.map(([pattern]) => keyLanguageOf(pattern, MAX_EXTRA_KEY_CHARS));
+    const every = langs.findIndex((l) => l !== null && isEveryKey(l));
+    if (every >= 0) {
+      // One pattern matches every key: every extra key takes it (and any other pattern it matches).
+      const [pattern, value] = patterns[every];
+      const others = patterns.filter((_, k) => k !== every).map(([, v]) => v as JsonSchema);
+      if (others.length && !others.every(isTrivial)) {
+        this.relax(`${ctx.pointer}/patternProperties`, "patternProperties", "extra keys are not matched against the other patterns");
+      }
+      return [{ lang, value: value as JsonSchema, pointer: `${ctx.pointer}/patternProperties/${escapePointer(pattern)}` }];
     }
-    // Several patterns, or one beside additionalProperties: keys are not told apart by the grammar.
+    if (isEveryKey(lang) && langs.every((l) => l !== null) && langs.every((a, x) => langs.every((b, y) => x >= y || disjointKeyLanguages(a, b)))) {
+      return patterns.map(([pattern, value], k) => ({ lang: langs[k], value: value as JsonSchema, pointer: `${ctx.pointer}/patternProperties/${escapePointer(pattern)}` }));
+    }
+    if (patterns.every(([, v]) => isTrivial(v)) && isTrivial(additional)) return [{ lang, value: true, pointer: `${ctx.pointer}/patternProperties` }];
+    // Overlapping or complex patterns: keys are not told apart by the grammar.
     this.relax(`${ctx.pointer}`, "patternProperties", "extra keys are not matched against their patterns; each may take any of the patterns' value schemas");
-    void declared;
     const values = patterns.map(([, v]) => v as JsonSchema);
     if (additional !== false) values.push(additional);
-    return { lang, value: values.length === 1 ? values[0] : { anyOf: values }, pointer: `${ctx.pointer}/patternProperties` };
+    return [{ lang, value: values.length === 1 ? values[0] : { anyOf: values }, pointer: `${ctx.pointer}/patternProperties` }];
   }
 
   /** Keys allowed by a propertyNames schema (pattern and lengths); null when none. */
@@ -766,8 +840,7 @@ export class SchemaCompiler {
       for (const key of [...Object.keys(properties), ...required]) if (names === null || !keyInLanguage(names, key)) properties[key] = false;
     }
     const declared = Object.keys(properties);
-    const extra = this.extras(s, ctx, declared);
-    const extraValue = extra ? this.value(extra.value, { base: ctx.base, pointer: extra.pointer }) : null;
+    const extras = this.extras(s, ctx);
     const valueOfUndeclared = (key: string): JsonSchema | false => {
       const matching = patterns.filter(([p]) => patternRegex(p)?.test(key)).map(([, v]) => v as JsonSchema);
       if (matching.length) return matching.length === 1 ? matching[0] : { allOf: matching };
@@ -797,14 +870,19 @@ export class SchemaCompiler {
     }
     let extraRule: GbnfExpr | null = null;
     let maxExtra = 0;
-    if (extra && extraValue) {
-      const key = isEveryKey(extra.lang) ? extraKey(this.rules, [...new Set([...declared, ...required])], extra.lang.tailMax) : keyRule(this.rules, [...new Set([...declared, ...required])], extra.lang);
-      if (key) {
-        maxExtra = this.options.maxKeys;
-        this.cap(ctx.pointer, "object", maxExtra);
-        this.cap(`${ctx.pointer}/propertyNames`, "string", MAX_EXTRA_KEY_CHARS);
-        extraRule = this.rules.add(`${this.hint}-extra`, seq(key, lit(":"), extraValue));
-      }
+    const members: GbnfExpr[] = [];
+    const taken = [...new Set([...declared, ...required])];
+    for (const extra of extras) {
+      const value = this.value(extra.value, { base: ctx.base, pointer: extra.pointer });
+      if (!value) continue;
+      const key = isEveryKey(extra.lang) ? extraKey(this.rules, taken, extra.lang.tailMax) : keyRule(this.rules, taken, extra.lang);
+      if (key) members.push(seq(key, lit(":"), value));
+    }
+    if (members.length) {
+      maxExtra = this.options.maxKeys;
+      this.cap(ctx.pointer, "object", maxExtra);
+      this.cap(`${ctx.pointer}/propertyNames`, "string", MAX_EXTRA_KEY_CHARS);
+      extraRule = this.rules.add(`${this.hint}-extra`, alt(...members));
     }
     let minP = count(s.minProperties) ?? 0;
     let maxP = count(s.maxProperties) ?? Infinity;

@@ -60,10 +60,9 @@ export function normalizeNode(s: Schema, draft: Draft): Schema {
   }
   delete out.$recursiveRef;
   delete out.$dynamicRef;
-  if (draft <= 7 && typeof out.$ref === "string") {
-    // Before 2019-09, keywords beside $ref are ignored.
-    return { $ref: out.$ref };
-  }
+  // Keywords beside $ref apply in every draft here: before 2019-09 the specification ignores them, but
+  // ajv (the gatekeeper) applies them, and applying them only narrows what the grammar allows.
+  void draft;
   if (out.const !== undefined) {
     out.enum = Array.isArray(out.enum) ? out.enum.filter((v) => jsonEqual(v, out.const)) : [out.const];
     delete out.const;

@@ -31,6 +31,11 @@ export interface GenerateRequest {
   seed?: number;
   /** Generation ends before any of these strings. */
   stop?: string[];
+  /**
+   * For thinking models under a grammar: a free think span of at most `maxTokens` tokens runs before the
+   * grammar starts; its text is never part of the reply. Absent: grammar turns run with thinking off.
+   */
+  thinkFirst?: { maxTokens: number };
   /** Keeps a context sequence per conversation so the evaluated prefix is reused next turn. */
   conversationId?: string;
   signal?: AbortSignal;
@@ -47,6 +52,11 @@ export interface GenerateResult {
   /** Milliseconds from the first generated token to the end. */
   generateMs: number;
   stopReason: "eos" | "maxTokens" | "stop" | "abort";
+  /**
+   * Whether the reply's bytes, as the model produced them, were valid UTF-8 (checked on bytes: a reply
+   * may legitimately contain U+FFFD). Absent when the engine cannot tell.
+   */
+  utf8Valid?: boolean;
   /** What constrained this reply: our GBNF, the server's JSON Schema support, or nothing (prompt only). Absent = as requested. */
   constraint?: Constraint;
   /** One sentence on how this reply was produced when it differs from what was asked (e.g. the server took no schema). */
@@ -80,6 +90,12 @@ export interface ModelInfo {
   contextSize?: number;
   embeddingLength?: number;
   hasChatTemplate: boolean;
+  /** The kind of chat template the file ships ("ChatML", "Llama 3", "Gemma", "Gemma 4", "Phi-3", "Mistral", "other"). */
+  chatTemplateKind?: string;
+  /** When loaded: the chat format node-llama-cpp resolved for the model (e.g. "Qwen", "Llama 3.2 lightweight", "JinjaTemplate"). */
+  chatWrapper?: string;
+  /** Whether the template has a thinking mode (grammar turns then run with thinking off). */
+  thinkingModel?: boolean;
   /** How this engine constrains a turn that asks for a grammar. Absent = GBNF (the built-in engine). */
   constraint?: Constraint;
   /** Where the model runs when it is not this computer: e.g. "the llama.cpp server at http://host:8080". */

@@ -4,14 +4,16 @@
  * node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one run.
  * Lives in src/engine because it is the code that loads node-llama-cpp.
  */
-import { GeneralChatWrapper, getLlama, LlamaCompletion, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { GeneralChatWrapper, getLlama, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
 import { GbnfWalker } from "../../core/grammar/gbnf-walker";
 import { GbnfRecognizer } from "../../core/grammar/recognizer";
 import { ChoiceMasks } from "../host/choice-masks";
 import { generateConstrained } from "../host/forced-text-generator";
 import { loadLlamaRuntime } from "../host/llama-runtime";
+import { generateUnderGrammar } from "../host/grammar-generation";
 import { TokenTexts } from "../host/token-texts";
-import { splitCharacterBan } from "../host/split-character-ban";
+import { UTF8_BOUNDARY } from "../host/utf8-state";
+import { Utf8TokenGuard } from "../host/utf8-token-guard";
 
 /** What to measure. */
 export interface SamplingBenchInput {
@@ -41,7 +43,7 @@ export interface SamplingBenchResult {
   ratio_produced_vs_free: number;
   /** Ours with jumps and masks, per whole envelope. */
   ms_per_envelope: number;
-  /** Ours through llama.cpp's grammar alone (node-llama-cpp's completion loop), per envelope. */
+  /** Ours through llama.cpp's grammar alone (the host's plain grammar-turn loop), per envelope. */
   ms_per_envelope_no_jump: number;
   /** ms_per_envelope / nlc_ms_per_envelope (goal ≤ 0.5 at 152k and 262k). */
   ratio_envelope_vs_nlc: number;
@@ -51,6 +53,8 @@ export interface SamplingBenchResult {
   forced_share: number;
   /** Envelopes of the jump variant that are whole JSON and that our recognizer accepts, out of runs. */
   valid_envelopes: string;
+  /** Jump envelopes cut by the bench's token cap (random weights write long strings); the rest must all be valid. */
+  cut_at_max_tokens: number;
   /** One-time cost per model: every token's text and the string-content token lists. */
   jump_warmup_ms: number;
   /** The untimed first jump envelope, which also computes the grammar's first masks. */
@@ -98,12 +102,12 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     const prompt = promptTokens(model);
     const PROMPT = prompt.tokens;
     const sequence = context.getSequence();
-    const completion = new LlamaCompletion({ contextSequence: sequence });
     const ours = await llama.createGrammar({ grammar: input.gbnf });
     const theirs = await llama.createGrammarForJsonSchema(input.nlcSchema as never);
 
-    // The host's token bias for grammar turns applies in every variant alike (see host/split-character-ban.ts).
-    const tokenBias = splitCharacterBan(model) ?? undefined;
+    // The host's UTF-8 guard applies in every variant alike (see host/utf8-token-guard.ts).
+    const guard = Utf8TokenGuard.for(model);
+    const tokenBias = guard.bias(UTF8_BOUNDARY);
 
     const walker = new GbnfWalker(input.gbnf);
     const recognizer = new GbnfRecognizer(input.gbnf);
@@ -112,26 +116,28 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     void TokenTexts.of(model).stringTokens;
     const jumpWarmupMs = performance.now() - warmStart;
     const jumpOnce = (seed: number) =>
-      generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias });
+      generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias, utf8: guard.tracker() });
     const firstStart = performance.now();
     const first = await jumpOnce(0);
     const jumpFirstEnvelopeMs = performance.now() - firstStart;
-    const jumpTotals = { ms: 0, cpu: 0, produced: 0, sampled: 0, valid: 0, chars: 0 };
+    const jumpTotals = { ms: 0, cpu: 0, produced: 0, sampled: 0, valid: 0, cut: 0, chars: 0 };
 
     const totals = { free: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, envelope: { tokens: 0, ms: 0, cpu: 0, chars: 0 }, nlc: { tokens: 0, ms: 0, cpu: 0, chars: 0 } };
+    // The host's plain grammar-turn loop (no jumps, no masks): llama.cpp's grammar and the UTF-8 guard alone.
+    const plain = (grammar: LlamaGrammar | undefined, seed: number, limit = maxTokens) =>
+      generateUnderGrammar({ model, sequence, guard, promptTokens: PROMPT, grammar, temperature: 1, topP: 0.95, seed, maxTokens: limit });
     const once = async (variant: keyof typeof totals, grammar: LlamaGrammar | undefined, seed: number) => {
-      let n = 0;
       const start = performance.now();
       const cpu = process.cpuUsage();
-      const text = await completion.generateCompletion(PROMPT, { grammar, temperature: 1, seed, maxTokens, tokenBias, onToken: (t) => (n += t.length) });
+      const out = await plain(grammar, seed);
       totals[variant].cpu += cpuMs(cpu);
       totals[variant].ms += performance.now() - start;
-      totals[variant].tokens += n;
-      totals[variant].chars += text.length;
+      totals[variant].tokens += out.tokensOut;
+      totals[variant].chars += out.text.length;
     };
 
     // Warm up once so the first variant does not pay for allocation.
-    await completion.generateCompletion(PROMPT, { temperature: 1, seed: 0, maxTokens: 16 });
+    await plain(undefined, 0, 16);
     // Variants are interleaved seed by seed, so load from other processes on the machine hits all three alike.
     for (let seed = 1; seed <= runs; seed++) {
       await once("free", undefined, seed);
@@ -146,6 +152,7 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       jumpTotals.produced += out.tokens.length;
       jumpTotals.sampled += out.sampled;
       if (isJson(out.text) && recognizer.accepts(out.text)) jumpTotals.valid++;
+      if (out.stopReason === "maxTokens") jumpTotals.cut++;
     }
     log(`jump: ${jumpTotals.produced} tokens (${jumpTotals.sampled} sampled) in ${jumpTotals.ms.toFixed(0)} ms`);
     const perToken = (v: keyof typeof totals) => totals[v].ms / Math.max(1, totals[v].tokens);
@@ -168,6 +175,7 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       produced_tokens_per_envelope: round(jumpTotals.produced / runs),
       forced_share: round(1 - jumpTotals.sampled / Math.max(1, jumpTotals.produced)),
       valid_envelopes: `${jumpTotals.valid}/${runs}`,
+      cut_at_max_tokens: jumpTotals.cut,
       jump_warmup_ms: round(jumpWarmupMs),
       jump_first_envelope: { ms: round(jumpFirstEnvelopeMs), tokens: first.tokens.length, masks: masks.size },
       // CPU time of this process (model threads included): steadier than wall time on a shared machine.

@@ -6,6 +6,7 @@
 import { open, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import { EngineError, type ModelInfo } from "../../core/ports/engine";
+import { chatTemplateKind } from "./chat-template-kind";
 import { FILE_TYPE_NAMES } from "./format";
 import { NotGguf, OutOfBytes, parseGgufHeader, type GgufHeader, type HeaderValue } from "./header-parser";
 import { GGML_TYPE_SIZES } from "./type-sizes";
@@ -94,5 +95,8 @@ export async function readGgufInfo(path: string): Promise<ModelInfo> {
     trainedContextLength: asNumber(m.get(`${architecture}.context_length`)),
     embeddingLength: asNumber(m.get(`${architecture}.embedding_length`)),
     hasChatTemplate: typeof template === "string" && template.trim() !== "",
+    ...(typeof template === "string" && template.trim() !== ""
+      ? (({ kind, thinking }) => ({ chatTemplateKind: kind, thinkingModel: thinking }))(chatTemplateKind(template))
+      : {}),
   };
 }

@@ -4,7 +4,7 @@
  * conversation needs one, the least recently used conversation gives its sequence up. Turns on the
  * same sequence run one after the other.
  */
-import type { LlamaChat, LlamaContext, LlamaContextSequence } from "node-llama-cpp";
+import type { ChatWrapper, LlamaChat, LlamaContext, LlamaContextSequence } from "node-llama-cpp";
 import { llamaRuntime } from "./llama-runtime";
 
 /** One sequence and the chat state that lives on it. */
@@ -29,12 +29,13 @@ export class ConversationSlots {
   private readonly states: SlotState[];
   private clock = 0;
 
-  constructor(context: LlamaContext) {
+  constructor(context: LlamaContext, chatWrapper?: ChatWrapper) {
     this.states = [];
     const { LlamaChat: Chat } = llamaRuntime();
     for (let i = 0; i < context.totalSequences; i++) {
       const sequence = context.getSequence();
-      this.states.push({ slot: { sequence, chat: new Chat({ contextSequence: sequence }) }, lastUsed: 0, tail: Promise.resolve() });
+      const chat = new Chat({ contextSequence: sequence, chatWrapper: chatWrapper ?? "auto" });
+      this.states.push({ slot: { sequence, chat }, lastUsed: 0, tail: Promise.resolve() });
     }
   }
 

@@ -2,14 +2,17 @@
  * A chat model loaded in the host, with its context, per-conversation sequences, grammar cache and
  * (lazily) an embedding context: everything generate / embed / countTokens need.
  */
-import type { ChatHistoryItem, Llama, LlamaContext, LlamaEmbeddingContext, LlamaModel, Token, TokenBias } from "node-llama-cpp";
+import type { ChatHistoryItem, Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { EngineError, type GenerateResult, type ModelInfo } from "../../core/ports/engine";
 import type { ChatMessage } from "../../core/protocol/messages";
+import { ChatFormats } from "./chat-formats";
 import { ConversationSlots } from "./conversation-slots";
 import { GrammarCache } from "./grammar-cache";
-import { splitCharacterBan } from "./split-character-ban";
 import { generateConstrained } from "./forced-text-generator";
+import { generateUnderGrammar } from "./grammar-generation";
 import { GrammarWalkers } from "./grammar-walkers";
+import { UTF8_BOUNDARY } from "./utf8-state";
+import { Utf8TokenGuard } from "./utf8-token-guard";
 import { abortedReply, type OpParams, type OpResults } from "./protocol";
 
 /** What a LoadedModel is made of (built by the host's load op). */
@@ -45,6 +48,10 @@ function commonPrefixLength(a: readonly Token[], b: readonly Token[]): number {
   return i;
 }
 
+/**
+ * Free generation's stop reasons. A chat-wrapper stop trigger is the model's end-of-turn text, the end of a
+ * free reply; grammar turns never stop on text (grammar-generation.ts).
+ */
 const STOP_REASONS: Record<string, GenerateResult["stopReason"]> = {
   eogToken: "eos",
   stopGenerationTrigger: "eos",
@@ -57,13 +64,14 @@ const STOP_REASONS: Record<string, GenerateResult["stopReason"]> = {
 export class LoadedModel {
   private readonly slots: ConversationSlots;
   private embeddingContext: Promise<LlamaEmbeddingContext> | null = null;
-  /** Computed on the first grammar-constrained generation; null when the vocabulary needs no ban. */
-  private grammarBias: TokenBias | null | undefined;
+  /** How turns are rendered for this model (its chat wrapper; thinking off for grammar turns). */
+  readonly formats: ChatFormats;
   /** Our walker and choice masks per grammar, for forced-text generation. */
   private readonly walkers: GrammarWalkers;
 
   constructor(private readonly parts: LoadedModelParts) {
-    this.slots = new ConversationSlots(parts.context);
+    this.formats = new ChatFormats(parts.model);
+    this.slots = new ConversationSlots(parts.context, this.formats.chat);
     this.walkers = new GrammarWalkers(parts.model);
   }
 
@@ -77,9 +85,14 @@ export class LoadedModel {
     return this.slots.conversations;
   }
 
-  /** Header facts plus the context size this model runs with. */
+  /** Header facts plus the context size this model runs with and how its turns are rendered. */
   info(): ModelInfo {
-    return { ...this.parts.info, contextSize: this.parts.context.contextSize };
+    return {
+      ...this.parts.info,
+      contextSize: this.parts.context.contextSize,
+      chatWrapper: this.formats.wrapperName,
+      thinkingModel: this.formats.thinkingModel,
+    };
   }
 
   countTokens(text: string): number {
@@ -101,9 +114,6 @@ export class LoadedModel {
       throw new EngineError(`maxTokens must be a positive whole number, got ${String(params.maxTokens)}.`, "internal");
     }
     const grammar = params.grammar === undefined ? undefined : await this.parts.grammars.get(params.grammar);
-    if (grammar && this.grammarBias === undefined) this.grammarBias = splitCharacterBan(this.parts.model);
-    // Under a grammar every generated character must be whole, or the grammar's guarantees break.
-    const tokenBias = grammar ? (this.grammarBias ?? undefined) : undefined;
     const { slot, release } = await this.slots.acquire(params.conversationId);
     const sequence = slot.sequence;
     const before = [...sequence.contextTokens];
@@ -111,40 +121,11 @@ export class LoadedModel {
     let firstTokenAt: number | undefined;
     let prompt: Token[] | undefined;
     let tokensOut = 0;
+    const utf8 = Utf8TokenGuard.for(this.parts.model).tracker();
     try {
       if (signal.aborted) return abortedReply();
-      // Under a grammar, forced text is evaluated in batches and small choices get cheap masks
-      // (stop strings are left to the chat path, which watches the text for them).
-      const jumping = grammar && params.jumpForward !== false && !(params.stop && params.stop.length > 0);
-      const walking = jumping ? this.walkers.get(params.grammar!, this.grammarBias ?? null) : null;
-      if (grammar && walking) {
-        const prompt = slot.chat.chatWrapper.generateContextState({ chatHistory: toHistory(params.messages) }).contextText.tokenize(this.parts.model.tokenizer);
-        const out = await generateConstrained({
-          sequence, grammar, prompt, ...walking,
-          maxTokens: params.maxTokens,
-          temperature: params.temperature ?? 0.7,
-          topP: params.topP ?? 0.95,
-          seed: params.seed,
-          baseBias: tokenBias,
-          signal,
-          onText,
-          onPromptEvaluated: () => (firstTokenAt = performance.now()),
-        });
-        const ended = performance.now();
-        return {
-          text: out.text,
-          tokensIn: prompt.length,
-          tokensOut: out.tokens.length,
-          tokensSampled: out.sampled,
-          promptEvalMs: (firstTokenAt ?? ended) - started,
-          generateMs: firstTokenAt === undefined ? 0 : ended - firstTokenAt,
-          stopReason: out.stopReason,
-          tokensEvaluated: out.promptEvaluated,
-        };
-      }
+      if (grammar) return await this.grammarTurn(params, grammar, sequence, signal, onText);
       const response = await slot.chat.generateResponse(toHistory(params.messages), {
-        grammar,
-        tokenBias,
         maxTokens: params.maxTokens,
         temperature: params.temperature ?? 0.7,
         topP: params.topP ?? 0.95,
@@ -161,6 +142,7 @@ export class LoadedModel {
             prompt = sequence.contextTokens.slice(0, sequence.nextTokenIndex);
           }
           tokensOut += tokens.length;
+          for (const t of tokens) utf8.push(t);
         },
         onTextChunk: (text) => {
           if (text) onText(text);
@@ -176,6 +158,7 @@ export class LoadedModel {
         promptEvalMs: (firstTokenAt ?? ended) - started,
         generateMs: firstTokenAt === undefined ? 0 : ended - firstTokenAt,
         stopReason: STOP_REASONS[response.metadata.stopReason] ?? "eos",
+        utf8Valid: !utf8.broken,
         tokensEvaluated: Math.max(promptTokens.length > 0 ? 1 : 0, promptTokens.length - reused),
       };
     } catch (err) {
@@ -185,6 +168,102 @@ export class LoadedModel {
     } finally {
       release();
     }
+  }
+
+  /**
+   * One turn under a grammar, on this model's own loop (grammar-generation.ts). With `thinkFirst` on a
+   * thinking model, a bounded free think span runs first and is closed before the grammar starts; its
+   * text is dropped, never part of the reply.
+   */
+  private async grammarTurn(
+    params: OpParams["generate"],
+    grammar: LlamaGrammar,
+    sequence: LlamaContextSequence,
+    signal: AbortSignal,
+    onText: (text: string) => void,
+  ): Promise<OpResults["generate"]> {
+    const { model } = this.parts;
+    const formats = this.formats;
+    const guard = Utf8TokenGuard.for(model);
+    const history = toHistory(params.messages);
+    const sampling = { temperature: params.temperature ?? 0.7, topP: params.topP ?? 0.95, seed: params.seed };
+    const started = performance.now();
+    const think = params.thinkFirst && params.thinkFirst.maxTokens > 0 ? formats.think : null;
+    let prompt: Token[];
+    let thoughtTokens = 0;
+    let reused: number;
+    let firstTokenAt: number | undefined;
+    if (think) {
+      prompt = formats.promptTokens(history, formats.chat);
+      const tail = model.detokenize(prompt.slice(-8), true);
+      if (!tail.trimEnd().endsWith(think.open.trimEnd())) prompt = prompt.concat(formats.markerTokens(think.open));
+      const thinking = await generateUnderGrammar({
+        model, sequence, guard, promptTokens: prompt, ...sampling,
+        maxTokens: params.thinkFirst!.maxTokens,
+        stop: [think.close.trim()],
+        signal,
+      });
+      if (thinking.stopReason === "abort") return abortedReply();
+      thoughtTokens = thinking.tokensOut;
+      reused = thinking.reusedTokens;
+      firstTokenAt = thinking.firstTokenAt;
+      // Closed by the model: only the template's separator is missing; otherwise close the span ourselves.
+      const closing = thinking.stopReason === "stop" ? think.after : think.close + think.after;
+      prompt = prompt.concat(thinking.tokens, formats.markerTokens(closing));
+    } else {
+      prompt = formats.promptTokens(history, formats.grammar);
+    }
+    const initialPrompt = think ? prompt.length - thoughtTokens : prompt.length;
+    // Forced text is evaluated in batches and small choices get cheap masks (forced-text-generator.ts);
+    // with stop strings, or when asked for llama.cpp's grammar alone, the plain loop runs.
+    const jumping = params.jumpForward !== false && !(params.stop && params.stop.length > 0);
+    const walking = jumping ? this.walkers.get(params.grammar!, guard.bias(UTF8_BOUNDARY)) : null;
+    let out: { text: string; tokensOut: number; stopReason: GenerateResult["stopReason"]; reusedTokens: number; firstTokenAt?: number; utf8Valid: boolean; tokensSampled?: number };
+    if (walking) {
+      let promptDoneAt: number | undefined;
+      const forced = await generateConstrained({
+        sequence, grammar, prompt, ...walking, ...sampling,
+        maxTokens: params.maxTokens,
+        baseBias: guard.bias(UTF8_BOUNDARY),
+        utf8: guard.tracker(),
+        signal,
+        onText,
+        onPromptEvaluated: () => (promptDoneAt = performance.now()),
+      });
+      out = {
+        text: forced.text,
+        tokensOut: forced.tokens.length,
+        tokensSampled: forced.sampled,
+        stopReason: forced.stopReason,
+        reusedTokens: prompt.length - forced.promptEvaluated,
+        firstTokenAt: promptDoneAt,
+        utf8Valid: forced.utf8Valid,
+      };
+    } else {
+      out = await generateUnderGrammar({
+        model, sequence, guard, promptTokens: prompt, grammar, ...sampling,
+        maxTokens: params.maxTokens,
+        stop: params.stop,
+        signal,
+        onText,
+      });
+    }
+    if (!think) reused = out.reusedTokens;
+    firstTokenAt ??= out.firstTokenAt;
+    const ended = performance.now();
+    const tokensIn = think ? initialPrompt : prompt.length;
+    return {
+      text: out.text,
+      tokensIn,
+      tokensOut: out.tokensOut,
+      ...(out.tokensSampled === undefined ? {} : { tokensSampled: out.tokensSampled }),
+      promptEvalMs: (firstTokenAt ?? ended) - started,
+      generateMs: firstTokenAt === undefined ? 0 : ended - firstTokenAt,
+      stopReason: out.stopReason,
+      utf8Valid: out.utf8Valid,
+      tokensEvaluated: Math.max(tokensIn > 0 ? 1 : 0, tokensIn - reused!),
+      thoughtTokens,
+    };
   }
 
   async embed(texts: string[], signal: AbortSignal): Promise<number[][]> {

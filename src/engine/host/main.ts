@@ -6,6 +6,7 @@
 import { createInterface } from "node:readline";
 import { flushAllVectorStores, vectorOps } from "../vector/host-ops";
 import { HostServer } from "./host-server";
+import { runtimeCheck } from "./runtime-check";
 import type { ClientMessage, HostMessage } from "./protocol";
 
 // Anything a library prints must not corrupt the protocol stream.
@@ -26,7 +27,7 @@ const folderOf = (params: unknown): string | null => {
   const folder = (params as { folder?: unknown } | null)?.folder;
   return typeof folder === "string" && folder !== "" ? folder : null;
 };
-const ops: Record<string, (params: unknown) => Promise<unknown>> = { ...vectorOps };
+const ops: Record<string, (params: unknown) => Promise<unknown>> = { ...vectorOps, "runtime.check": runtimeCheck };
 for (const op of ["text.open", "text.update"]) {
   ops[op] = async (params) => {
     const result = await vectorOps[op](params);

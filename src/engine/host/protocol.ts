@@ -120,6 +120,8 @@ export interface OpResults {
   generate: import("../../core/ports/engine").GenerateResult & {
     /** Prompt tokens evaluated this turn (tokensIn minus the reused prefix). */
     tokensEvaluated: number;
+    /** Tokens of a "think first" span (sampled, then dropped from the reply); 0 or absent without one. */
+    thoughtTokens?: number;
     /** Of tokensOut, those the model sampled (the rest were forced by the grammar); absent without forced-text generation. */
     tokensSampled?: number;
   };

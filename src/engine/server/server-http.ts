@@ -64,14 +64,22 @@ export class ServerHttp {
     const headers: Record<string, string> = { Accept: "application/json, text/event-stream" };
     if (req.body !== undefined) headers["Content-Type"] = "application/json";
     if (this.config.apiKey) headers.Authorization = `Bearer ${this.config.apiKey}`;
-    let response: Response;
-    try {
-      response = await fetch(this.url + path, {
+    const attempt = (): Promise<Response> =>
+      fetch(this.url + path, {
         method: req.method ?? (req.body === undefined ? "GET" : "POST"),
         headers,
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
         signal,
       });
+    let response: Response;
+    try {
+      try {
+        response = await attempt();
+      } catch (err) {
+        // A kept-alive connection the server closed just as it was reused fails before any reply: once more, fresh.
+        if (signal.aborted || !closedBeforeReply(err)) throw err;
+        response = await attempt();
+      }
     } catch (err) {
       if (req.signal?.aborted) throw new EngineError(`The request to ${this.label} was cancelled.`, "aborted");
       if (timeout.signal.aborted) {
@@ -189,6 +197,12 @@ export function errorFields(body: unknown): { message: string; type?: string } {
   const e = error as { message?: unknown; type?: unknown; detail?: unknown };
   const message = typeof e.message === "string" ? e.message : typeof obj.detail === "string" ? obj.detail : JSON.stringify(value).slice(0, 300);
   return { message, ...(typeof e.type === "string" ? { type: e.type } : {}) };
+}
+
+/** A socket that closed under a request before any reply (the keep-alive race), as opposed to a refused connection. */
+function closedBeforeReply(err: unknown): boolean {
+  const cause = (err as { cause?: { code?: string; message?: string } } | null)?.cause;
+  return cause?.code === "UND_ERR_SOCKET" || cause?.code === "ECONNRESET" || /other side closed/i.test(cause?.message ?? "");
 }
 
 /** "connection refused", "no such host", …: the cause under fetch's generic "fetch failed". */

@@ -110,9 +110,17 @@ export async function run(argv: string[]): Promise<number> {
     agentOptions: seed !== undefined ? { seed } : {},
   });
   const out = (t: string): void => void process.stdout.write(t);
-  if (server) {
-    const info = await headless.engine.modelInfo();
-    out(`[engine] ${info.server ?? server.url}: model ${info.name}, context ${info.contextSize ?? "unknown"}, constrained by ${CONSTRAINT_LABELS[info.constraint ?? "gbnf"]}\n`);
+  if (server || (!headless.testModel && headless.modelPath)) {
+    // Load (and so check) the model or server before routing and memory prefetch: a bad file is one sentence on stderr.
+    let info;
+    try {
+      info = await headless.engine.modelInfo();
+    } catch (err) {
+      await headless.close();
+      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+      return 1;
+    }
+    if (server) out(`[engine] ${info.server ?? server.url}: model ${info.name}, context ${info.contextSize ?? "unknown"}, constrained by ${CONSTRAINT_LABELS[info.constraint ?? "gbnf"]}\n`);
   }
   if (headless.testModel) {
     out(

@@ -13,7 +13,7 @@ function names(): string[] {
     .sort();
 }
 
-export const usage = "bench <name|all> [--json]   benchmarks: engine, grammar, sampling, step, router, index, schemas (--file F.jsonl)";
+export const usage = "bench <name|all> [--json]   benchmarks: engine, grammar, sampling, step, router, index, schemas (--file F.jsonl), install";
 
 /** A benchmark module exports `run(argv)` resolving to the result object. */
 interface BenchModule {

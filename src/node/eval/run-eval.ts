@@ -34,8 +34,10 @@ export const EVAL_CONFIGS: EvalConfig[] = [
 export interface ConfigMetrics {
   config: string;
   cases: number;
-  /** Percent of turns whose last reply was a valid envelope. */
+  /** Percent of turns whose last reply was a valid envelope (and valid UTF-8 bytes). */
   valid_json_pct: number;
+  /** Percent of turns whose last reply's bytes were valid UTF-8, as the engine reports them (bytes, not U+FFFD). */
+  utf8_valid_pct: number;
   right_tool_pct: number;
   right_params_pct: number;
   /** Calls whose keys belong to another tool. */
@@ -64,10 +66,13 @@ export interface EvalRunOptions {
 /** Records each reply's text so validity is judged on what the model actually produced. */
 class RecordingEngine implements Engine {
   texts: string[] = [];
+  /** Per reply: whether its bytes were valid UTF-8 (false only when the engine says so). */
+  utf8: boolean[] = [];
   constructor(private readonly inner: Engine) {}
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     const result = await this.inner.generate(request);
     this.texts.push(result.text);
+    this.utf8.push(result.utf8Valid !== false);
     return result;
   }
   embed(texts: string[], options?: { signal?: AbortSignal }) {
@@ -112,6 +117,7 @@ export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]>
         },
       });
       let valid = 0;
+      let utf8Valid = 0;
       let rightTool = 0;
       let rightArgs = 0;
       let hybrids = 0;
@@ -120,12 +126,16 @@ export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]>
       for (const [i, testCase] of options.cases.entries()) {
         headless.agent.conversation = new Conversation();
         engine.texts = [];
+        engine.utf8 = [];
         const started = performance.now();
         await headless.agent.runTurn(testCase.query);
         totalMs += performance.now() - started;
         generations += engine.texts.length;
         const last = engine.texts.at(-1) ?? "";
-        const parsed = parseEnvelope(last);
+        const bytesValid = engine.utf8.at(-1) ?? true;
+        if (bytesValid) utf8Valid++;
+        // JSON.parse accepts U+FFFD decoded from broken bytes: an envelope counts only when its bytes were valid.
+        const parsed = bytesValid ? parseEnvelope(last) : ({ ok: false } as const);
         if (parsed.ok) valid++;
         const score = parsed.ok ? scoreCall(testCase, parsed.envelope.tool_calls[0], headless.registry) : { rightTool: false, rightArgs: false, hybrid: false };
         if (score.rightTool) rightTool++;
@@ -138,6 +148,7 @@ export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]>
         config: config.name,
         cases: n,
         valid_json_pct: pct(valid, n),
+        utf8_valid_pct: pct(utf8Valid, n),
         right_tool_pct: pct(rightTool, n),
         right_params_pct: pct(rightArgs, n),
         mixed_tool_hybrids: hybrids,
@@ -155,8 +166,8 @@ export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]>
 
 /** The metrics as an aligned text table. */
 export function formatTable(rows: ConfigMetrics[]): string {
-  const head = ["configuration", "valid JSON %", "right tool %", "right params %", "hybrids", "mean ms"];
-  const body = rows.map((r) => [r.config, String(r.valid_json_pct), String(r.right_tool_pct), String(r.right_params_pct), String(r.mixed_tool_hybrids), String(r.mean_latency_ms)]);
+  const head = ["configuration", "valid JSON %", "UTF-8 valid %", "right tool %", "right params %", "hybrids", "mean ms"];
+  const body = rows.map((r) => [r.config, String(r.valid_json_pct), String(r.utf8_valid_pct), String(r.right_tool_pct), String(r.right_params_pct), String(r.mixed_tool_hybrids), String(r.mean_latency_ms)]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   return [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");

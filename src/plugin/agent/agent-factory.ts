@@ -16,7 +16,7 @@ import { McpCatalog } from "../../tools/mcp/mcp-catalog";
 import type { McpToolHost } from "../../tools/mcp/mcp-port";
 import { createToolCatalog } from "../../tools";
 import { ToolRegistry } from "../../tools/registry";
-import type { VaultAgentSettings } from "../settings/settings";
+import { THINK_FIRST_TOKENS, type VaultAgentSettings } from "../settings/settings";
 import { dailySettingsFromObsidian } from "../../tools/daily";
 import { networkFetch } from "./network-fetch";
 
@@ -143,6 +143,7 @@ export class AgentFactory {
         writes: settings.writePolicy,
         writesOffHint: "turn on write confirmations in the Vault Agent settings to let the agent edit notes.",
         temperature: settings.temperature,
+        thinkFirstTokens: settings.thinkFirst ? THINK_FIRST_TOKENS : 0,
       },
     });
     const close = (): void => {

@@ -17,6 +17,8 @@ export interface ChatViewDeps {
   engineStatus: { readonly current: EngineStatus; onStatus(listener: (status: EngineStatus) => void): () => void };
   /** The model's display name when the engine has not loaded yet (from settings). */
   modelLabel(): string;
+  /** Renders the first-run engine card into its slot above the messages; returns its cleanup. */
+  engineCard?: (el: HTMLElement) => () => void;
 }
 
 export class ChatView extends ItemView {
@@ -64,6 +66,7 @@ export class ChatView extends ItemView {
     this.toolbarButton(tools, "plus", "New conversation", () => void this.deps.session.newConversation());
     this.historyEl = root.createDiv({ cls: "vault-agent-history is-hidden" });
 
+    if (this.deps.engineCard) this.register(this.deps.engineCard(root.createDiv({ cls: "vault-agent-engine-card-slot" })));
     this.messagesEl = root.createDiv({ cls: "vault-agent-messages" });
     // Rendered Markdown only draws [[links]]; a view must open them itself (Ctrl/Cmd-click: in a new tab).
     this.registerDomEvent(this.messagesEl, "click", (evt: MouseEvent) => {

@@ -1,3 +1,5 @@
+import type { PacksManifest } from "../runtime/pack-format";
+
 /**
  * Values esbuild.config.mjs injects at build time: the engine host script's text and hash, and the runtime
  * packages the plugin folder needs. Outside a build (unit tests) they are empty.
@@ -5,6 +7,7 @@
 declare const __ENGINE_HOST_SOURCE__: string | undefined;
 declare const __ENGINE_HOST_HASH__: string | undefined;
 declare const __RUNTIME_DEPENDENCIES__: Record<string, string> | undefined;
+declare const __RUNTIME_PACKS__: PacksManifest | undefined;
 
 /** The bundled engine host (an ES module for Node). */
 export const ENGINE_HOST_SOURCE: string = typeof __ENGINE_HOST_SOURCE__ === "string" ? __ENGINE_HOST_SOURCE__ : "";
@@ -13,3 +16,6 @@ export const ENGINE_HOST_HASH: string = typeof __ENGINE_HOST_HASH__ === "string"
 /** Package name → exact version, for the plugin folder's runtime install. */
 export const RUNTIME_DEPENDENCIES: Record<string, string> =
   typeof __RUNTIME_DEPENDENCIES__ === "object" && __RUNTIME_DEPENDENCIES__ !== null ? __RUNTIME_DEPENDENCIES__ : { "node-llama-cpp": "3.21.1", vectra: "0.15.0", protobufjs: "8.8.1" };
+/** runtime-packs.json as committed when main.js was built: the runtime version and every pack's size and sha256. */
+export const RUNTIME_PACKS: PacksManifest =
+  typeof __RUNTIME_PACKS__ === "object" && __RUNTIME_PACKS__ !== null ? __RUNTIME_PACKS__ : { version: "", releaseBase: "", packs: [] };

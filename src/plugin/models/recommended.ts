@@ -1,4 +1,9 @@
-/** A short curated list of small instruct models that run on a laptop CPU and follow the envelope well. */
+/**
+ * A short curated list of small instruct models that run on a laptop CPU and follow the envelope well.
+ * Chat models only from families the test matrix proves (test/integration/families: real tokenizer and
+ * chat template through the engine).
+ */
+import type { FamilyId } from "../../node/test-model/families";
 
 export interface RecommendedModel {
   /** What the picker shows. */
@@ -9,6 +14,8 @@ export interface RecommendedModel {
   approxBytes: number;
   /** One line on what it is good for. */
   note: string;
+  /** The tested family of a chat model; null for an embedding model. */
+  family: FamilyId | null;
 }
 
 export const RECOMMENDED_MODELS: RecommendedModel[] = [
@@ -17,23 +24,27 @@ export const RECOMMENDED_MODELS: RecommendedModel[] = [
     source: "hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf",
     approxBytes: 1_120_000_000,
     note: "Good balance of speed and tool use on most laptops.",
+    family: "qwen2.5",
   },
   {
     name: "Qwen2.5 0.5B Instruct (Q4_K_M)",
     source: "hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q4_k_m.gguf",
     approxBytes: 398_000_000,
     note: "Smallest and fastest; fine for lookups, weaker at multi-step edits.",
+    family: "qwen2.5",
   },
   {
     name: "Llama 3.2 3B Instruct (Q4_K_M)",
     source: "hf:bartowski/Llama-3.2-3B-Instruct-GGUF/Llama-3.2-3B-Instruct-Q4_K_M.gguf",
     approxBytes: 2_020_000_000,
     note: "Stronger answers; wants 8 GB of memory or a GPU.",
+    family: "llama3.2",
   },
   {
     name: "nomic-embed-text v1.5 (Q8_0, embeddings)",
     source: "hf:nomic-ai/nomic-embed-text-v1.5-GGUF/nomic-embed-text-v1.5.Q8_0.gguf",
     approxBytes: 146_000_000,
     note: "An embedding model for semantic search.",
+    family: null,
   },
 ];

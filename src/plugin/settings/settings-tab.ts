@@ -1,14 +1,19 @@
-/** The settings tab: model, agent, memory, conversations, runtime. */
+/** The settings tab: engine, model, agent, memory, conversations, built-in engine runtime. */
 import { ButtonComponent, Notice, PluginSettingTab, Setting, normalizePath, type App, type Plugin } from "obsidian";
 import { toolFamilies } from "../agent/agent-factory";
 import type { DownloadProgress } from "../download/model-download";
 import type { EngineStatus } from "../engine/managed-engine";
 import type { HostStatus } from "../../engine/host/protocol";
 import { describeModel, formatBytes, type ModelEntry } from "../models/model-library";
+import { renderModelChecks } from "../models/model-checks";
 import { RECOMMENDED_MODELS } from "../models/recommended";
+import type { SelfCheckResult } from "../models/self-check";
 import type { PluginServices } from "../services";
+import type { InstallController } from "../runtime/install-controller";
+import { EngineRuntimeSection } from "./engine-runtime-section";
 import { EngineSection } from "./engine-section";
 import type { VaultAgentSettings } from "./settings";
+import { renderThinkingSetting } from "./thinking-setting";
 import { renderMcpSection, type McpSectionDeps } from "./mcp-section";
 
 /** What the tab needs from the plugin. */
@@ -26,6 +31,10 @@ export interface SettingsTabDeps {
   rebuildIndex: () => void;
   /** Opens Obsidian's hotkey settings filtered to this plugin's commands. */
   openHotkeys: () => void;
+  /** The engine install shared with the chat pane's first-run card. */
+  engineInstall: InstallController;
+  /** Loads the model in use and generates one token under a grammar (the model list's self-check). */
+  selfCheck?: () => Promise<SelfCheckResult>;
   /** The MCP servers (their section is drawn when present). */
   mcp?: McpSectionDeps["mcp"];
 }
@@ -34,8 +43,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   private readonly deps: SettingsTabDeps;
   /** The running download, so closing and reopening the tab keeps its progress and Cancel. */
   private download: { label: string; controller: AbortController; progress?: DownloadProgress; error?: string } | null = null;
-  private installLog: string[] = [];
-  private installing: AbortController | null = null;
+  private runtimeSection: EngineRuntimeSection | null = null;
   /** Stops the MCP section's live updates. */
   private stopMcp: (() => void) | null = null;
 
@@ -105,6 +113,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
           .setDynamicTooltip()
           .onChange(async (v) => this.deps.save({ temperature: v })),
       );
+    renderThinkingSetting(containerEl, s, (patch) => this.deps.save(patch));
     new Setting(containerEl)
       .setName("Unload after idle minutes")
       .setDesc("Frees the model's memory when the chat is unused for this long; set it to 0 to keep it loaded.")
@@ -219,13 +228,14 @@ export class VaultAgentSettingTab extends PluginSettingTab {
       .setDesc("Commands have no default hotkeys; assign your own.")
       .addButton((b) => b.setButtonText("Set hotkeys").onClick(() => this.deps.openHotkeys()));
 
-    new Setting(containerEl).setName("Runtime").setHeading();
+    new Setting(containerEl).setName("Built-in engine").setHeading();
     void this.renderRuntime(containerEl.createDiv({ cls: "vault-agent-runtime" }));
     this.stopMcp?.();
     this.stopMcp = this.deps.mcp ? renderMcpSection(containerEl, { settings: this.deps.settings, save: this.deps.save, mcp: this.deps.mcp }) : null;
   }
 
   override hide(): void {
+    this.runtimeSection?.detach();
     this.stopMcp?.();
     this.stopMcp = null;
     this.containerEl.empty();
@@ -278,6 +288,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
       text.createDiv({ cls: "vault-agent-model-facts", text: describeModel(m) });
       text.createDiv({ cls: "vault-agent-model-file", text: `${m.source === "plugin" ? "Plugin folder" : "Your folder"} · ${m.fileName}` });
       const actions = row.createDiv({ cls: "vault-agent-model-actions" });
+      renderModelChecks(text, actions, m, m.path === s.modelPath, this.deps.selfCheck);
       if (m.path === s.modelPath) actions.createSpan({ cls: "vault-agent-badge mod-ok", text: "In use" });
       else if (m.info) {
         new ButtonComponent(actions).setButtonText("Use").onClick(async () => {
@@ -361,53 +372,21 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   private async renderRuntime(el: HTMLElement): Promise<void> {
     el.empty();
     const status = this.deps.engineStatus();
-    const runtime = await this.deps.services.runtime().catch(() => null);
     const host = await this.deps.hostStatus().catch(() => null);
     const parts = [host ? "Running" : status.state === "error" ? `Error: ${status.error ?? "unknown"}` : "Not running (starts when you send a message)"];
     if (host) parts.push(`backend ${host.gpu === false ? "CPU" : host.gpu.toUpperCase()}`, host.loaded ? "model loaded" : "model unloaded");
     if (host?.threads) parts.push(`${host.threads} threads`);
     if (status.modelName) parts.push(status.modelName);
-    new Setting(el).setName("Engine").setDesc(parts.join(" · "));
-    if (!runtime) return;
-    if (runtime.installed) {
-      new Setting(el).setName("Runtime").setDesc(`Installed: node-llama-cpp ${runtime.version ?? "unknown version"} in ${runtime.folder}.`);
-      return;
-    }
-    const setting = new Setting(el)
-      .setName("Runtime")
-      .setDesc(`Not installed. The engine needs ${runtime.missing.join(" and ")} in the plugin's folder. Installing downloads them with npm; nothing is installed until you choose to.`);
-    setting.addButton((b) =>
-      b
-        .setButtonText(this.installing ? "Installing…" : "Install runtime")
-        .setCta()
-        .setDisabled(this.installing !== null)
-        .onClick(async () => {
-          this.installing = new AbortController();
-          this.installLog = [];
-          await this.renderRuntime(el);
-          try {
-            await this.deps.services.installRuntime((line) => {
-              this.installLog.push(line);
-              logEl.setText(this.installLog.slice(-12).join("\n"));
-            }, this.installing.signal);
-            new Notice("The engine runtime is installed.");
-          } catch (error) {
-            this.installLog.push(message(error));
-            new Notice(message(error));
-          } finally {
-            this.installing = null;
-            await this.renderRuntime(el);
-          }
-        }),
-    );
-    el.createDiv({ cls: "vault-agent-muted", text: "Or run this in a terminal:" });
-    const command = el.createDiv({ cls: "vault-agent-command" });
-    command.createEl("code", { text: runtime.command });
-    new ButtonComponent(command).setButtonText("Copy").onClick(() => {
-      void navigator.clipboard.writeText(runtime.command).then(() => new Notice("Command copied."));
+    new Setting(el).setName("Engine process").setDesc(parts.join(" · "));
+    this.runtimeSection?.detach();
+    this.runtimeSection = new EngineRuntimeSection({
+      controller: this.deps.engineInstall,
+      settings: this.deps.settings,
+      save: this.deps.save,
+      moveData: (to) => this.deps.services.moveData(to),
+      userFolderLabel: this.deps.services.userDataFolder(),
     });
-    const logEl = el.createEl("pre", { cls: "vault-agent-install-log", text: this.installLog.slice(-12).join("\n") });
-    logEl.toggleClass("is-hidden", this.installLog.length === 0 && !this.installing);
+    this.runtimeSection.render(el.createDiv({ cls: "vault-agent-engine-runtime" }));
   }
 }
 

@@ -5,6 +5,7 @@ export type ConversationStorage = "plugin" | "vault";
 /** Where the model runs: this computer (node-llama-cpp in the engine host), a llama.cpp server, or an OpenAI-compatible server. */
 export type EngineKind = "builtin" | "llama-server" | "openai";
 export type WritePolicy = "confirm" | "refuse";
+export type DataLocation = "plugin" | "user";
 
 export interface VaultAgentSettings {
   /** Which engine answers. */
@@ -30,6 +31,8 @@ export interface VaultAgentSettings {
   threads: number;
   /** Sampling temperature. */
   temperature: number;
+  /** Thinking models (Qwen3, Gemma 4, SmolLM3) may think briefly before each structured reply; off = thinking off. */
+  thinkFirst: boolean;
   /** Minutes without a request before the model is unloaded; 0 = never. */
   idleUnloadMinutes: number;
 
@@ -58,6 +61,10 @@ export interface VaultAgentSettings {
   /** Vault folder for conversations when stored in the vault. */
   conversationFolder: string;
 
+  /** Where models and the engine runtime live: the plugin's folder, or one per-user folder outside the vault. */
+  dataLocation: DataLocation;
+  /** A folder URL that replaces the project's release as the source of engine packs; "" = the release. */
+  runtimeMirror: string;
   /** MCP servers in the Claude-Desktop form `{"mcpServers": {...}}` (what import reads and what the MCP section edits). */
   mcpConfig: { mcpServers: Record<string, unknown> };
 }
@@ -74,6 +81,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   gpuLayers: -1,
   threads: 0,
   temperature: 0.7,
+  thinkFirst: false,
   idleUnloadMinutes: 10,
   routerTopK: 3,
   routerThreshold: 0.3,
@@ -86,6 +94,8 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   memoryFolder: "Memory",
   conversationStorage: "plugin",
   conversationFolder: "Vault agent/Conversations",
+  dataLocation: "plugin",
+  runtimeMirror: "",
   mcpConfig: { mcpServers: {} },
 };
 
@@ -105,6 +115,7 @@ export function loadSettings(stored: unknown): VaultAgentSettings {
   }
   if (!["confirm", "refuse"].includes(settings.writePolicy)) settings.writePolicy = DEFAULT_SETTINGS.writePolicy;
   if (!["plugin", "vault"].includes(settings.conversationStorage)) settings.conversationStorage = DEFAULT_SETTINGS.conversationStorage;
+  if (!["plugin", "user"].includes(settings.dataLocation)) settings.dataLocation = DEFAULT_SETTINGS.dataLocation;
   if (!["builtin", "llama-server", "openai"].includes(settings.engineKind)) settings.engineKind = DEFAULT_SETTINGS.engineKind;
   const mcp = settings.mcpConfig as unknown;
   const servers = mcp && typeof mcp === "object" ? (mcp as { mcpServers?: unknown }).mcpServers : undefined;
@@ -123,12 +134,15 @@ const ENGINE_KEYS: (keyof VaultAgentSettings)[] = [
   "serverUrl",
   "serverApiKey",
   "serverModel",
+  "dataLocation",
 ];
 
 export function needsEngineRestart(patch: Partial<VaultAgentSettings>): boolean {
   return ENGINE_KEYS.some((key) => key in patch);
 }
 
+/** Tokens a thinking model may think before each reply when "Let thinking models think first" is on. */
+export const THINK_FIRST_TOKENS = 512;
 /** The server engine these settings choose, or null for the built-in engine. */
 export function serverConfig(settings: VaultAgentSettings): ServerEngineConfig | null {
   if (settings.engineKind === "builtin") return null;

@@ -9,6 +9,7 @@ import type { Engine, GenerateRequest, GenerateResult, ModelInfo } from "../../.
 import { ScriptedEngine } from "../../../src/engine/scripted";
 import type { ModelEntry } from "../../../src/plugin/models/model-library";
 import type { PluginServices, RuntimeReport } from "../../../src/plugin/services";
+import { HarnessRuntime } from "./runtime-harness";
 import { HARNESS_MCP_CONFIG, harnessFiles, harnessMcpTransport } from "./mcp-harness";
 
 /** Posix `path`, enough for main.js's top-level use. */
@@ -108,6 +109,7 @@ class HarnessEngine implements Engine {
 }
 
 const engine = new HarnessEngine();
+const runtime = new HarnessRuntime();
 
 const services: PluginServices = {
   // The harness vault lives in memory: no vector index on disk, so memory is full-text only.
@@ -133,8 +135,13 @@ const services: PluginServices = {
       });
       void resolve;
     }),
-  runtime: async (): Promise<RuntimeReport> => ({ installed: true, version: "3.21.1", missing: [], command: "npm install", folder: "/plugin" }),
-  installRuntime: async () => undefined,
+  runtime: async (): Promise<RuntimeReport> => {
+    const status = await runtime.status();
+    return { installed: status.ready, updateNeeded: status.updateNeeded, version: status.current?.version, folder: status.current?.folder };
+  },
+  runtimeService: () => runtime,
+  moveData: async () => ({ from: "/plugin/models", to: "/home/me/.local/share/vault-agent/models" }),
+  userDataFolder: () => "/home/me/.local/share/vault-agent",
   createEngine: async () => engine,
   mcpConnection: () => ({ transport: harnessMcpTransport }),
 };
@@ -178,6 +185,8 @@ async function boot(options: BootOptions): Promise<void> {
 
 const harness = {
   boot,
+  /** The engine install stand-in (runtime-harness.ts). */
+  runtime,
   /** Replaces the engine's script. */
   script(replies: string[], options: { chunkDelayMs?: number; chunkChars?: number } = {}): void {
     engine.inner = new ScriptedEngine(replies, { chunkDelayMs: options.chunkDelayMs ?? 15, chunkChars: options.chunkChars ?? 6 });
@@ -205,6 +214,11 @@ const harness = {
   /** The text in the main editor (what insert-at-cursor changes). */
   editorText(): string | null {
     return app.workspace.activeEditor?.editor.getValue() ?? null;
+  },
+  /** Closes the settings window and the chat pane (the engine scenes reopen the pane for its first-run card). */
+  closeChat(): void {
+    app.setting.close();
+    for (const leaf of app.workspace.getLeavesOfType("vault-agent-chat")) leaf.detach();
   },
   closeNotes(): void {
     for (const leaf of app.workspace.getLeavesOfType("markdown")) leaf.detach();

@@ -63,6 +63,16 @@ describe("CLI: route, bench step/router, eval usage, demo", () => {
     expect(missing.stderr).toContain("does not exist");
   });
 
+  it("ask checks the model before anything else: a file that is not a model is one sentence on stderr, exit 1", () => {
+    const fake = join(mkdtempSync(join(tmpdir(), "ask-fake-")), "fake.gguf");
+    writeFileSync(fake, "this is not a model\n");
+    const r = cli("ask", "--vault", join(root, "examples/vault"), "--model", fake, "What is on my shopping list?");
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("fake.gguf is not a usable GGUF model");
+  });
+
   it("npm run demo runs a real ask turn over a copy of examples/vault", () => {
     const r = node("src/node/demo.ts", [], { VAULT_AGENT_MODEL: "" });
     expect(r.status, r.stderr).toBe(0);

@@ -25,6 +25,7 @@ describe("eval on the random-weight test model", () => {
         expect(r.generations).toBeGreaterThanOrEqual(cases.length);
         if (r.config !== "prompt only") expect(r.valid_json_pct, r.config).toBe(100);
         if (r.config !== "prompt only") expect(r.mixed_tool_hybrids, r.config).toBe(0);
+        if (r.config !== "prompt only") expect(r.utf8_valid_pct, r.config).toBe(100);
       }
       expect(formatTable(rows)).toMatch(/router \+ grammar \+ recovery\s+100/);
     } finally {

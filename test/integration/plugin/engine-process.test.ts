@@ -105,12 +105,9 @@ describe("engine host in the plugin folder", () => {
     const bare = mkdtempSync(join(tmpdir(), "no-runtime-"));
     try {
       const noRuntime = new DesktopServices(bare, host);
-      await expect(noRuntime.createEngine({ ...DEFAULT_SETTINGS, modelPath: model })).rejects.toThrow(/runtime is not installed; install it from the settings/);
+      await expect(noRuntime.createEngine({ ...DEFAULT_SETTINGS, modelPath: model })).rejects.toThrow(/engine is not installed; install it from the settings/);
       const report = await noRuntime.runtime();
-      expect(report.installed).toBe(false);
-      expect(report.missing).toEqual(expect.arrayContaining(["node-llama-cpp", "vectra"]));
-      expect(report.command).toContain(`cd "${bare}" && npm install --omit=dev`);
-      expect(report.command).toContain("node-llama-cpp@3.21.1");
+      expect(report).toMatchObject({ installed: false, updateNeeded: false });
     } finally {
       rmSync(bare, { recursive: true, force: true });
     }

@@ -129,7 +129,7 @@ describe("model download from a local server", () => {
     const error = await failure(downloadModel({ url: `${base}/models/missing.gguf`, destination: dest, freeBytes: plenty }));
     expect(error.code).toBe("http");
     expect(error.message).toMatch(/404/);
-    expect(error.message).toMatch(/check the model address/);
+    expect(error.message).toMatch(/check the address/);
     expect(existsSync(dest)).toBe(false);
     expect(existsSync(partPath(dest))).toBe(false);
     expect(await pickerNames()).toEqual([]);

@@ -320,11 +320,17 @@ describe.skipIf(!bin)("llama.cpp server engine (real llama-server)", () => {
         );
         const entries = headless.agent.conversation.entries;
         expect(entries.at(-1)).toMatchObject({ kind: "assistant", placeholder: "failed" });
-        headless.agent.conversation = new Conversation();
-        const next = await headless.agent.runTurn("read my Inbox note");
-        expect(["done", "round-cap"]).toContain(next.outcome);
       } finally {
         await headless.close();
+      }
+      // The same host and server take the next turn (budgeted with the context the server really has).
+      const next = await composeHeadless({ vault: copyVault(), engine: client, memory: false, grammarOptions: TEST_MODEL_GRAMMAR, clamp: TEST_MODEL_CLAMP });
+      try {
+        next.agent.conversation = new Conversation();
+        const r = await next.agent.runTurn("read my Inbox note", { onEvent: () => undefined });
+        expect(["done", "round-cap"]).toContain(r.outcome);
+      } finally {
+        await next.close();
       }
     });
 

@@ -41,6 +41,8 @@ describe("readGgufInfo", () => {
       trainedContextLength: s.contextLength,
       embeddingLength: s.embeddingLength,
       hasChatTemplate: true,
+      chatTemplateKind: "ChatML",
+      thinkingModel: false,
     });
   });
 

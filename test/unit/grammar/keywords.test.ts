@@ -289,7 +289,7 @@ describe("local relaxations and caps", () => {
     ["multipleOf", { type: "number", multipleOf: 0.5 }, 1.5],
     ["uniqueItems", { type: "array", items: { type: "integer" }, uniqueItems: true }, [1, 2]],
     ["format", { type: "string", format: "regex" }, "^a+$"],
-    ["patternProperties", { type: "object", patternProperties: { "^x": { type: "integer" } } }, { x1: 1 }],
+    ["patternProperties", { type: "object", patternProperties: { "^x": { type: "integer" }, "^xy": { type: "string" } } }, { x1: 1 }],
     ["contains", { type: "array", contains: { type: "integer" } }, [1]],
     ["if", { if: { type: "string" }, then: { maxLength: 2 } }, "ab"],
     ["$ref", { $ref: "https://example.com/other.json" }, { any: "thing" }],

@@ -10,7 +10,7 @@ export const BENCHMARK_DIR = process.env.JSONSCHEMABENCH_DIR ?? join(dirname(fil
 export interface BenchmarkRecord {
   id: string;
   schema: JsonSchema;
-  tests: Array<{ valid: boolean; data: unknown }>;
+  tests?: Array<{ valid: boolean; data: unknown }>;
 }
 
 /** True when the sample is present (tests that need it are skipped otherwise). */

@@ -1,0 +1,71 @@
+/**
+ * How one model's turns are rendered: node-llama-cpp's chat wrapper for the model (resolved from its
+ * template, name and architecture, as LlamaChat would), and for thinking models (templates with an
+ * `enable_thinking` switch: Qwen3, Gemma 4, SmolLM3) the variant with thinking off that grammar turns
+ * use — a reply under the envelope grammar must start with `{`, so the prompt closes the think span
+ * the way the template does for non-thinking mode (Qwen3's and SmolLM3's empty `<think></think>`,
+ * Gemma 4 without `<|think|>` in the system turn).
+ */
+import type { ChatHistoryItem, ChatWrapper, LlamaModel, Token } from "node-llama-cpp";
+import { llamaRuntime } from "./llama-runtime";
+
+/** Where a thinking model's think span opens and closes, as text. */
+export interface ThinkMarkers {
+  /** Opens the span at the start of the reply (e.g. "<think>\n"). */
+  open: string;
+  /** Closes it (e.g. "\n</think>"). */
+  close: string;
+  /** What the template puts between the closed span and the answer. */
+  after: string;
+}
+
+export class ChatFormats {
+  /** The model's own wrapper: free generation and the think span of "think first" turns. */
+  readonly chat: ChatWrapper;
+  /** Renders grammar turns: the same wrapper with thinking off, for thinking models. */
+  readonly grammar: ChatWrapper;
+  /** Whether the template has a thinking mode. */
+  readonly thinkingModel: boolean;
+  /** Think-span markers of a thinking model; null otherwise. */
+  readonly think: ThinkMarkers | null;
+
+  constructor(private readonly model: LlamaModel) {
+    const { GeneralChatWrapper, LlamaText, resolveChatWrapper } = llamaRuntime();
+    const raw = (model.fileInfo.metadata as { tokenizer?: { chat_template?: unknown } }).tokenizer?.chat_template;
+    const template = typeof raw === "string" ? raw : "";
+    const base = { bosString: model.tokens.bosString, filename: model.filename, fileInfo: model.fileInfo, tokenizer: model.tokenizer };
+    this.chat = resolveChatWrapper(base) ?? new GeneralChatWrapper();
+    this.thinkingModel = /enable_thinking/.test(template);
+    this.grammar = this.thinkingModel
+      ? (resolveChatWrapper({
+          ...base,
+          customWrapperSettings: { qwen: { thoughts: "discourage" }, gemma4: { reasoning: false }, jinjaTemplate: { template, reasoning: false } },
+        }) ?? this.chat)
+      : this.chat;
+    const thought = this.chat.settings.segments?.thought;
+    if (this.thinkingModel && thought) {
+      const close = thought.suffix === undefined ? "" : LlamaText(thought.suffix).toString();
+      // "openedOnStart": the template itself opens the span in the generation prompt.
+      const open = typeof thought.prefix === "object" && "type" in thought.prefix ? "" : LlamaText(thought.prefix).toString();
+      this.think = { open, close, after: /<\/think>/.test(close) ? "\n\n" : "" };
+    } else {
+      this.think = null;
+    }
+  }
+
+  /** The name of the wrapper (what the settings and logs show). */
+  get wrapperName(): string {
+    return this.chat.wrapperName;
+  }
+
+  /** Prompt tokens for a reply to `history` (which ends with an open model item). */
+  promptTokens(history: ChatHistoryItem[], wrapper: ChatWrapper): Token[] {
+    const { contextText } = wrapper.generateContextState({ chatHistory: history });
+    return contextText.tokenize(this.model.tokenizer);
+  }
+
+  /** Tokens of model-side text that may hold special-token markers (think-span markers). */
+  markerTokens(text: string): Token[] {
+    return text === "" ? [] : this.model.tokenize(text, true, "trimLeadingSpace");
+  }
+}
