@@ -9,6 +9,7 @@ import { streamChat, type StreamedReply } from "./chat-stream";
 import type { ServerEngineConfig, ServerProbe } from "./server-config";
 import { ServerHttp } from "./server-http";
 import { SlotPool } from "./slot-pool";
+import { UntilFailure } from "./until-failure";
 
 /** What `/props` says (the fields used). */
 interface Props {
@@ -44,7 +45,7 @@ export interface LlamaServerEngineOptions {
 
 export class LlamaServerEngine implements Engine {
   readonly http: ServerHttp;
-  private info: Promise<ModelInfo> | null = null;
+  private readonly info = new UntilFailure<ModelInfo>(() => this.readInfo());
   /** `logit_bias` entries (the split-character ban) sent with every request. */
   private grammarBias: [number, false][] = [];
   private slots = new SlotPool(1);
@@ -66,15 +67,7 @@ export class LlamaServerEngine implements Engine {
 
   /** Waits for /health, then reads /props: the connection check every use starts with. */
   connect(): Promise<ModelInfo> {
-    if (!this.info) {
-      const attempt = this.readInfo();
-      this.info = attempt;
-      // A server that was down is asked again next time.
-      attempt.catch(() => {
-        if (this.info === attempt) this.info = null;
-      });
-    }
-    return this.info;
+    return this.info.get();
   }
 
   modelInfo(): Promise<ModelInfo> {
@@ -83,7 +76,7 @@ export class LlamaServerEngine implements Engine {
 
   /** "Test connection": model, context size, and whether a grammar and embeddings are accepted, each tried for real. */
   async probe(): Promise<ServerProbe> {
-    this.info = null;
+    this.info.reset();
     const info = await this.connect();
     await this.http.json("/v1/chat/completions", {
       body: { messages: [{ role: "user", content: "Say yes." }], grammar: 'root ::= "yes"', max_tokens: 2, temperature: 0, cache_prompt: false },

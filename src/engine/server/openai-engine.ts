@@ -9,6 +9,7 @@ import { streamChat } from "./chat-stream";
 import { abortedServerReply, toResult, type LlamaServerEngineOptions, type ServerReply } from "./llama-server-engine";
 import type { ServerEngineConfig, ServerProbe } from "./server-config";
 import { ServerHttp, ServerReplyError } from "./server-http";
+import { UntilFailure } from "./until-failure";
 
 /** `/v1/models` entries; the context fields some servers add (vLLM, LM Studio, llama-server). */
 interface ModelEntry {
@@ -27,7 +28,7 @@ const BYTES_PER_TOKEN_ESTIMATE = 3;
 
 export class OpenAICompatibleEngine implements Engine {
   readonly http: ServerHttp;
-  private info: Promise<ModelInfo> | null = null;
+  private readonly info = new UntilFailure<ModelInfo>(() => this.readInfo());
   private model = "";
   /** The server's reason for refusing a JSON Schema, once it did; replies then run prompt only. */
   private schemaRefused: string | null = null;
@@ -51,14 +52,7 @@ export class OpenAICompatibleEngine implements Engine {
   }
 
   connect(): Promise<ModelInfo> {
-    if (!this.info) {
-      const attempt = this.readInfo();
-      this.info = attempt;
-      attempt.catch(() => {
-        if (this.info === attempt) this.info = null;
-      });
-    }
-    return this.info;
+    return this.info.get();
   }
 
   modelInfo(): Promise<ModelInfo> {
@@ -67,7 +61,7 @@ export class OpenAICompatibleEngine implements Engine {
 
   /** "Test connection": the model, the context size (when the server says), and whether a JSON Schema is accepted. */
   async probe(): Promise<ServerProbe> {
-    this.info = null;
+    this.info.reset();
     this.schemaRefused = null;
     const info = await this.connect();
     try {

@@ -10,9 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { Agent } from "../../core/agent/agent";
-import { parseEnvelope } from "../../core/agent/envelope-parse";
 import { SubsetCache, type GrammarOptions } from "../../core/grammar";
-import type { Engine, GenerateRequest, GenerateResult } from "../../core/ports/engine";
+import type { Engine } from "../../core/ports/engine";
 import { DEFAULT_TOOL_SETTINGS, type ToolDefinition } from "../../core/protocol/tool";
 import { parameterText } from "../../core/router/catalog";
 import { ToolRouter } from "../../core/router/tool-router";
@@ -22,6 +21,7 @@ import { FolderVault } from "../folder-vault/folder-vault";
 import { argsAcceptable } from "./bfcl-check";
 import type { BfclItem } from "./bfcl";
 import { clampTools, type ClampOptions } from "./clamp-schema";
+import { alignedTable, pct, RecordingEngine } from "./recording-engine";
 import { EVAL_CONFIGS, type EvalConfig } from "./run-eval";
 
 /** The tool name a BFCL function gets ("math.hypot" → "bfcl:math_hypot"); BFCL's names are kept in a map. */
@@ -82,28 +82,6 @@ export interface BfclEvalOptions {
   log?: (line: string) => void;
 }
 
-/** Records each reply's text so validity is judged on what the model produced. */
-class RecordingEngine implements Engine {
-  texts: string[] = [];
-  constructor(private readonly inner: Engine) {}
-  async generate(request: GenerateRequest): Promise<GenerateResult> {
-    const result = await this.inner.generate(request);
-    this.texts.push(result.text);
-    return result;
-  }
-  embed(texts: string[], options?: { signal?: AbortSignal }) {
-    return this.inner.embed(texts, options);
-  }
-  countTokens(text: string) {
-    return this.inner.countTokens(text);
-  }
-  modelInfo() {
-    return this.inner.modelInfo();
-  }
-}
-
-const pct = (n: number, d: number): number => (d ? Math.round((1000 * n) / d) / 10 : 0);
-
 export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigMetrics[]> {
   const vaultDir = mkdtempSync(join(tmpdir(), "vault-bfcl-"));
   const vault = new FolderVault(vaultDir, { watch: false });
@@ -144,7 +122,7 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
             ...(config.grammar ? {} : { maxTokensCap: options.freeMaxTokens }),
           },
         });
-        engine.texts = [];
+        engine.clear();
         const started = performance.now();
         const routed: { chatOnly: boolean }[] = [];
         await agent.runTurn(p.item.question, { onEvent: (e) => void (e.type === "routed" && routed.push({ chatOnly: e.chatOnly })) });
@@ -152,7 +130,7 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
         generations += engine.texts.length;
         if (routed[0]?.chatOnly) chatOnly++;
         // The first envelope with a call is judged (recovery may have corrected it); validity is the last reply's.
-        const parsed = engine.texts.map(parseEnvelope);
+        const parsed = engine.envelopes();
         if (parsed.at(-1)?.ok) valid++;
         const calls = parsed.flatMap((r) => (r.ok ? r.envelope.tool_calls : []));
         const call = config.recovery ? calls.at(-1) : calls[0];
@@ -187,7 +165,5 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
 export function formatBfclTable(rows: BfclConfigMetrics[]): string {
   const head = ["configuration", "valid JSON %", "right function %", "right args %", "chat only", "mean ms"];
   const body = rows.map((r) => [r.config, String(r.valid_json_pct), String(r.right_function_pct), String(r.right_args_pct), String(r.chat_only), String(r.mean_latency_ms)]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
-  return [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
+  return alignedTable(head, body);
 }

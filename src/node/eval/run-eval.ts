@@ -7,11 +7,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Conversation } from "../../core/agent/conversation";
-import { parseEnvelope } from "../../core/agent/envelope-parse";
-import type { Engine, GenerateRequest, GenerateResult } from "../../core/ports/engine";
+import type { Engine } from "../../core/ports/engine";
 import type { GrammarOptions } from "../../core/grammar";
 import { composeHeadless } from "../compose";
 import type { ClampOptions } from "./clamp-schema";
+import { alignedTable, pct, RecordingEngine } from "./recording-engine";
 import { scoreCall } from "./score";
 import type { EvalCase } from "./suite";
 
@@ -63,31 +63,7 @@ export interface EvalRunOptions {
   log?: (line: string) => void;
 }
 
-/** Records each reply's text so validity is judged on what the model actually produced. */
-class RecordingEngine implements Engine {
-  texts: string[] = [];
-  /** Per reply: whether its bytes were valid UTF-8 (false only when the engine says so). */
-  utf8: boolean[] = [];
-  constructor(private readonly inner: Engine) {}
-  async generate(request: GenerateRequest): Promise<GenerateResult> {
-    const result = await this.inner.generate(request);
-    this.texts.push(result.text);
-    this.utf8.push(result.utf8Valid !== false);
-    return result;
-  }
-  embed(texts: string[], options?: { signal?: AbortSignal }) {
-    return this.inner.embed(texts, options);
-  }
-  countTokens(text: string) {
-    return this.inner.countTokens(text);
-  }
-  modelInfo() {
-    return this.inner.modelInfo();
-  }
-}
-
 const exampleVault = fileURLToPath(new URL("../../../examples/vault", import.meta.url));
-const pct = (n: number, d: number): number => (d ? Math.round((1000 * n) / d) / 10 : 0);
 
 export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]> {
   const vaultDir = mkdtempSync(join(tmpdir(), "vault-eval-"));
@@ -125,19 +101,15 @@ export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]>
       let generations = 0;
       for (const [i, testCase] of options.cases.entries()) {
         headless.agent.conversation = new Conversation();
-        engine.texts = [];
-        engine.utf8 = [];
+        engine.clear();
         const started = performance.now();
         await headless.agent.runTurn(testCase.query);
         totalMs += performance.now() - started;
         generations += engine.texts.length;
-        const last = engine.texts.at(-1) ?? "";
-        const bytesValid = engine.utf8.at(-1) ?? true;
-        if (bytesValid) utf8Valid++;
-        // JSON.parse accepts U+FFFD decoded from broken bytes: an envelope counts only when its bytes were valid.
-        const parsed = bytesValid ? parseEnvelope(last) : ({ ok: false } as const);
-        if (parsed.ok) valid++;
-        const score = parsed.ok ? scoreCall(testCase, parsed.envelope.tool_calls[0], headless.registry) : { rightTool: false, rightArgs: false, hybrid: false };
+        if (engine.utf8.at(-1) ?? true) utf8Valid++;
+        const parsed = engine.envelopes().at(-1);
+        if (parsed?.ok) valid++;
+        const score = parsed?.ok ? scoreCall(testCase, parsed.envelope.tool_calls[0], headless.registry) : { rightTool: false, rightArgs: false, hybrid: false };
         if (score.rightTool) rightTool++;
         if (score.rightArgs) rightArgs++;
         if (score.hybrid) hybrids++;
@@ -168,7 +140,5 @@ export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]>
 export function formatTable(rows: ConfigMetrics[]): string {
   const head = ["configuration", "valid JSON %", "UTF-8 valid %", "right tool %", "right params %", "hybrids", "mean ms"];
   const body = rows.map((r) => [r.config, String(r.valid_json_pct), String(r.utf8_valid_pct), String(r.right_tool_pct), String(r.right_params_pct), String(r.mixed_tool_hybrids), String(r.mean_latency_ms)]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
-  return [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line)].join("\n");
+  return alignedTable(head, body);
 }
