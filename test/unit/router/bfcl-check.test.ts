@@ -40,8 +40,11 @@ describe("BFCL functions as tools", () => {
   });
 });
 
-describe.skipIf(!existsSync(defaultBfclDir()))("on the BFCL sample", () => {
-  const items = loadBfcl();
+const hasBfcl = existsSync(defaultBfclDir());
+
+describe.skipIf(!hasBfcl)("on the BFCL sample", () => {
+  // vitest runs a skipped describe's body to collect its tests: load only when the sample is there.
+  const items = hasBfcl ? loadBfcl() : [];
 
   it("accepts each item's own concrete answer, except the four the README lists as contradicting their schema", () => {
     const refused = items.filter((it) => !argsAcceptable(it.answer[0].args, it.answer[0].acceptable)).map((it) => it.id);
