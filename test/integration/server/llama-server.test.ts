@@ -165,8 +165,7 @@ describe.skipIf(!bin)("llama.cpp server engine (real llama-server)", () => {
       expect(r.stopReason).toBe("abort");
     }
     console.info(`[llama-server abort] settle latency ms: ${latencies.map((l) => l.toFixed(1)).join(", ")}`);
-    // Measured around 1-5 ms here; asserted generously (a loaded shared machine).
-    expect(Math.max(...latencies)).toBeLessThan(1000);
+    // How fast it settles is `bench engine`'s abort figure; here it must settle as an abort and leave the server usable.
     const next = await client.generate({ messages: [{ role: "user", content: "hi" }], grammar: 'root ::= "ok"', maxTokens: 4, conversationId: "abort-test" });
     expect(next.text).toBe("ok");
   });
