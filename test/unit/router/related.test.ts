@@ -84,3 +84,32 @@ describe("value signals", () => {
     expect(rank("send a POST request to https://httpbin.org/post", "sendHttpRequest")).toBe(0);
   });
 });
+
+describe("related words across languages", () => {
+  const files = new ToolRouter(
+    parseCatalog([
+      { name: "delete_file", description: "Delete a file from the workspace." },
+      { name: "create_file", description: "Create a file with the given content." },
+      { name: "read_file", description: "Read a file and return its content." },
+      { name: "rename_file", description: "Rename a file." },
+      { name: "search_files", description: "Search the files by keyword." },
+    ]),
+  );
+  const first = (q: string) => files.rankText(q, 1)[0]?.name;
+
+  it("gives inflected forms of other languages the English word's concept (prefix members)", () => {
+    for (const w of ["Lösche", "löschen", "supprime", "borra", "usuń", "удали", "sil"]) expect(concepts(w), w).toEqual(concepts("delete"));
+    for (const w of ["erstelle", "créer", "utwórz", "создай", "oluştur"]) expect(concepts(w), w).toContain(CONCEPT + "create");
+    expect(concepts("删除这个文件")).toEqual(concepts("delete"));
+    // A prefix member matches the start of a word only.
+    expect(concepts("kassieren")).toEqual([]);
+  });
+
+  it("routes requests in other languages over an English catalog", () => {
+    expect(first("Lösche die Datei Entwurf")).toBe("delete_file");
+    expect(first("Crée un fichier pour le budget")).toBe("create_file");
+    expect(first("Переименуй файл")).toBe("rename_file");
+    expect(first("Busca la palabra presupuesto")).toBe("search_files");
+    expect(first("打开这个文件读一下")).toBe("read_file");
+  });
+});

@@ -19,7 +19,7 @@ export const de: RouterLanguage = {
     "erzahl (mir )?(mal )?(einen|nen|n|nochmal einen) witz", "kennst du (einen|nen) witz", "sag (mal )?was lustiges", "mach (mal )?(einen|nen) witz",
     "ok", "okay", "super", "prima", "klasse", "toll", "cool", "tschuss", "ciao", "bis (bald|morgen|spater|dann)", "auf wiedersehen", "schones wochenende", "schonen (tag|abend)",
   ],
-  chatWords: ["witz\w*", "lustig\w*"],
+  chatWords: ["witz\\w*", "lustig\\w*"],
   question: ["was", "wer", "wem", "wen", "wie", "wann", "wo", "woher", "wohin", "warum", "wieso", "weshalb", "welche[rsmn]?", "erklar", "erklare", "weisst du", "ist", "sind", "gibt es"],
   vault: [
     "notiz\\w*", "vault", "tresor", "datei\\w*", "ordner\\w*", "tagebuch\\w*", "journal\\w*", "tagesnotiz\\w*", "tags?", "schlagwort\\w*", "link\\w*", "backlinks?", "verlinkt\\w*", "verweis\\w*",

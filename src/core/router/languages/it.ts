@@ -19,7 +19,7 @@ export const it: RouterLanguage = {
     "raccontami una barzelletta", "dimmi una (barzelletta|battuta)", "(sai|conosci) una barzelletta", "fammi ridere", "dimmi qualcosa di divertente",
     "ok", "va bene", "perfetto", "ottimo", "fantastico", "arrivederci", "a (dopo|presto|domani)", "ci vediamo", "buona giornata", "buona serata",
   ],
-  chatWords: ["barzellett\w*", "divertent\w*"],
+  chatWords: ["barzellett\\w*", "divertent\\w*"],
   question: ["cosa", "che cosa", "che", "chi", "quale", "quali", "come", "quando", "dove", "perche", "quanto", "quanti", "spiega\\w*", "sai"],
   vault: [
     "note?", "nota", "vault", "cassaforte", "file", "cartell\\w*", "diario", "tag", "etichett\\w*", "link", "collegament\\w*", "backlink", "mio", "mia", "miei", "mie", "nostr\\w*",

@@ -19,7 +19,7 @@ export const nl: RouterLanguage = {
     "vertel (me )?(eens )?een (mop|grap)", "ken je een (mop|grap)", "maak me aan het lachen", "zeg iets grappigs",
     "ok", "oke", "prima", "top", "super", "mooi", "doei", "dag dag", "tot (ziens|straks|morgen|later)", "fijne (dag|avond)", "fijn weekend",
   ],
-  chatWords: ["grap\w*", "moppen?", "mop"],
+  chatWords: ["grap\\w*", "moppen?", "mop"],
   question: ["wat", "wie", "welke?", "waar", "wanneer", "waarom", "hoe", "hoeveel", "leg uit", "verklaar", "weet je", "is", "zijn"],
   vault: [
     "notitie\\w*", "notes?", "kluis", "vault", "bestand\\w*", "map", "mappen", "dagboek\\w*", "dagnotitie\\w*", "journaal", "tags?", "labels?", "links?", "koppeling\\w*", "backlinks?", "mijn", "onze?",

@@ -18,7 +18,7 @@ export const pl: RouterLanguage = {
     "(opowiedz|powiedz) (mi )?(jakis |jakiś )?(kawal|dowcip|zart)", "znasz (jakis )?(kawal|dowcip)", "rozsmiesz mnie",
     "ok", "okej", "super", "swietnie", "dobra", "spoko", "na razie", "do (zobaczenia|jutra|widzenia|uslyszenia)", "pa", "papa", "milego dnia",
   ],
-  chatWords: ["zart\w*", "dowcip\w*", "smieszn\w*"],
+  chatWords: ["zart\\w*", "dowcip\\w*", "smieszn\\w*"],
   question: ["co", "kto", "kim", "jaki", "jaka", "jakie", "ktory", "ktora", "ktore", "jak", "kiedy", "gdzie", "dlaczego", "czemu", "ile", "wyjasnij", "czy"],
   vault: [
     "notat\\w*", "sejf\\w*", "vault", "plik\\w*", "folder\\w*", "katalog\\w*", "dziennik\\w*", "tag\\w*", "etykiet\\w*", "link\\w*", "odnosnik\\w*", "backlink\\w*", "moj\\w*", "nasz\\w*",

@@ -19,7 +19,7 @@ export const pt: RouterLanguage = {
     "(me )?conta uma piada", "(me )?conte uma piada", "(sabe|conhece) (alguma|uma) piada", "me faz rir", "diz algo engracado",
     "ok", "certo", "beleza", "otimo", "perfeito", "legal", "tchau", "adeus", "ate (logo|mais|amanha|breve)", "falou", "bom fim de semana",
   ],
-  chatWords: ["piadas?", "engracad\w*"],
+  chatWords: ["piadas?", "engracad\\w*"],
   question: ["o que", "que", "quem", "qual", "quais", "como", "quando", "onde", "por que", "porque", "quanto", "quantos", "explica\\w*", "voce sabe", "sabe"],
   vault: [
     "notas?", "cofre", "vault", "arquivos?", "ficheiros?", "pastas?", "diario", "tags?", "etiquetas?", "links?", "ligac\\w*", "backlinks?", "meus?", "minhas?", "noss[oa]s?",

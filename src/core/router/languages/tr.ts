@@ -17,7 +17,7 @@ export const tr: RouterLanguage = {
     "(bana )?bir (fikra|saka) (anlat|yap|soyle)", "fikra anlat", "saka yap", "beni guldur", "komik bir sey soyle",
     "tamam", "ok", "super", "harika", "guzel", "hosca kal", "gorusuruz", "gule gule", "yarin gorusuruz", "kendine iyi bak",
   ],
-  chatWords: ["fikra\w*", "saka\w*", "komik"],
+  chatWords: ["fikra\\w*", "saka\\w*", "komik"],
   question: ["ne", "neden", "niye", "nasil", "nerede", "nereye", "hangi", "kim", "kac", "acikla"],
   questionAnywhere: ["ne", "nedir", "neresi", "nerede", "kimdir", "kim", "kimin", "nasil", "neden", "hangi", "kac", "mi", "mi\\?", "mu", "mı"],
   vault: [
