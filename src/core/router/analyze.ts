@@ -150,8 +150,12 @@ function pushHangul(word: string, out: string[]): void {
 function pushWord(word: string, out: string[]): void {
   if (/^\d+$/.test(word)) return; // Bare numbers say nothing about the tool.
   if (DAY_WORDS.has(word)) out.push(SIGNAL.today);
-  if (STOP_WORDS.has(word)) return;
   const s = stem(word);
+  // A function word gives no term of its own, but may stand for a concept ("about", "über", "про").
+  if (STOP_WORDS.has(word)) {
+    out.push(...conceptsOf(word, s));
+    return;
+  }
   out.push(s);
   // The truncation right after its word (routing hints pair them), then the word's concepts.
   if ([...word].length >= TRUNC_LENGTH) out.push(TRUNC + [...word].slice(0, TRUNC_LENGTH).join(""));

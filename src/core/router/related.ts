@@ -60,6 +60,7 @@ const GROUPS = [
   "daily journal diary tagebuch* tagesnotiz* quotidien* diario diário dagboek* dagnotitie* dziennik* дневник* щоденник* günlük* 日记 日志 日記 デイリー 일기 데일리",
   "selection selected highlighted highlight markiert* ausgewählt* auswahl sélection* surlign* seleccion* resaltad* selecion* destacad* selezion* evidenzia* selectie geselecteerd* gemarkeerd* zaznacz* выделен* выделил* виділен* виділив* seçili seçti* seçim* 选中 选择 選択 선택",
   "link links backlink backlinks verlink* verweis* lien liens enlace* vincul* collegament* koppeling* odnośnik* ссылк* ссыла* посилан* bağlantı* 链接 リンク 링크",
+  "about regarding concerning über sur concernant sobre acerca riguardo over omtrent temat про об щодо hakkında 关于 有关 について に関する 관한 대해",
   "folder folders directory ordner* verzeichnis* dossier* carpeta* cartell* mappen katalog* папк* klasör* 文件夹 フォルダ 폴더",
 ].join("|");
 

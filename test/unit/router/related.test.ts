@@ -101,6 +101,9 @@ describe("related words across languages", () => {
     for (const w of ["Lösche", "löschen", "supprime", "borra", "usuń", "удали", "sil"]) expect(concepts(w), w).toEqual(concepts("delete"));
     for (const w of ["erstelle", "créer", "utwórz", "создай", "oluştur"]) expect(concepts(w), w).toContain(CONCEPT + "create");
     expect(concepts("删除这个文件")).toEqual(concepts("delete"));
+    // Function words give no term of their own, but the topic words ("about", "über", "про", "について") give a concept.
+    for (const w of ["über", "sobre", "про", "hakkında", "について"]) expect(concepts(w), w).toEqual(concepts("about"));
+    expect(terms("über").filter((t) => !t.startsWith(CONCEPT))).toEqual([]);
     // A prefix member matches the start of a word only.
     expect(concepts("kassieren")).toEqual([]);
   });
