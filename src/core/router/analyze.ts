@@ -14,6 +14,7 @@
  */
 import { fold } from "./fold";
 import { DAY_WORDS, STOP_WORDS } from "./languages";
+import { CONCEPT, conceptsInRun, conceptsOfStem } from "./related";
 import { stem } from "./stem";
 
 /** Signal terms; "#" never occurs in a word term, so they cannot collide with words. */
@@ -61,6 +62,45 @@ const THIS_NOTE_RE = new RegExp(
   "u",
 );
 
+const MONTH = "january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec";
+/** English dates with the month's name: "December 13, 2019", "April 14th", "the 5th of march 2023". */
+const MONTH_DATE_RE = new RegExp(
+  `\\b(?:${MONTH})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b(?:,?\\s+\\d{4}\\b)?|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH})\\b(?:,?\\s+\\d{4}\\b)?`,
+  "giu",
+);
+/** A year on its own ("in 1510", "from 2021"); not a part of a longer number, a date or a version. */
+const YEAR_RE = /(?<![\p{L}\p{N}.,:/-])(?:1[0-9]{3}|20[0-9]{2})(?![\p{L}\p{N}]|[.,:/-]\d)/u;
+/** An amount of money: a currency sign by a number. */
+const MONEY_RE = /[$€£¥₹₩₽]\s?\d|\d\s?[$€£¥₹₩₽]/u;
+/** A latitude/longitude pair: "46.603354,1.8883340", "37.8651 N, 119.5383 W". */
+const COORD_RE = /-?\d{1,3}\.\d{2,}\s?°?\s?[NSns]?\s?,\s?-?\d{1,3}\.\d{2,}/u;
+/** A command-line option ("docker --version", "ls -la"): the message is about running a command. */
+const CLI_RE = /(?:^|\s)(?:--[a-z][a-z-]+|-[a-z]{1,3})(?=\s|$)/iu;
+
+/**
+ * Concept terms of values that carry meaning whatever the words around them (see related.ts): a year asks about a
+ * date, a sum of money about currency, a coordinate pair about a location, an option about a command.
+ */
+function valueConcepts(text: string): string[] {
+  const out: string[] = [];
+  const noDates = text.replace(DATE_RE, " ").replace(MONTH_DATE_RE, " ");
+  if (YEAR_RE.test(noDates)) out.push(CONCEPT + "year", CONCEPT + "date");
+  if (MONEY_RE.test(text)) out.push(CONCEPT + "currency");
+  if (COORD_RE.test(text)) out.push(CONCEPT + "coordinate");
+  if (CLI_RE.test(text)) out.push(CONCEPT + "execute");
+  return out;
+}
+
+/** A URL's host name as words ("https://www.httpbin.org/post" → "httpbin"): the site is what the user named. */
+function hostWords(url: string): string[] {
+  const host = url.replace(/^(?:https?:\/\/)?/i, "").split(/[/?#:]/)[0].toLowerCase();
+  return host
+    .split(".")
+    .slice(0, -1)
+    .filter((w) => w !== "www" && /^[a-z][a-z0-9-]*$/.test(w))
+    .flatMap((w) => w.split("-"));
+}
+
 /** Replaces each match with a space-padded signal placeholder; returns the remaining text and the signals. */
 function extract(text: string, re: RegExp, signal: string, found: string[]): string {
   return text.replace(re, () => {
@@ -101,6 +141,7 @@ function pushHangul(word: string, out: string[]): void {
   if (DAY_WORDS.has(word) || DAY_WORDS.has(bare)) out.push(SIGNAL.today);
   if (STOP_WORDS.has(word) || STOP_WORDS.has(bare)) return;
   if (bare.length >= 1) out.push(bare);
+  out.push(...conceptsInRun(word));
   const chars = [...word];
   for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
 }
@@ -110,8 +151,11 @@ function pushWord(word: string, out: string[]): void {
   if (/^\d+$/.test(word)) return; // Bare numbers say nothing about the tool.
   if (DAY_WORDS.has(word)) out.push(SIGNAL.today);
   if (STOP_WORDS.has(word)) return;
-  out.push(stem(word));
+  const s = stem(word);
+  out.push(s);
+  // The truncation right after its word (routing hints pair them), then the word's concepts.
   if ([...word].length >= TRUNC_LENGTH) out.push(TRUNC + [...word].slice(0, TRUNC_LENGTH).join(""));
+  for (const c of conceptsOfStem(s)) out.push(c);
 }
 
 /** French and Italian elisions before an apostrophe ("l'article", "dell'anno"). */
@@ -138,9 +182,16 @@ export interface Analysis {
 export function analyze(text: string): Analysis {
   const signals: string[] = [];
   let rest = text;
-  rest = extract(rest, URL_RE, SIGNAL.url, signals);
+  const values = valueConcepts(text);
+  const hosts: string[] = [];
+  rest = rest.replace(URL_RE, (url) => {
+    signals.push(SIGNAL.url);
+    hosts.push(...hostWords(url));
+    return " ";
+  });
   rest = extract(rest, WIKILINK_RE, SIGNAL.link, signals);
   rest = extract(rest, DATE_RE, SIGNAL.date, signals);
+  rest = extract(rest, MONTH_DATE_RE, SIGNAL.date, signals);
   rest = extract(rest, TIME_RE, SIGNAL.time, signals);
   rest = extract(rest, QUOTE_RE, SIGNAL.quote, signals);
   rest = extract(rest, PATH_RE, SIGNAL.note, signals);
@@ -149,7 +200,11 @@ export function analyze(text: string): Analysis {
   if (signals.filter((x) => x === SIGNAL.quote).length >= 2) signals.push(SIGNAL.quotes);
   if (/[?？¿]/.test(rest)) signals.push(SIGNAL.ask);
   if (THIS_NOTE_RE.test(fold(rest))) signals.push(SIGNAL.thisNote);
-  const terms: string[] = [...signals];
+  const terms: string[] = [...signals, ...values];
+  if (signals.includes(SIGNAL.date)) terms.push(CONCEPT + "date");
+  if (signals.includes(SIGNAL.time)) terms.push(CONCEPT + "time");
+  if (signals.includes(SIGNAL.url)) terms.push(CONCEPT + "web");
+  for (const w of hosts) pushWord(w, terms);
   // "aujourd'hui" is one word whose apostrophe is no elision.
   // Identifiers split into words as tool names do ("columnCount" → "column count").
   const folded = fold(rest.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")).replace(/aujourd['’]hui/g, "aujourdhui");
@@ -167,6 +222,7 @@ export function analyze(text: string): Analysis {
         if (CJK_RUN.test(part)) {
           if (CJK_DAY_WORDS.some((d) => part.includes(d))) terms.push(SIGNAL.today);
           pushCjk(part, terms);
+          terms.push(...conceptsInRun(part));
         } else pushWord(part, terms);
       }
       continue;
