@@ -6,6 +6,7 @@
  * under the 5 ms budget (`bench router --tools 1000`).
  */
 import { analyze, SIGNAL, TRUNC } from "./analyze";
+import { CONCEPT } from "./related";
 import type { ToolCard } from "./tool-card";
 
 /** Field weights and length normalization (b). */
@@ -18,6 +19,8 @@ const FIELDS = [
 const K1 = 1.2;
 /** Query weight of a truncation term (it also matches where the full stem does, so it adds less). */
 const TRUNC_WEIGHT = 0.5;
+/** Query weight of a concept term (a related word, see related.ts: it widens the match, the words themselves decide). */
+const CONCEPT_WEIGHT = 1.0;
 /** Query weight of a single Han character (bigrams carry most of the meaning). */
 const HAN_WEIGHT = 0.4;
 /** A clear match is worth this many matches of a word only one tool has (scores are divided by max(best, this)). */
@@ -56,6 +59,7 @@ type HintTerms = { term: string; trunc: string | null }[];
 
 function queryWeight(term: string): number {
   if (term.startsWith(TRUNC)) return TRUNC_WEIGHT;
+  if (term.startsWith(CONCEPT)) return CONCEPT_WEIGHT;
   if (HAN_CHAR.test(term)) return HAN_WEIGHT;
   return 1;
 }
@@ -80,7 +84,7 @@ function hintTerms(terms: readonly string[]): HintTerms {
   const seen = new Set<string>();
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i];
-    if (t.startsWith(TRUNC) || HAN_CHAR.test(t) || t === SIGNAL.ask || seen.has(t)) continue;
+    if (t.startsWith(TRUNC) || t.startsWith(CONCEPT) || HAN_CHAR.test(t) || t === SIGNAL.ask || seen.has(t)) continue;
     seen.add(t);
     const next = terms[i + 1];
     out.push({ term: t, trunc: next?.startsWith(TRUNC) ? next : null });
@@ -171,7 +175,7 @@ export class TextScorer {
   /** Scores in 0..1 per tool name; tools that do not match are absent. */
   score(message: string): Map<string, number> {
     const { scores, terms } = this.raw(withReadingQuestion(withoutPastWriting(message)));
-    const primary = [...terms].filter((t) => !t.startsWith(TRUNC) && !HAN_CHAR.test(t) && t !== SIGNAL.ask);
+    const primary = [...terms].filter((t) => !t.startsWith(TRUNC) && !t.startsWith(CONCEPT) && !HAN_CHAR.test(t) && t !== SIGNAL.ask);
     const rare = (term: string): boolean => (this.postings.get(term)?.length ?? 0) <= Math.max(3, RARE_SHARE * this.names.length);
     let best = 0;
     for (const s of scores) if (s > best) best = s;

@@ -110,11 +110,11 @@ describe("foreign catalogs", () => {
 });
 
 describe.skipIf(!existsSync(defaultBfclDir()))("BFCL: all functions of the sample as one catalog", () => {
-  it("finds the expected function in the top 3 for 90% of the requests", () => {
+  it("finds the expected function in the top 3 for 90% of the requests and in the top 10 for 97%", () => {
     const m = bfclRouteMetrics(loadBfcl());
     expect(m.functions).toBe(845);
     expect(m.items).toBe(400);
     expect(m.top3).toBeGreaterThanOrEqual(0.9);
-    expect(m.top10).toBeGreaterThanOrEqual(0.94);
+    expect(m.top10).toBeGreaterThanOrEqual(0.97);
   });
 });

@@ -11,6 +11,7 @@ export const en: RouterLanguage = {
     "ll re ve d m hey ok okay wanna gonna could i'd i'm im you're thing things something stuff get got give",
   days: "today todays tonight yesterday yesterdays tomorrow tomorrows",
   smallTalk: [
+    "you('re| are) (so |really |very |just )?(awesome|great|amazing|the best|brilliant|wonderful|fantastic|helpful|a star|a lifesaver|a genius)", "you rock", "(good|great|nice) (job|work)", "well done", "love (it|you)",
     "hi", "hello", "hey", "heya", "hiya", "yo", "howdy", "greetings", "sup", "what's up", "whats up",
     "thanks", "thank you", "thank u", "thx", "ty", "much appreciated", "appreciate it",
     "good (morning|evening|night|afternoon|day)", "morning", "evening", "night night",
@@ -19,6 +20,7 @@ export const en: RouterLanguage = {
     "tell me a joke", "(tell|know) (me )?(any|a) (good )?jokes?", "make me laugh", "say something funny",
     "ok", "okay", "cool", "great", "nice", "awesome", "perfect", "bye", "goodbye", "see you", "see ya", "later", "take care", "have a (good|nice) (day|one|night|evening)",
   ],
+  chatWords: ["jokes?", "funny", "riddles?"],
   question: ["what", "who", "whom", "why", "how", "when", "where", "which", "explain", "define", "tell me about", "is", "are", "can you explain", "do you know", "what's", "whats", "who's"],
   vault: [
     "notes?", "vault", "files?", "folders?", "daily", "journal", "tags?", "tagged", "links?", "backlinks?", "my", "our", "inbox",
