@@ -104,6 +104,8 @@ describe("related words across languages", () => {
     // Function words give no term of their own, but the topic words ("about", "über", "про", "について") give a concept.
     for (const w of ["über", "sobre", "про", "hakkında", "について"]) expect(concepts(w), w).toEqual(concepts("about"));
     expect(terms("über").filter((t) => !t.startsWith(CONCEPT))).toEqual([]);
+    expect(concepts("söylemiştim")).toEqual(concepts("told"));
+    expect(concepts("parlé")).toEqual(concepts("mentioned"));
     // A prefix member matches the start of a word only.
     expect(concepts("kassieren")).toEqual([]);
   });
