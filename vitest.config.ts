@@ -8,6 +8,7 @@ export default defineConfig({
   },
   test: {
     include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
+    globalSetup: ["test/temp-root.ts"],
     // node-llama-cpp's native addon is safest in forked processes, not worker threads.
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },

@@ -14,6 +14,16 @@ export class UsageError extends Error {
   }
 }
 
+/** Writes a failed command's one sentence to stderr (with the usage line for a usage error); returns the exit code. */
+export function reportFailure(err: unknown, usage: string): number {
+  if (err instanceof UsageError) {
+    process.stderr.write(`${err.message}\nUsage: ${usage}\n`);
+    return 2;
+  }
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  return 1;
+}
+
 /** Minimal `--flag value` / `--switch` parser; the rest are positionals. */
 export function parseArgs(argv: string[], spec: { strings?: string[]; booleans?: string[] }): {
   options: Record<string, string | boolean | undefined>;

@@ -5,7 +5,7 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { dirname, join } from "node:path";
-import { UsageError, type CliCommand } from "./cli-types";
+import { reportFailure, type CliCommand } from "./cli-types";
 
 const commandsDir = join(dirname(fileURLToPath(import.meta.url)), "commands");
 
@@ -44,12 +44,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     return await cmd.run(rest);
   } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`${err.message}\nUsage: ${cmd.usage}\n`);
-      return 2;
-    }
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    return reportFailure(err, cmd.usage);
   }
 }
 

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { parseArgs, UsageError } from "./cli-types";
+import { parseArgs, reportFailure, UsageError } from "./cli-types";
 
 /** The repository root (this file lives in src/node/). */
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -156,12 +156,7 @@ export function main(argv: string[]): number {
     );
     return 0;
   } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`${err.message}\nUsage: ${USAGE}\n`);
-      return 2;
-    }
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    return reportFailure(err, USAGE);
   }
 }
 

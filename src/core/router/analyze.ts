@@ -14,6 +14,7 @@
  */
 import { fold } from "./fold";
 import { DAY_WORDS, STOP_WORDS } from "./languages";
+import { CONCEPT, conceptsInRun, conceptsOf } from "./related";
 import { stem } from "./stem";
 
 /** Signal terms; "#" never occurs in a word term, so they cannot collide with words. */
@@ -61,6 +62,45 @@ const THIS_NOTE_RE = new RegExp(
   "u",
 );
 
+const MONTH = "january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec";
+/** English dates with the month's name: "December 13, 2019", "April 14th", "the 5th of march 2023". */
+const MONTH_DATE_RE = new RegExp(
+  `\\b(?:${MONTH})\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?\\b(?:,?\\s+\\d{4}\\b)?|\\b\\d{1,2}(?:st|nd|rd|th)?\\s+(?:of\\s+)?(?:${MONTH})\\b(?:,?\\s+\\d{4}\\b)?`,
+  "giu",
+);
+/** A year on its own ("in 1510", "from 2021"); not a part of a longer number, a date or a version. */
+const YEAR_RE = /(?<![\p{L}\p{N}.,:/-])(?:1[0-9]{3}|20[0-9]{2})(?![\p{L}\p{N}]|[.,:/-]\d)/u;
+/** An amount of money: a currency sign by a number. */
+const MONEY_RE = /[$€£¥₹₩₽]\s?\d|\d\s?[$€£¥₹₩₽]/u;
+/** A latitude/longitude pair: "46.603354,1.8883340", "37.8651 N, 119.5383 W". */
+const COORD_RE = /-?\d{1,3}\.\d{2,}\s?°?\s?[NSns]?\s?,\s?-?\d{1,3}\.\d{2,}/u;
+/** A command-line option ("docker --version", "ls -la"): the message is about running a command. */
+const CLI_RE = /(?:^|\s)(?:--[a-z][a-z-]+|-[a-z]{1,3})(?=\s|$)/iu;
+
+/**
+ * Concept terms of values that carry meaning whatever the words around them (see related.ts): a year asks about a
+ * date, a sum of money about currency, a coordinate pair about a location, an option about a command.
+ */
+function valueConcepts(text: string): string[] {
+  const out: string[] = [];
+  const noDates = text.replace(DATE_RE, " ").replace(MONTH_DATE_RE, " ");
+  if (YEAR_RE.test(noDates)) out.push(CONCEPT + "year", CONCEPT + "date");
+  if (MONEY_RE.test(text)) out.push(CONCEPT + "currency");
+  if (COORD_RE.test(text)) out.push(CONCEPT + "coordinate");
+  if (CLI_RE.test(text)) out.push(CONCEPT + "execute");
+  return out;
+}
+
+/** A URL's host name as words ("https://www.httpbin.org/post" → "httpbin"): the site is what the user named. */
+function hostWords(url: string): string[] {
+  const host = url.replace(/^(?:https?:\/\/)?/i, "").split(/[/?#:]/)[0].toLowerCase();
+  return host
+    .split(".")
+    .slice(0, -1)
+    .filter((w) => w !== "www" && /^[a-z][a-z0-9-]*$/.test(w))
+    .flatMap((w) => w.split("-"));
+}
+
 /** Replaces each match with a space-padded signal placeholder; returns the remaining text and the signals. */
 function extract(text: string, re: RegExp, signal: string, found: string[]): string {
   return text.replace(re, () => {
@@ -74,8 +114,8 @@ const HANGUL_RUN = /^[\p{Script=Hangul}]+$/u;
 const HAN = /\p{Script=Han}/u;
 /** Day words written in Han or kana: found inside a run, which has no spaces. */
 const CJK_DAY_WORDS = [...DAY_WORDS].filter((d) => CJK_RUN.test(d));
-/** Korean particles and endings at the end of a word, longest first. */
-const KO_PARTICLE = /(에서는|에서|으로|에게|한테|까지|부터|처럼|보다|이랑|하고|이나|에는|은|는|이|가|을|를|에|의|로|와|과|도|만|랑|나)$/u;
+/** Korean particles and endings at the end of a word, longest first ("시야", "시예요" → "시"). */
+const KO_PARTICLE = /(에서는|에서|으로|에게|한테|까지|부터|처럼|보다|이랑|하고|이나|에는|이에요|예요|에요|이야|은|는|이|가|을|를|에|의|로|와|과|도|만|랑|나|야)$/u;
 
 /** Chinese particles and Japanese case particles: a bigram with one of them spans a word boundary. */
 const CJK_PARTICLE = new Set([..."的了吗呢吧啊呀嘛么のはがをにでとも"]);
@@ -97,10 +137,11 @@ function pushCjk(run: string, out: string[]): void {
 }
 
 function pushHangul(word: string, out: string[]): void {
-  const bare = word.length > 2 ? word.replace(KO_PARTICLE, "") : word;
+  const bare = word.length >= 2 ? word.replace(KO_PARTICLE, "") : word;
   if (DAY_WORDS.has(word) || DAY_WORDS.has(bare)) out.push(SIGNAL.today);
   if (STOP_WORDS.has(word) || STOP_WORDS.has(bare)) return;
   if (bare.length >= 1) out.push(bare);
+  out.push(...conceptsInRun(word));
   const chars = [...word];
   for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
 }
@@ -109,9 +150,16 @@ function pushHangul(word: string, out: string[]): void {
 function pushWord(word: string, out: string[]): void {
   if (/^\d+$/.test(word)) return; // Bare numbers say nothing about the tool.
   if (DAY_WORDS.has(word)) out.push(SIGNAL.today);
-  if (STOP_WORDS.has(word)) return;
-  out.push(stem(word));
+  const s = stem(word);
+  // A function word gives no term of its own, but may stand for a concept ("about", "über", "про").
+  if (STOP_WORDS.has(word)) {
+    out.push(...conceptsOf(word, s));
+    return;
+  }
+  out.push(s);
+  // The truncation right after its word (routing hints pair them), then the word's concepts.
   if ([...word].length >= TRUNC_LENGTH) out.push(TRUNC + [...word].slice(0, TRUNC_LENGTH).join(""));
+  for (const c of conceptsOf(word, s)) out.push(c);
 }
 
 /** French and Italian elisions before an apostrophe ("l'article", "dell'anno"). */
@@ -138,9 +186,16 @@ export interface Analysis {
 export function analyze(text: string): Analysis {
   const signals: string[] = [];
   let rest = text;
-  rest = extract(rest, URL_RE, SIGNAL.url, signals);
+  const values = valueConcepts(text);
+  const hosts: string[] = [];
+  rest = rest.replace(URL_RE, (url) => {
+    signals.push(SIGNAL.url);
+    hosts.push(...hostWords(url));
+    return " ";
+  });
   rest = extract(rest, WIKILINK_RE, SIGNAL.link, signals);
   rest = extract(rest, DATE_RE, SIGNAL.date, signals);
+  rest = extract(rest, MONTH_DATE_RE, SIGNAL.date, signals);
   rest = extract(rest, TIME_RE, SIGNAL.time, signals);
   rest = extract(rest, QUOTE_RE, SIGNAL.quote, signals);
   rest = extract(rest, PATH_RE, SIGNAL.note, signals);
@@ -149,7 +204,11 @@ export function analyze(text: string): Analysis {
   if (signals.filter((x) => x === SIGNAL.quote).length >= 2) signals.push(SIGNAL.quotes);
   if (/[?？¿]/.test(rest)) signals.push(SIGNAL.ask);
   if (THIS_NOTE_RE.test(fold(rest))) signals.push(SIGNAL.thisNote);
-  const terms: string[] = [...signals];
+  const terms: string[] = [...signals, ...values];
+  if (signals.includes(SIGNAL.date)) terms.push(CONCEPT + "date");
+  if (signals.includes(SIGNAL.time)) terms.push(CONCEPT + "time");
+  if (signals.includes(SIGNAL.url)) terms.push(CONCEPT + "web");
+  for (const w of hosts) pushWord(w, terms);
   // "aujourd'hui" is one word whose apostrophe is no elision.
   // Identifiers split into words as tool names do ("columnCount" → "column count").
   const folded = fold(rest.replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")).replace(/aujourd['’]hui/g, "aujourdhui");
@@ -167,6 +226,7 @@ export function analyze(text: string): Analysis {
         if (CJK_RUN.test(part)) {
           if (CJK_DAY_WORDS.some((d) => part.includes(d))) terms.push(SIGNAL.today);
           pushCjk(part, terms);
+          terms.push(...conceptsInRun(part));
         } else pushWord(part, terms);
       }
       continue;

@@ -3,7 +3,7 @@
  * envelope parse, alias repair, ajv validation, zod defaults, path policy, effect policy, dispatch.
  * Runs on the real catalog's `vault:read` definition (its handler replaced by a stopwatch).
  */
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseEnvelope } from "../../core/agent/envelope-parse";
@@ -35,7 +35,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   );
   const registry = new ToolRegistry(catalog);
   const user = cliUser(false, () => {});
-  const ctx: ToolContext = { vault: new FolderVault(mkdtempSync(join(tmpdir(), "bench-step-")), { watch: false }), user, settings: DEFAULT_TOOL_SETTINGS, now: () => new Date() };
+  const vaultDir = mkdtempSync(join(tmpdir(), "bench-step-"));
+  const ctx: ToolContext = { vault: new FolderVault(vaultDir, { watch: false }), user, settings: DEFAULT_TOOL_SETTINGS, now: () => new Date() };
   const gatekeeper = new Gatekeeper(registry, ctx);
   const offered = new Set(["vault:read", "vault:search", "vault:list"]);
   const text = JSON.stringify({
@@ -45,14 +46,18 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     tool_calls: [{ name: "vault:read", args: { file: "Projects\\Alpha.md", heading: "Goals" } }],
   });
   const samples: number[] = [];
-  for (let i = 0; i < iterations; i++) {
-    const start = performance.now();
-    const parsed = parseEnvelope(text);
-    if (!parsed.ok) throw new Error(parsed.reason);
-    const checked = gatekeeper.check(parsed.envelope.tool_calls[0], { state: "Task", offered });
-    await gatekeeper.authorize(checked, ctx, { writes: "refuse", writesOffHint: "", alwaysAllowed: new Set() });
-    await checked.tool.definition.handler(checked.args, ctx);
-    samples.push(entered - start);
+  try {
+    for (let i = 0; i < iterations; i++) {
+      const start = performance.now();
+      const parsed = parseEnvelope(text);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      const checked = gatekeeper.check(parsed.envelope.tool_calls[0], { state: "Task", offered });
+      await gatekeeper.authorize(checked, ctx, { writes: "refuse", writesOffHint: "", alwaysAllowed: new Set() });
+      await checked.tool.definition.handler(checked.args, ctx);
+      samples.push(entered - start);
+    }
+  } finally {
+    rmSync(vaultDir, { recursive: true, force: true });
   }
   // The first runs include JIT warm-up; the median is what a turn pays.
   return { iterations, step_overhead_ms_median: Math.round(median(samples) * 10000) / 10000, step_overhead_ms_p95: Math.round([...samples].sort((a, b) => a - b)[Math.floor(samples.length * 0.95)] * 10000) / 10000 };

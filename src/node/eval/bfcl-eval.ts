@@ -22,7 +22,7 @@ import { argsAcceptable } from "./bfcl-check";
 import type { BfclItem } from "./bfcl";
 import { clampTools, type ClampOptions } from "./clamp-schema";
 import { alignedTable, pct, RecordingEngine } from "./recording-engine";
-import { EVAL_CONFIGS, type EvalConfig } from "./run-eval";
+import { configAgentOptions, EVAL_CONFIGS, TurnClock, type EvalConfig } from "./run-eval";
 
 /** The tool name a BFCL function gets ("math.hypot" → "bfcl:math_hypot"); BFCL's names are kept in a map. */
 export function bfclToolName(name: string): string {
@@ -100,8 +100,7 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
       let rightFunction = 0;
       let rightArgs = 0;
       let chatOnly = 0;
-      let totalMs = 0;
-      let generations = 0;
+      const clock = new TurnClock(engine);
       for (const [i, p] of prepared.entries()) {
         const agent = new Agent({
           engine,
@@ -111,23 +110,13 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
           user,
           grammars: p.grammars,
           options: {
-            grammar: config.grammar,
-            toolSelection: config.selection,
-            recovery: config.recovery,
-            maxRounds: 1,
-            seed: options.seed,
-            temperature: options.temperature,
+            ...configAgentOptions(config, options),
             writes: "refuse",
             ...(p.item.system ? { instructions: p.item.system } : {}),
-            ...(config.grammar ? {} : { maxTokensCap: options.freeMaxTokens }),
           },
         });
-        engine.clear();
-        const started = performance.now();
         const routed: { chatOnly: boolean }[] = [];
-        await agent.runTurn(p.item.question, { onEvent: (e) => void (e.type === "routed" && routed.push({ chatOnly: e.chatOnly })) });
-        totalMs += performance.now() - started;
-        generations += engine.texts.length;
+        await clock.time(() => agent.runTurn(p.item.question, { onEvent: (e) => void (e.type === "routed" && routed.push({ chatOnly: e.chatOnly })) }));
         if (routed[0]?.chatOnly) chatOnly++;
         // The first envelope with a call is judged (recovery may have corrected it); validity is the last reply's.
         const parsed = engine.envelopes();
@@ -149,8 +138,8 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
         right_function_pct: pct(rightFunction, n),
         right_args_pct: pct(rightArgs, n),
         chat_only: chatOnly,
-        mean_latency_ms: Math.round(totalMs / Math.max(1, n)),
-        generations,
+        mean_latency_ms: clock.meanMs(n),
+        generations: clock.generations,
       };
       options.log?.(JSON.stringify(metrics));
       out.push(metrics);

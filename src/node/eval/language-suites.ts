@@ -2,7 +2,9 @@
  * The per-language routing suites: requests as people type them in each language the router supports, each
  * with the tools that should be offered ("-": chat only, no tools). `languages/<lang>.tsv` is the suite;
  * `languages/heldout/<lang>.tsv` is a second set kept apart from tuning, so its numbers say how the router
- * does on requests it was not shaped by. English's suite is the bundled EVAL_SUITE; its held-out set is a file.
+ * does on requests it was not shaped by. `languages/blind/<lang>.tsv` was written by someone who saw only the tool
+ * list, never the router or its hints: the closest stand-in here for requests the router has never seen.
+ * English's suite is the bundled EVAL_SUITE; its held-out and blind sets are files.
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -33,9 +35,13 @@ export function parseRouteCases(text: string, source: string): RouteCase[] {
   return out;
 }
 
-/** The suite (or, with `heldout`, the held-out set) of one language. */
-export function languageCases(lang: SuiteLanguage, set: "suite" | "heldout" = "suite"): RouteCase[] {
+/** The sets of requests per language. */
+export const ROUTE_SETS = ["suite", "heldout", "blind"] as const;
+export type RouteSet = (typeof ROUTE_SETS)[number];
+
+/** The suite (or the held-out or blind set) of one language. */
+export function languageCases(lang: SuiteLanguage, set: RouteSet = "suite"): RouteCase[] {
   if (lang === "en" && set === "suite") return EVAL_SUITE.map((c) => ({ query: c.query, tools: c.tools }));
-  const file = set === "suite" ? `${dir}${lang}.tsv` : `${dir}heldout/${lang}.tsv`;
+  const file = set === "suite" ? `${dir}${lang}.tsv` : `${dir}${set}/${lang}.tsv`;
   return parseRouteCases(readFileSync(file, "utf8"), file);
 }

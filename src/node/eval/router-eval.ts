@@ -1,18 +1,18 @@
 /**
  * `eval --suite router`: the router alone, text scores only (no model, no embeddings): per language, top-3
- * recall and chat-only recall/precision on the suite and on the held-out set; and BFCL recall with all of the
+ * recall and chat-only recall/precision on the suite, the held-out set and the blind set; and BFCL recall with all of the
  * sample's functions as one catalog.
  */
 import { ToolRouter } from "../../core/router/tool-router";
 import { createToolCatalog } from "../../tools/index";
 import { bfclRouteMetrics, type BfclRouteMetrics } from "./bfcl-route";
 import { loadBfcl } from "./bfcl";
-import { languageCases, SUITE_LANGUAGES } from "./language-suites";
+import { languageCases, ROUTE_SETS, SUITE_LANGUAGES, type RouteSet } from "./language-suites";
 import { routeMetrics, type RouteMetrics } from "./route-metrics";
 
 export interface LanguageRow {
   language: string;
-  set: "suite" | "heldout";
+  set: RouteSet;
   metrics: Omit<RouteMetrics, "misses">;
   misses: RouteMetrics["misses"];
 }
@@ -29,7 +29,7 @@ export function defaultRouter(): ToolRouter {
 
 export function languageRows(router = defaultRouter()): LanguageRow[] {
   const rows: LanguageRow[] = [];
-  for (const set of ["suite", "heldout"] as const) {
+  for (const set of ROUTE_SETS) {
     for (const language of SUITE_LANGUAGES) {
       const { misses, ...metrics } = routeMetrics(router, languageCases(language, set));
       rows.push({ language, set, metrics, misses });

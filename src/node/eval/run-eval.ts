@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Conversation } from "../../core/agent/conversation";
+import type { AgentOptions } from "../../core/agent/options";
 import type { Engine } from "../../core/ports/engine";
 import type { GrammarOptions } from "../../core/grammar";
 import { composeHeadless } from "../compose";
@@ -30,6 +31,42 @@ export const EVAL_CONFIGS: EvalConfig[] = [
   { name: "router + grammar", grammar: true, selection: "routed", recovery: false },
   { name: "router + grammar + recovery", grammar: true, selection: "routed", recovery: true },
 ];
+
+/** The agent options one configuration runs under. Only the first tool round is judged; later rounds would only cost time. */
+export function configAgentOptions(
+  config: EvalConfig,
+  options: { seed?: number; temperature?: number; freeMaxTokens: number },
+): Partial<AgentOptions> {
+  return {
+    grammar: config.grammar,
+    toolSelection: config.selection,
+    recovery: config.recovery,
+    maxRounds: 1,
+    seed: options.seed,
+    temperature: options.temperature,
+    // The no-grammar generation has no byte bound of its own.
+    ...(config.grammar ? {} : { maxTokensCap: options.freeMaxTokens }),
+  };
+}
+
+/** Times turns through a recording engine: total wall time and replies generated (recovery adds some). */
+export class TurnClock {
+  totalMs = 0;
+  generations = 0;
+  constructor(private readonly engine: RecordingEngine) {}
+
+  async time(turn: () => Promise<unknown>): Promise<void> {
+    this.engine.clear();
+    const started = performance.now();
+    await turn();
+    this.totalMs += performance.now() - started;
+    this.generations += this.engine.texts.length;
+  }
+
+  meanMs(turns: number): number {
+    return Math.round(this.totalMs / Math.max(1, turns));
+  }
+}
 
 export interface ConfigMetrics {
   config: string;
@@ -81,31 +118,17 @@ export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]>
         grammarOptions: options.grammarOptions,
         clamp: options.clamp,
         catalog: { semantic: !!options.embedModel, network: false },
-        agentOptions: {
-          grammar: config.grammar,
-          toolSelection: config.selection,
-          recovery: config.recovery,
-          // Only the first tool round is judged; later rounds would only cost time.
-          maxRounds: 1,
-          seed: options.seed,
-          temperature: options.temperature,
-          ...(config.grammar ? {} : { maxTokensCap: options.freeMaxTokens }),
-        },
+        agentOptions: configAgentOptions(config, options),
       });
       let valid = 0;
       let utf8Valid = 0;
       let rightTool = 0;
       let rightArgs = 0;
       let hybrids = 0;
-      let totalMs = 0;
-      let generations = 0;
+      const clock = new TurnClock(engine);
       for (const [i, testCase] of options.cases.entries()) {
         headless.agent.conversation = new Conversation();
-        engine.clear();
-        const started = performance.now();
-        await headless.agent.runTurn(testCase.query);
-        totalMs += performance.now() - started;
-        generations += engine.texts.length;
+        await clock.time(() => headless.agent.runTurn(testCase.query));
         if (engine.utf8.at(-1) ?? true) utf8Valid++;
         const parsed = engine.envelopes().at(-1);
         if (parsed?.ok) valid++;
@@ -124,8 +147,8 @@ export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]>
         right_tool_pct: pct(rightTool, n),
         right_params_pct: pct(rightArgs, n),
         mixed_tool_hybrids: hybrids,
-        mean_latency_ms: Math.round(totalMs / Math.max(1, n)),
-        generations,
+        mean_latency_ms: clock.meanMs(n),
+        generations: clock.generations,
       };
       options.log?.(JSON.stringify(metrics));
       out.push(metrics);

@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { UsageError, parseArgs } from "../cli-types";
+import { parseArgs, reportFailure, UsageError } from "../cli-types";
 import { GPU_KINDS, PLATFORMS, PLATFORM_IDS, isGpuKind, isPlatformId, type GpuKind, type PackEntry, type PacksManifest, type PlatformId } from "../../plugin/runtime/pack-format";
 import { buildPack } from "./build-pack";
 import { planPack, runtimeVersion, type Lockfile } from "./lockfile-plan";
@@ -76,12 +76,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return mismatches > 0 ? 1 : 0;
   } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`${err.message}\nUsage: ${USAGE}\n`);
-      return 2;
-    }
-    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-    return 1;
+    return reportFailure(err, USAGE);
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { SeededRandom } from "../test-model/prng";
 
 export interface GenerateOptions {
   /** Number of notes (default 10,000). */
@@ -38,14 +39,8 @@ const FOLDERS = ["Daily", "Projects", "People", "Meetings", "Areas", "Resources"
 
 /** A small deterministic PRNG (mulberry32). */
 function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new SeededRandom(seed);
+  return () => random.next();
 }
 
 /**

@@ -27,6 +27,7 @@ import { fakeApp } from "../../fakes/fake-app";
 import { FolderBackend } from "../../fakes/folder-backend";
 import { DEFAULT_SETTINGS } from "../../../src/plugin/settings/settings";
 import { testModelPath } from "../../helpers/test-model";
+import { buildHostBundle } from "../../helpers/host-bundle";
 
 const repo = resolve(__dirname, "../../..");
 let pluginDir: string;
@@ -34,16 +35,8 @@ let host: { source: string; hash: string };
 let model: string;
 
 beforeAll(async () => {
-  const configUrl = new URL("../../../esbuild.config.mjs", import.meta.url).href;
-  const config = (await import(configUrl)) as { buildHost(): Promise<string> };
-  const cwd = process.cwd();
-  process.chdir(repo);
-  try {
-    const source = await config.buildHost();
-    host = { source, hash: createHash("sha256").update(source).digest("hex").slice(0, 16) };
-  } finally {
-    process.chdir(cwd);
-  }
+  const source = await buildHostBundle();
+  host = { source, hash: createHash("sha256").update(source).digest("hex").slice(0, 16) };
   pluginDir = mkdtempSync(join(tmpdir(), "plugin-folder-"));
   // The runtime (node-llama-cpp, vectra) as a user's `npm install` in the plugin folder would provide it.
   symlinkSync(join(repo, "node_modules"), join(pluginDir, "node_modules"), "dir");

@@ -22,6 +22,7 @@ import type { PacksManifest, PackEntry } from "../../../src/plugin/runtime/pack-
 import { RuntimeInstaller, RuntimeInstallError, type InstallProgress } from "../../../src/plugin/runtime/runtime-installer";
 import { RuntimeStore } from "../../../src/plugin/runtime/runtime-store";
 import { testModelPath } from "../../helpers/test-model";
+import { buildHostBundle } from "../../helpers/host-bundle";
 
 const repo = resolve(__dirname, "../../..");
 const PLUGIN_VERSION = "0.1.0";
@@ -50,16 +51,8 @@ function send(res: ServerResponse, body: Buffer, range: string | undefined): voi
 }
 
 beforeAll(async () => {
-  const configUrl = new URL("../../../esbuild.config.mjs", import.meta.url).href;
-  const config = (await import(configUrl)) as { buildHost(): Promise<string> };
-  const cwd = process.cwd();
-  process.chdir(repo);
-  try {
-    const source = await config.buildHost();
-    host = { source, hash: createHash("sha256").update(source).digest("hex").slice(0, 16) };
-  } finally {
-    process.chdir(cwd);
-  }
+  const source = await buildHostBundle();
+  host = { source, hash: createHash("sha256").update(source).digest("hex").slice(0, 16) };
   work = mkdtempSync(join(tmpdir(), "runtime-install-"));
   const lockfile = JSON.parse(readFileSync(join(repo, "package-lock.json"), "utf8")) as Lockfile;
   built = await buildPack({ lockfile, platform: "linux-x64", outDir: join(work, "packs") });

@@ -55,12 +55,13 @@ describe("CLI: route over foreign catalogs, bench router at scale, eval suites",
     expect(cli("bench", "router", "--tools", "0").status).toBe(2);
   });
 
-  it.skipIf(!existsSync(defaultBfclDir()))("eval --suite router reports every language's suite and held-out set, and BFCL recall", () => {
+  it.skipIf(!existsSync(defaultBfclDir()))("eval --suite router reports every language's suite, held-out and blind sets, and BFCL recall", () => {
     const r = cli("eval", "--suite", "router", "--json");
     expect(r.status, r.stderr).toBe(0);
     const j = lastJson(r.stdout) as { languages: { language: string; set: string }[]; bfcl: { functions: number; top3: number } };
-    expect(j.languages).toHaveLength(28);
+    expect(j.languages).toHaveLength(42);
     expect(new Set(j.languages.map((l) => l.language)).size).toBe(14);
+    expect(new Set(j.languages.map((l) => l.set))).toEqual(new Set(["suite", "heldout", "blind"]));
     expect(j.bfcl.functions).toBe(845);
     expect(j.bfcl.top3).toBeGreaterThanOrEqual(0.9);
   });

@@ -6,26 +6,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EngineClient } from "../../../src/engine/client/engine-client";
 import { nodeHostLauncher } from "../../../src/engine/client/node-launcher";
 import { testModelPath } from "../../helpers/test-model";
+import { buildHostBundle } from "../../helpers/host-bundle";
 
 describe("the engine host without node-llama-cpp installed", () => {
   let dir: string;
   let script: string;
 
   beforeAll(async () => {
-    const { buildHost } = (await import(new URL("../../../esbuild.config.mjs", import.meta.url).href)) as { buildHost(): Promise<string> };
-    const cwd = process.cwd();
-    process.chdir(fileURLToPath(new URL("../../..", import.meta.url)));
-    let source: string;
-    try {
-      source = await buildHost();
-    } finally {
-      process.chdir(cwd);
-    }
+    const source = await buildHostBundle();
     // No static import of a runtime package may reach the bundle's top: it would fail before the host says ready.
     expect(source).not.toMatch(/^import [^;]*from ?"(node-llama-cpp|vectra)"/m);
     dir = mkdtempSync(join(tmpdir(), "host-no-runtime-"));

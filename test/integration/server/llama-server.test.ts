@@ -28,6 +28,7 @@ import { ToolRegistry } from "../../../src/tools/registry";
 import { requireLlamaServer, freePort, startLlamaServer, type RunningServer } from "../../helpers/llama-server";
 import { testModelPath } from "../../helpers/test-model";
 import { copyVault } from "../agent/scripted-helpers";
+import { buildHostBundle } from "../../helpers/host-bundle";
 
 const bin = requireLlamaServer("the llama.cpp server engine tests");
 const API_KEY = "test-key-7f3a";
@@ -165,8 +166,7 @@ describe.skipIf(!bin)("llama.cpp server engine (real llama-server)", () => {
       expect(r.stopReason).toBe("abort");
     }
     console.info(`[llama-server abort] settle latency ms: ${latencies.map((l) => l.toFixed(1)).join(", ")}`);
-    // Measured around 1-5 ms here; asserted generously (a loaded shared machine).
-    expect(Math.max(...latencies)).toBeLessThan(1000);
+    // How fast it settles is `bench engine`'s abort figure; here it must settle as an abort and leave the server usable.
     const next = await client.generate({ messages: [{ role: "user", content: "hi" }], grammar: 'root ::= "ok"', maxTokens: 4, conversationId: "abort-test" });
     expect(next.text).toBe("ok");
   });
@@ -361,16 +361,7 @@ describe.skipIf(!bin)("llama.cpp server engine (real llama-server)", () => {
   });
 
   it("the bundled engine host starts and serves a server engine where node-llama-cpp is not installed", async () => {
-    const configUrl = new URL("../../../esbuild.config.mjs", import.meta.url).href;
-    const { buildHost } = (await import(configUrl)) as { buildHost(): Promise<string> };
-    const cwd = process.cwd();
-    process.chdir(fileURLToPath(new URL("../../..", import.meta.url)));
-    let source: string;
-    try {
-      source = await buildHost();
-    } finally {
-      process.chdir(cwd);
-    }
+    const source = await buildHostBundle();
     // A folder with no node_modules anywhere above it: the runtime cannot be found from there.
     const dir = mkdtempSync(join(tmpdir(), "host-no-runtime-"));
     const script = join(dir, "engine-host.mjs");

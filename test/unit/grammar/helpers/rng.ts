@@ -1,11 +1,7 @@
+import { SeededRandom } from "../../../../src/node/test-model/prng";
+
 /** A small seeded random source (mulberry32) so property failures replay from fast-check's seed. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = new SeededRandom(seed);
+  return () => random.next();
 }
