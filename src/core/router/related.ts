@@ -61,6 +61,8 @@ const GROUPS = [
   "selection selected highlighted highlight markiert* ausgewählt* auswahl sélection* surlign* seleccion* resaltad* selecion* destacad* selezion* evidenzia* selectie geselecteerd* gemarkeerd* zaznacz* выделен* выделил* виділен* виділив* seçili seçti* seçim* 选中 选择 選択 선택",
   "link links backlink backlinks verlink* verweis* lien liens enlace* vincul* collegament* koppeling* odnośnik* ссылк* ссыла* посилан* bağlantı* 链接 リンク 링크",
   "about regarding concerning über sur concernant sobre acerca riguardo over omtrent temat про об щодо hakkında 关于 有关 について に関する 관한 대해",
+  "mention mentions mentioned mentioning discuss discussed erwähn* mentionn* parl* menciona* mencion* habl* fala* falei menziona* noem* vermeld* wspomin* wspomn* упомина* упомян* згаду* згад* bahse* 提到 提及 言及 触れ 언급",
+  "told said gesagt erzählt dije dicho contado disse contei detto raccontato gezegd verteld mówił* powiedział* говорил* сказал* рассказывал* казав* розповідав* söyle* 说过 告诉过 言った 話した 말했",
   "folder folders directory ordner* verzeichnis* dossier* carpeta* cartell* mappen katalog* папк* klasör* 文件夹 フォルダ 폴더",
 ].join("|");
 

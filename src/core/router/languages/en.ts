@@ -32,9 +32,9 @@ export const en: RouterLanguage = {
     "jot", "note down", "keep", "fix", "replace",
   ],
   hints: {
-    "vault:read": ["show me what Projects/Plan.md says", "let me see the note", "give me the text of [[Weekly Plan]]", "what's written in the file"],
+    "vault:read": ["pull up my note on", "bring up Projects/Plan.md", "show me what Projects/Plan.md says", "let me see the note", "give me the text of [[Weekly Plan]]", "what's written in the file"],
     "vault:write": ["start a new note", "draft a note titled", "create a file in Projects", "put this into a brand new note", "replace the whole note with"],
-    "vault:append": ["add this to the end of the note", "tack this onto my note", "add a bullet to the note"],
+    "vault:append": ["put this at the bottom of the note", "add this to the end of the note", "tack this onto my note", "add a bullet to the note"],
     "vault:edit": ["replace \"old text\" with \"new text\" in the note", "swap this word for another in the note", "reword the sentence in the note", "fix a mistake in the note", "change the wording in Ideas.md"],
     "vault:list": ["which notes are in the folder", "show me the folder contents", "how many notes do I have", "list everything in Projects/"],
     "vault:search": ["search the vault for", "any notes that mention", "look through my notes for the word", "where did I mention"],
