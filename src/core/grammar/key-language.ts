@@ -204,3 +204,97 @@ export function keyRule(rules: RuleSet, names: string[], l: KeyLanguage, name = 
   if (!body) return null;
   return rules.add(name, seq(lit('"'), body, lit('"')), `keylang|${l.fixed.map(setKey).join("/")}|${setKey(l.tail)}|${l.tailMax}|${JSON.stringify([...names].sort())}`);
 }
+
+/**
+ * `"..."`: a key of at most maxChars characters that is in none of `langs` and none of `names`
+ * (the keys additionalProperties governs beside patternProperties); null when no key qualifies. A
+ * walk over positions that tracks which languages (and which declared names) a prefix may still
+ * complete; once none can, any characters may follow.
+ */
+export function keyRuleOutside(rules: RuleSet, names: string[], langs: KeyLanguage[], maxChars: number): GbnfExpr | null {
+  const root: Trie = { terminal: false, children: new Map() };
+  for (const name of names) {
+    if ([...name].length > maxChars) continue;
+    let node = root;
+    for (const ch of name) {
+      const cp = ch.codePointAt(0)!;
+      let next = node.children.get(cp);
+      if (!next) {
+        next = { terminal: false, children: new Map() };
+        node.children.set(cp, next);
+      }
+      node = next;
+    }
+    node.terminal = true;
+  }
+  const charRule = (set: CharRanges): GbnfExpr | null => {
+    const e = keyChar(set);
+    return e && e.kind !== "class" && e.kind !== "literal" ? rules.add("key-char", e, `keychar|${setKey(set)}`) : e;
+  };
+  const setAt = (l: KeyLanguage, pos: number): CharRanges => (pos < l.fixed.length ? l.fixed[pos] : pos - l.fixed.length < l.tailMax ? l.tail : []);
+  const acceptsAt = (l: KeyLanguage, pos: number) => pos >= l.fixed.length && pos <= l.fixed.length + l.tailMax;
+  const trieIds = new Map<Trie, number>();
+  const memo = new Map<string, GbnfExpr | null>();
+  const walk = (pos: number, alive: number[], node: Trie | null): GbnfExpr | null => {
+    if (alive.length === 0 && node === null) {
+      const c = charRule(ANY);
+      return pos < maxChars && c ? boundedRepeat(c, 0, maxChars - pos) : seq();
+    }
+    if (node && !trieIds.has(node)) trieIds.set(node, trieIds.size);
+    const key = `${pos}|${alive.join(",")}|${node ? trieIds.get(node) : "-"}`;
+    if (memo.has(key)) return memo.get(key)!;
+    memo.set(key, null);
+    const options: GbnfExpr[] = [];
+    if (!alive.some((i) => acceptsAt(langs[i], pos)) && !node?.terminal) options.push(seq());
+    if (pos < maxChars) {
+      const named = node ? [...node.children.keys()] : [];
+      for (const cp of named) {
+        const next = walk(pos + 1, alive.filter((i) => contains(setAt(langs[i], pos), cp)), node!.children.get(cp)!);
+        if (next) options.push(seq(lit(JSON.stringify(String.fromCodePoint(cp)).slice(1, -1)), next));
+      }
+      // The other characters, grouped by which languages they keep alive.
+      const rest = intersect(ANY, complement(normalize(named.map((c) => [c, c] as [number, number]))));
+      for (let mask = 0; mask < 1 << alive.length; mask++) {
+        let set = rest;
+        alive.forEach((i, b) => (set = intersect(set, mask & (1 << b) ? setAt(langs[i], pos) : complement(setAt(langs[i], pos)))));
+        if (set.length === 0) continue;
+        const c = charRule(set);
+        const next = c && walk(pos + 1, alive.filter((_, b) => mask & (1 << b)), null);
+        if (c && next) options.push(seq(c, next));
+      }
+    }
+    const e = options.length === 0 ? null : options.length === 1 ? options[0] : rules.add("outside-key", alt(...options));
+    memo.set(key, e);
+    return e;
+  };
+  if (langs.length > MAX_OUTSIDE_LANGUAGES) throw new Error(`keyRuleOutside takes at most ${MAX_OUTSIDE_LANGUAGES} languages.`);
+  const body = walk(0, langs.map((_, i) => i), root);
+  return body && rules.add("outside-key", seq(lit('"'), body, lit('"')));
+}
+
+/** Patterns keyRuleOutside tells apart at once (2^n character groups per position). */
+export const MAX_OUTSIDE_LANGUAGES = 6;
+
+/**
+ * The class C when an unanchored pattern is just "one character of C" (`[A-Za-z0-9_]`, `[a-z]+`,
+ * `\w{1,255}`): a key matches exactly when it contains a character of C. Null otherwise.
+ */
+export function containedClassOf(pattern: string): CharRanges | null {
+  let branches;
+  try {
+    branches = parseRegex(pattern);
+  } catch (err) {
+    if (err instanceof UntranslatableRegex) return null;
+    throw err;
+  }
+  if (branches.length !== 1 || branches[0].start || branches[0].end) return null;
+  const node = unwrap(branches[0].node);
+  if (node.kind === "set") return node.ranges;
+  if (node.kind === "repeat" && node.item.kind === "set" && node.min === 1 && node.max >= 1) return node.item.ranges;
+  return null;
+}
+
+/** Keys of at most maxChars characters, none of them in `set`. */
+export function keysWithout(set: CharRanges, maxChars: number): KeyLanguage {
+  return { fixed: [], tail: complement(set), tailMax: maxChars };
+}

@@ -19,10 +19,10 @@ import { jsonBoolean, jsonInteger, jsonNull, jsonNumber, jsonString } from "./js
 import { literalChoice } from "./literal-choice";
 import { patternLengths, translatePattern, translatePatternCapped } from "./json-string-pattern";
 import { provablyDisjoint } from "./schema-combinators";
-import { anyKeyLanguage, boundKeyLanguage, disjointKeyLanguages, isEveryKey, keyInLanguage, keyLanguageOf, keyRule, type KeyLanguage } from "./key-language";
+import { MAX_OUTSIDE_LANGUAGES, anyKeyLanguage, containedClassOf, keysWithout, boundKeyLanguage, disjointKeyLanguages, isEveryKey, keyInLanguage, keyLanguageOf, keyRule, keyRuleOutside, type KeyLanguage } from "./key-language";
 import { SchemaDocument } from "./schema-document";
 import { mergeParts, normalizeNode, typesOf, type Merged, type Part } from "./schema-merge";
-import { ValueChecker, patternRegex } from "./value-check";
+import { ValueChecker, jsonEqual, patternRegex } from "./value-check";
 import type { RuleSet } from "./rule-set";
 import { GrammarRefusal, type GrammarCap, type GrammarRelaxation, type JsonSchema, type ResolvedGrammarOptions } from "./types";
 import { ALL_TYPES, MAX_EXTRA_KEY_CHARS, constrainingKeys, escapePointer, isSchema, matchesType, nextDouble, signed, toBigInt, type Schema } from "./schema-words";
@@ -37,6 +37,10 @@ const MAX_STEPS = 200_000;
 const MAX_ALTERNATIVES = 64;
 /** `$ref`s and `allOf`s inlined into one node's conjunction. */
 const MAX_INLINED = 256;
+/** Distinct-item arrays over at most this many listed values are compiled exactly (2^n rules). */
+const MAX_UNIQUE_VALUES = 8;
+/** Combinations one node may look at while dropping those that admit nothing. */
+const MAX_VISITED = 1024;
 /** Cases one group of discriminating ifs may expand into (one per tested value, plus three). */
 const MAX_CONDITIONAL_CASES = 16;
 /** Subschemas longer than this (as JSON) are not compared with others for equality. */
@@ -54,6 +58,25 @@ export class BudgetExceeded extends Error {
   }
 }
 
+/** Extra keys of an object: a key language (or the keys outside some languages) and their value schema. */
+interface Extra {
+  lang: KeyLanguage;
+  /** Keys in none of these languages (and in `lang`). */
+  outside?: KeyLanguage[];
+  value: JsonSchema;
+  pointer: string;
+}
+
+/** What the conjunction a negation is used in says about the object (see negationContext). */
+interface NegationContext {
+  closedKeys: string[] | null;
+  properties: Record<string, JsonSchema>;
+  /** Keys every object there has. */
+  required: string[];
+  /** The types its values may have (null: any). */
+  types: string[] | null;
+}
+
 /** An `if` that tests one property against constants. */
 interface DiscriminatorTest {
   property: string;
@@ -63,6 +86,12 @@ interface DiscriminatorTest {
   requiresProperty: boolean;
   /** The test fails on non-objects. */
   objectOnly: boolean;
+}
+
+/** How many more alternatives one node may expand into, and how many combinations were looked at. */
+interface Budget {
+  left: number;
+  visited?: number;
 }
 
 /** One merged alternative and the `$ref` targets inlined into it. */
@@ -88,6 +117,8 @@ export interface CompileReport {
 export class SchemaCompiler {
   private readonly doc: SchemaDocument;
   private readonly checker: ValueChecker;
+  /** Decides "certainly not a value of" for disjointness proofs (formats not checked). */
+  private readonly looseChecker: ValueChecker;
   /** How many times each `$ref` target is open on the current path (recursion unrolling). */
   private readonly open = new Map<object, number>();
   private readonly refMemo = new Map<object, Map<string, GbnfExpr | null>>();
@@ -116,6 +147,7 @@ export class SchemaCompiler {
   ) {
     this.doc = new SchemaDocument(root);
     this.checker = new ValueChecker(this.doc);
+    this.looseChecker = new ValueChecker(this.doc, false);
     this.rulesAtStart = rules.size;
   }
 
@@ -399,7 +431,7 @@ export class SchemaCompiler {
    * The merged alternatives of a conjunction, with unions and dependencies distributed. Each carries
    * the `$ref` targets inlined into it, which count as open while it compiles.
    */
-  private alternatives(parts: Part[], ctx: Ctx, budget: { left: number }, inherited: Set<object> = new Set()): Alternative[] {
+  private alternatives(parts: Part[], ctx: Ctx, budget: Budget, inherited: Set<object> = new Set()): Alternative[] {
     this.tick(ctx.pointer);
     const targets = new Set(inherited);
     const flat = this.conditionals(this.expand(parts, ctx, targets));
@@ -440,10 +472,16 @@ export class SchemaCompiler {
       // Branches disjoint on their own stay disjoint beside anything; otherwise judge them with the rest.
       if (keyword === "oneOf" && budget.left > 0 && !this.oneOfDisjoint(value as JsonSchema[], p) && !this.disjoint(perBranch.map((list) => list.map((a) => a.merged)))) {
         // Overlapping branches: branch i is taken with every other branch negated, when each negation is exact.
-        const negated = branches.map((b) => this.negation(b[0].schema, b[0].base));
-        if (negated.every((n) => n !== null)) {
+        // Inside branch i, a closed object (from the branch or its siblings) names the keys the others' negations may use.
+        const negated = branches.map((b, bi) => {
+          const context = this.negationContext([...others, ...b]);
+          return branches.map((other, j) => (j === bi ? true : this.negation(other[0].schema, other[0].base, 0, context)));
+        });
+        if (negated.every((row) => row.every((n) => n !== null))) {
           perBranch = branches.map((b, bi) =>
-            budget.left <= 0 ? [] : this.alternatives([...others, ...b, ...negated.flatMap((n, j) => (j === bi ? [] : [{ schema: n, base: b[0].base, pointer: `${p.pointer}/oneOf/${j}` }]))], ctx, budget, targets),
+            budget.left <= 0
+              ? []
+              : this.alternatives([...others, ...b, ...negated[bi].flatMap((n, j) => (j === bi ? [] : [{ schema: n, base: branches[j][0].base, pointer: `${p.pointer}/oneOf/${j}` }]))], ctx, budget, targets),
           );
         } else this.relax(p.pointer, "oneOf", "its branches may overlap, so the grammar allows a value that matches several (as anyOf)");
       }
@@ -454,8 +492,11 @@ export class SchemaCompiler {
       }
       return perBranch.flat();
     }
+    const merged = mergeParts(flat);
+    // A combination that plainly admits nothing is dropped without using the budget (within a bound on all visited).
+    if (budget.visited !== undefined && ++budget.visited <= MAX_VISITED && admitsNothing(merged.schema)) return [];
     budget.left--;
-    return [{ merged: mergeParts(flat), targets }];
+    return [{ merged, targets }];
   }
 
   /**
@@ -569,6 +610,30 @@ export class SchemaCompiler {
     return { property, values, requiresProperty: required.length > 0, objectOnly: types !== null };
   }
 
+  /**
+   * What a conjunction's own parts say about an object, for negating another branch inside it: the
+   * keys it may have when some part closes it (additionalProperties false, no patterns), and the
+   * schema each declared property must satisfy there.
+   */
+  private negationContext(parts: Part[]): NegationContext {
+    let closedKeys: string[] | null = null;
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    let types: string[] | null = null;
+    for (const p of parts) {
+      const s = this.deref(p.schema, p.base);
+      if (!isSchema(s)) continue;
+      const own = typesOf(normalizeNode(s, this.doc.draft));
+      if (own) types = types === null ? own : types.filter((t) => own.includes(t) || (t === "integer" && own.includes("number"))).concat(own.includes("integer") && types.includes("number") && !types.includes("integer") ? ["integer"] : []);
+      if (Array.isArray(s.required)) required.push(...s.required.map(String));
+      const declared = isSchema(s.properties) ? s.properties : {};
+      for (const [k, v] of Object.entries(declared)) if (!(k in properties)) properties[k] = v as JsonSchema;
+      if (s.additionalProperties !== false || s.patternProperties !== undefined) continue;
+      if (closedKeys === null || Object.keys(declared).length < closedKeys.length) closedKeys = Object.keys(declared);
+    }
+    return { closedKeys, properties, required, types };
+  }
+
   /** A subschema with `$ref`-only wrappers followed. */
   private deref(x0: JsonSchema, base: string): JsonSchema {
     let x = x0;
@@ -589,7 +654,7 @@ export class SchemaCompiler {
       const ctx = { base: part.base, pointer: part.pointer };
       this.judging++;
       try {
-        const perBranch = list.map((b, k) => this.alternatives([at(b, k)], ctx, { left: MAX_ALTERNATIVES }).map((a) => a.merged));
+        const perBranch = list.map((b, k) => this.alternatives([at(b, k)], ctx, { left: MAX_ALTERNATIVES, visited: 0 }).map((a) => a.merged));
         disjoint = this.disjoint(perBranch);
       } finally {
         this.judging--;
@@ -601,6 +666,17 @@ export class SchemaCompiler {
 
   /** True when no value can match two of the branches (each given as its merged alternatives). */
   private disjoint(perBranch: Merged[][]): boolean {
+    for (let i = 0; i < perBranch.length; i++) {
+      for (let j = i + 1; j < perBranch.length; j++) {
+        for (const a of perBranch[i]) for (const b of perBranch[j]) if (!this.pairDisjoint(a.schema, b.schema)) return false;
+      }
+    }
+    return true;
+  }
+
+  /** True only when no value matches both schemas. */
+  private pairDisjoint(a: JsonSchema, b: JsonSchema): boolean {
+    // A reference with siblings is read as its target alone: a looser schema, so a proof still holds.
     const deref = (s: JsonSchema): JsonSchema => {
       let cur = s;
       for (let i = 0; i < 16 && isSchema(cur) && typeof cur.$ref === "string"; i++) {
@@ -610,19 +686,21 @@ export class SchemaCompiler {
       }
       return cur;
     };
-    for (let i = 0; i < perBranch.length; i++) {
-      for (let j = i + 1; j < perBranch.length; j++) {
-        for (const a of perBranch[i]) for (const b of perBranch[j]) if (!provablyDisjoint(a.schema, b.schema, "", deref)) return false;
-      }
-    }
-    return true;
+    const mayMatch = (schema: JsonSchema, value: unknown): boolean => {
+      this.looseChecker.undecided = null;
+      const matched = this.looseChecker.matches(schema, value, "");
+      return matched || this.looseChecker.takeUndecided() !== null;
+    };
+    return provablyDisjoint(a, b, "", deref, mayMatch);
   }
 
   /**
    * An equivalent positive schema for `not x`, or null when there is none in the compiler's terms.
-   * Covers types, required keys, property values (recursively), anyOf/allOf (De Morgan) and enums.
+   * Covers anyOf/allOf (De Morgan), `not`, and nodes of types, enums, required keys, property values
+   * (recursively), length, count and range bounds, one keyword at a time. `additionalProperties` is
+   * negated only with `closedKeys`: every key the value can have (the context closes the object).
    */
-  private negation(x0: JsonSchema, base: string, depth = 0): JsonSchema | null {
+  private negation(x0: JsonSchema, base: string, depth = 0, context: NegationContext | null = null): JsonSchema | null {
     let x = x0;
     for (let i = 0; i < 16 && isSchema(x) && typeof x.$ref === "string" && constrainingKeys(x).length === 1; i++) {
       const r = this.doc.resolve(x.$ref, this.doc.baseOf(x) ?? base);
@@ -645,33 +723,109 @@ export class SchemaCompiler {
       return parts.every((q) => q !== null) ? { anyOf: parts } : null;
     }
     if (keys.length === 1 && keys[0] === "enum") return { not: n };
+    if (keys.length === 1 && keys[0] === "not") return n.not as JsonSchema;
+    // not (k1 and k2 and ...) is (not k1) or (not k2) or ...; each keyword fails only on values of its type.
+    const options: JsonSchema[] = [];
     const types = typesOf(n);
-    if (keys.length === 1 && keys[0] === "type" && types) {
+    const declared0 = isSchema(n.properties) ? Object.keys(n.properties) : [];
+    if (n.additionalProperties === false && n.patternProperties === undefined && context?.required.some((key) => !declared0.includes(key))) {
+      // The context requires a key this schema refuses: every object there fails it, whatever its other keywords.
+      if (types === null) return { type: "object" };
+      const rest = ALL_TYPES.filter((t) => t === "object" || (!types.includes(t) && !(t === "number" && types.includes("integer"))));
+      if (types.includes("integer") && !types.includes("number")) return null;
+      return rest.length === ALL_TYPES.length ? true : { type: rest };
+    }
+    // Where the context's values all have one of these types, failing the type is not an option.
+    const within = !!types && !!context?.types && context.types.every((t) => types.includes(t) || (t === "integer" && types.includes("number")));
+    if (types && !within) {
       if (types.includes("integer") && !types.includes("number")) return null;
       const rest = ALL_TYPES.filter((t) => !types.includes(t) && !(t === "number" && types.includes("integer")));
-      return rest.length ? { type: rest } : false;
+      if (rest.length) options.push({ type: rest });
     }
-    // An object schema: not (object and required keys present and each declared key's value fits).
-    if (keys.every((k) => k === "required" || k === "properties" || k === "type") && (types === null || (types.length === 1 && types[0] === "object"))) {
-      const options: JsonSchema[] = [];
-      if (types !== null) options.push({ type: ALL_TYPES.filter((t) => t !== "object") });
-      for (const k of Array.isArray(n.required) ? n.required.map(String) : []) options.push({ type: "object", properties: { [k]: false } });
-      for (const [k, v] of Object.entries(isSchema(n.properties) ? n.properties : {})) {
-        if (v === true) continue;
-        const neg = this.negation(v as JsonSchema, base, depth + 1);
-        if (neg === null) return null;
-        options.push({ type: "object", required: [k], properties: { [k]: neg } });
+    const fails = (type: string, flipped: Schema) => options.push({ type, ...flipped });
+    for (const k of keys) {
+      const v = n[k];
+      const c = count(v);
+      switch (k) {
+        case "type":
+          break;
+        case "enum":
+          options.push({ not: { enum: v } });
+          break;
+        case "required":
+          for (const r of Array.isArray(v) ? v.map(String) : []) fails("object", { properties: { [r]: false } });
+          break;
+        case "properties":
+          for (const [name, sub] of Object.entries(isSchema(v) ? v : {})) {
+            // In context: a key the object cannot have never fails; a key whose value there can never fit fails whenever present.
+            if (context?.closedKeys && !context.closedKeys.includes(name)) continue;
+            const here = context?.properties[name];
+            if (here !== undefined && this.pairDisjoint(here, sub as JsonSchema)) {
+              fails("object", { required: [name] });
+              continue;
+            }
+            const neg = this.negation(sub as JsonSchema, base, depth + 1);
+            if (neg === null) return null;
+            if (neg !== false) fails("object", { required: [name], properties: { [name]: neg } });
+          }
+          break;
+        case "additionalProperties": {
+          // Some key beyond the declared ones, with a value the schema refuses: only nameable when the
+          // context closes the object (then the candidate keys are its keys).
+          if (v === true || (isSchema(v) && constrainingKeys(v).length === 0)) break;
+          const closedKeys = context?.closedKeys;
+          if (!closedKeys || n.patternProperties !== undefined) return null;
+          const declared = isSchema(n.properties) ? Object.keys(n.properties) : [];
+          const neg = this.negation(v as JsonSchema, base, depth + 1);
+          if (neg === null) return null;
+          for (const extra of closedKeys.filter((key) => !declared.includes(key))) fails("object", neg === true ? { required: [extra] } : { required: [extra], properties: { [extra]: neg } });
+          break;
+        }
+        case "minLength":
+          if (c === undefined) return null;
+          if (c > 0) fails("string", { maxLength: c - 1 });
+          break;
+        case "maxLength":
+          if (c === undefined) return null;
+          fails("string", { minLength: c + 1 });
+          break;
+        case "minItems":
+          if (c === undefined) return null;
+          if (c > 0) fails("array", { maxItems: c - 1 });
+          break;
+        case "maxItems":
+          if (c === undefined) return null;
+          fails("array", { minItems: c + 1 });
+          break;
+        case "minProperties":
+          if (c === undefined) return null;
+          if (c > 0) fails("object", { maxProperties: c - 1 });
+          break;
+        case "maxProperties":
+          if (c === undefined) return null;
+          fails("object", { minProperties: c + 1 });
+          break;
+        case "minimum":
+        case "maximum":
+        case "exclusiveMinimum":
+        case "exclusiveMaximum": {
+          if (num(v) === undefined) return null;
+          const flip = { minimum: "exclusiveMaximum", maximum: "exclusiveMinimum", exclusiveMinimum: "maximum", exclusiveMaximum: "minimum" }[k];
+          fails("number", { [flip]: v });
+          break;
+        }
+        default:
+          return null;
       }
-      return options.length === 0 ? false : options.length === 1 ? options[0] : { anyOf: options };
     }
-    return null;
+    return options.length === 0 ? false : options.length === 1 ? options[0] : { anyOf: options };
   }
 
   private conjunction(parts: Part[], ctx: Ctx, bare = true): GbnfExpr | null {
     const union = bare ? this.bareUnion(parts) : null;
     if (union) return this.union(union, ctx);
     const options: GbnfExpr[] = [];
-    for (const { merged, targets } of this.alternatives(parts, ctx, { left: MAX_ALTERNATIVES })) {
+    for (const { merged, targets } of this.alternatives(parts, ctx, { left: MAX_ALTERNATIVES, visited: 0 })) {
       // A branch that re-enters a reference past the unrolling depth is unavailable, like a bare recursive $ref.
       const over = [...targets].find((t) => (this.open.get(t) ?? 0) >= this.options.recursionDepth);
       if (over) {
@@ -965,6 +1119,10 @@ export class SchemaCompiler {
   private compileArray(s: Schema, ctx: Ctx): GbnfExpr | null {
     const minItems = count(s.minItems) ?? 0;
     const prefixRaw = Array.isArray(s.prefixItems) ? (s.prefixItems as unknown[]) : [];
+    if (s.uniqueItems === true && prefixRaw.length === 0 && s.items !== undefined) {
+      const values = this.finiteValues(s.items as JsonSchema, ctx.base);
+      if (values && values.length <= MAX_UNIQUE_VALUES) return this.uniqueArray(values, minItems, count(s.maxItems));
+    }
     const prefix = prefixRaw.map((p, i) => this.value(p as JsonSchema, { base: ctx.base, pointer: `${ctx.pointer}/prefixItems/${i}` }));
     const itemsSchema = (s.items ?? true) as JsonSchema;
     const rest = itemsSchema === false ? null : this.value(itemsSchema, { base: ctx.base, pointer: `${ctx.pointer}/items` });
@@ -1002,6 +1160,58 @@ export class SchemaCompiler {
     return this.rules.add(`${this.hint}-array`, seq(lit("["), body, lit("]")));
   }
 
+  /**
+   * The JSON texts of every value a schema allows when it allows only a few listed ones (an enum, a
+   * const, booleans or null), or null when it is not of that form or a keyword beside the enum
+   * cannot be decided.
+   */
+  private finiteValues(schema: JsonSchema, base: string): string[] | null {
+    const x = this.deref(schema, base);
+    if (x === false) return [];
+    if (!isSchema(x)) return null;
+    const n = normalizeNode(x, this.doc.draft);
+    if (Array.isArray(n.enum)) {
+      this.checker.undecided = null;
+      const kept = (n.enum as unknown[]).filter((v) => this.checker.matches(x, v, this.doc.baseOf(x) ?? base));
+      if (this.checker.takeUndecided()) return null;
+      // One text per distinct value (ajv's equality ignores key order).
+      const distinct: unknown[] = [];
+      for (const v of kept) if (!distinct.some((d) => jsonEqual(d, v))) distinct.push(v);
+      return distinct.map((v) => JSON.stringify(v));
+    }
+    const types = typesOf(n);
+    if (!types || !constrainingKeys(n).every((k) => k === "type") || !types.every((t) => t === "boolean" || t === "null")) return null;
+    return [...(types.includes("boolean") ? ["true", "false"] : []), ...(types.includes("null") ? ["null"] : [])];
+  }
+
+  /**
+   * An array of distinct values from a short list, exactly: one rule per set of values already
+   * written, each offering the values not yet used (2^n rules for n values).
+   */
+  private uniqueArray(texts: string[], minItems: number, maxItems: number | undefined): GbnfExpr | null {
+    const hi = Math.min(maxItems ?? texts.length, texts.length);
+    if (minItems > hi) return null;
+    if (hi === 0) return lit("[]");
+    const memo = new Map<number, GbnfExpr | null>();
+    const after = (used: number, written: number): GbnfExpr | null => {
+      if (memo.has(used)) return memo.get(used)!;
+      const options: GbnfExpr[] = [];
+      if (written >= minItems) options.push(lit("]"));
+      if (written < hi) {
+        texts.forEach((text, i) => {
+          if (used & (1 << i)) return;
+          const next = after(used | (1 << i), written + 1);
+          if (next) options.push(seq(lit((written > 0 ? "," : "") + text), next));
+        });
+      }
+      const e = options.length === 0 ? null : options.length === 1 ? options[0] : this.rules.add(`${this.hint}-unique`, alt(...options));
+      memo.set(used, e);
+      return e;
+    };
+    const body = after(0, 0);
+    return body && seq(lit("["), body);
+  }
+
   // ---- objects -----------------------------------------------------------------------------
 
   /**
@@ -1009,7 +1219,7 @@ export class SchemaCompiler {
    * additionalProperties. With patterns, extra keys come from the patterns' languages (keys matching no
    * pattern are left out: a narrowing, never a loosening); overlapping or complex patterns relax.
    */
-  private extras(s: Schema, ctx: Ctx): Array<{ lang: KeyLanguage; value: JsonSchema; pointer: string }> {
+  private extras(s: Schema, ctx: Ctx): Extra[] {
     let lang: KeyLanguage | null = anyKeyLanguage(MAX_EXTRA_KEY_CHARS);
     const additional = (s.additionalProperties ?? true) as JsonSchema;
     const patterns = isSchema(s.patternProperties) ? Object.entries(s.patternProperties) : [];
@@ -1020,6 +1230,15 @@ export class SchemaCompiler {
       lang = names;
     }
     if (patterns.length === 0) return additional === false ? [] : [{ lang, value: additional, pointer: `${ctx.pointer}/additionalProperties` }];
+    // Every pattern and additionalProperties give extra keys one schema: which pattern a key matches does not matter.
+    if (additional !== false && patterns.every(([, v]) => jsonEqual(v, additional))) return [{ lang, value: additional, pointer: `${ctx.pointer}/additionalProperties` }];
+    const contained = patterns.length === 1 && isEveryKey(lang) ? containedClassOf(patterns[0][0]) : null;
+    if (contained) {
+      // "Contains a character of C": keys without one take additionalProperties, the others the pattern's schema.
+      const without = keysWithout(contained, MAX_EXTRA_KEY_CHARS);
+      const matched: Extra = { lang, outside: [without], value: patterns[0][1] as JsonSchema, pointer: `${ctx.pointer}/patternProperties/${escapePointer(patterns[0][0])}` };
+      return isTrivialFalse(additional) ? [matched] : [matched, { lang: without, value: additional, pointer: `${ctx.pointer}/additionalProperties` }];
+    }
     const langs = patterns.map(([pattern]) => keyLanguageOf(pattern, MAX_EXTRA_KEY_CHARS));
     const every = langs.findIndex((l) => l !== null && isEveryKey(l));
     if (every >= 0) {
@@ -1032,7 +1251,15 @@ export class SchemaCompiler {
       return [{ lang, value: value as JsonSchema, pointer: `${ctx.pointer}/patternProperties/${escapePointer(pattern)}` }];
     }
     if (isEveryKey(lang) && langs.every((l) => l !== null) && langs.every((a, x) => langs.every((b, y) => x >= y || disjointKeyLanguages(a, b)))) {
-      return patterns.map(([pattern, value], k) => ({ lang: langs[k], value: value as JsonSchema, pointer: `${ctx.pointer}/patternProperties/${escapePointer(pattern)}` }));
+      // Keys come from the patterns' languages only: a narrowing where a language is only part of its
+      // pattern's, or where additionalProperties allows keys that match no pattern.
+      if (langs.some((l) => !l.exact)) this.relax(`${ctx.pointer}/patternProperties`, "patternProperties", "only keys anchored at the start are offered for an unanchored pattern");
+      const out: Extra[] = patterns.map(([pattern, value], k) => ({ lang: langs[k], value: value as JsonSchema, pointer: `${ctx.pointer}/patternProperties/${escapePointer(pattern)}` }));
+      if (isTrivialFalse(additional)) return out;
+      // Keys matching no pattern take additionalProperties.
+      if (langs.every((l) => l.exact) && langs.length <= MAX_OUTSIDE_LANGUAGES) return [...out, { lang, outside: langs, value: additional, pointer: `${ctx.pointer}/additionalProperties` }];
+      this.relax(`${ctx.pointer}/additionalProperties`, "additionalProperties", "keys that match none of the patterns are not offered");
+      return out;
     }
     if (patterns.every(([, v]) => isTrivial(v)) && isTrivial(additional)) return [{ lang, value: true, pointer: `${ctx.pointer}/patternProperties` }];
     // Overlapping or complex patterns: keys are not told apart by the grammar.
@@ -1114,7 +1341,7 @@ export class SchemaCompiler {
     for (const extra of extras) {
       const value = this.value(extra.value, { base: ctx.base, pointer: extra.pointer });
       if (!value) continue;
-      const key = isEveryKey(extra.lang) ? extraKey(this.rules, taken, extra.lang.tailMax) : keyRule(this.rules, taken, extra.lang);
+      const key = extra.outside ? keyRuleOutside(this.rules, taken, extra.outside, MAX_EXTRA_KEY_CHARS) : isEveryKey(extra.lang) ? extraKey(this.rules, taken, extra.lang.tailMax) : keyRule(this.rules, taken, extra.lang);
       if (key) members.push(seq(key, lit(":"), value));
     }
     if (members.length) {
@@ -1202,6 +1429,24 @@ function cachedIntegerRange(lo: bigint, hi: bigint): GbnfExpr | null {
     integerRanges.set(key, integerRange(lo, hi));
   }
   return integerRanges.get(key)!;
+}
+
+/**
+ * True when a merged node plainly admits no value: no type left, an empty enum, or (for a node that
+ * only allows objects) a required key that may not appear.
+ */
+function admitsNothing(s: Schema): boolean {
+  const types = typesOf(s);
+  if (types !== null && types.length === 0) return true;
+  if (Array.isArray(s.enum) && s.enum.length === 0) return true;
+  if (types === null || types.some((t) => t !== "object")) return false;
+  const props = isSchema(s.properties) ? s.properties : {};
+  return Array.isArray(s.required) && s.required.some((k) => props[String(k)] === false);
+}
+
+/** additionalProperties that admits no value (false, or a schema that is `not {}`). */
+function isTrivialFalse(s: unknown): boolean {
+  return s === false || (isSchema(s) && constrainingKeys(s).length === 1 && isSchema(s.not) && constrainingKeys(s.not).length === 0);
 }
 
 function isTrivial(s: unknown): boolean {

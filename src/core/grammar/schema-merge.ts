@@ -113,7 +113,9 @@ export interface Merged {
 export function mergeParts(parts: Part[]): Merged {
   const m: Merged = { schema: {}, extraPatterns: [], extraFormats: [], extraMultiples: [], collected: [], objectParts: [], bases: new Map() };
   const s = m.schema;
-  const both = (a: unknown, b: unknown) => (a === undefined ? b : b === undefined ? a : { allOf: [a, b] });
+  // Equal subschemas meet as themselves (A and A is A), which keeps later equality checks simple.
+  const both = (a: unknown, b: unknown) =>
+    a === undefined ? b : b === undefined || a === b || jsonEqual(a, b) ? a : a === false || b === false ? false : { allOf: [a, b] };
   let types: string[] | null = null;
   for (const part of parts) {
     const p = part.schema;

@@ -53,7 +53,14 @@ export class ValueChecker {
   /** Set when a keyword could not be decided. */
   undecided: string | null = null;
 
-  constructor(private readonly doc: SchemaDocument) {}
+  /**
+   * @param checkFormats false: string formats answer "matches" (the format languages are within
+   *   ajv's, so a value they refuse may still be one ajv accepts).
+   */
+  constructor(
+    private readonly doc: SchemaDocument,
+    private readonly checkFormats = true,
+  ) {}
 
   /** The undecided keyword since the last call, and resets it. */
   takeUndecided(): string | null {
@@ -125,7 +132,7 @@ export class ValueChecker {
       if (re === null) this.undecided = "pattern";
       else if (!re.test(v)) return false;
     }
-    if (typeof s.format === "string" && FORMAT_PATTERNS[s.format]) {
+    if (this.checkFormats && typeof s.format === "string" && FORMAT_PATTERNS[s.format]) {
       const re = patternRegex(FORMAT_PATTERNS[s.format]);
       if (re && !re.test(v)) return false;
     }

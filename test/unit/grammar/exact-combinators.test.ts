@@ -123,3 +123,86 @@ describe("not", () => {
     expect(agrees({ type: "object", properties: { k: { not: { const: "none" } } } }, [{ k: "none" }, { k: "some" }, { k: 1 }, { k: [] }, {}])).toBe(4);
   });
 });
+
+describe("oneOf over overlapping or untyped branches", () => {
+  it("proves string branches disjoint by their patterns and by the listed values", () => {
+    expect(agrees({ oneOf: [{ type: "string", pattern: "^[a-z0-9_-]{0,8}$" }, { type: "string", pattern: "\\{\\{.*\\}\\}" }] }, ["ab-1", "{{ x }}", "a{{b}}c", "A", ""])).toBe(4);
+    expect(agrees({ oneOf: [{ enum: ["none"] }, { type: "string", pattern: "^[0-9]+[sm]$" }, { type: "string", pattern: "^[0-9]+x$" }] }, ["none", "10s", "3x", "3", "nonex"])).toBe(3);
+  });
+
+  it("rejects a value that matches every untyped object branch (a number matches them all)", () => {
+    const schema = {
+      oneOf: [
+        { additionalProperties: false, required: ["a"], properties: { a: { type: "integer" } } },
+        { additionalProperties: false, required: ["b"], properties: { b: { type: "integer" } } },
+      ],
+    };
+    expect(agrees(schema, [1, "s", null, { a: 1 }, { b: 1 }, { a: 1, b: 1 }, {}, { a: "x" }])).toBe(2);
+  });
+
+  it("negates a closed object inside another closed object by the keys only the other can have", () => {
+    const schema = {
+      oneOf: [
+        { type: "object", additionalProperties: false, properties: { except: { type: "array", items: { type: "string" } } } },
+        { type: "object", additionalProperties: false, properties: { only: { type: "array", items: { type: "string" } } } },
+      ],
+    };
+    expect(agrees(schema, [{}, { except: ["a"] }, { only: [] }, { except: [], only: [] }, { except: [1] }, 1])).toBe(2);
+  });
+
+  it("negates a branch by a property whose values the other branch can never have", () => {
+    const schema = {
+      definitions: { event: { type: "string", enum: ["all", "changed"] } },
+      oneOf: [{ properties: { events: { type: "array", items: { $ref: "#/definitions/event" } } } }, { properties: { events: { $ref: "#/definitions/event" } } }],
+    };
+    expect(agrees(schema, [{ events: ["all"] }, { events: "all" }, {}, { events: "other" }, { events: [1] }, 3])).toBe(2);
+  });
+
+  it("negates ranges and lengths keyword by keyword", () => {
+    expect(agrees({ type: "integer", oneOf: [{ minimum: 5 }, { maximum: 10 }] }, [3, 5, 7, 10, 12])).toBe(2);
+    // (Failing "integer" is no option inside the other integer branch.)
+    expect(agrees({ oneOf: [{ type: "integer", minimum: 0 }, { type: "integer", maximum: 0 }] }, [-1, 0, 1, 1.5, "a"])).toBe(2);
+    expect(agrees({ type: "string", oneOf: [{ minLength: 2 }, { maxLength: 3 }] }, ["a", "ab", "abc", "abcd"])).toBe(2);
+    expect(agrees({ type: "array", items: { type: "integer" }, maxItems: 4, oneOf: [{ minItems: 2 }, { maxItems: 2 }] }, [[], [1], [1, 2], [1, 2, 3]])).toBe(3);
+  });
+});
+
+describe("uniqueItems and patternProperties", () => {
+  it("compiles uniqueItems over a short list of values exactly", () => {
+    const schema = { type: "array", items: { type: "string", enum: ["a", "b", "c"] }, uniqueItems: true, minItems: 1 };
+    expect(agrees(schema, [["a"], ["a", "b"], ["c", "b", "a"], ["a", "a"], [], ["a", "b", "c", "a"], ["d"]])).toBe(3);
+    expect(agrees({ type: "array", items: { type: ["boolean", "null"] }, uniqueItems: true }, [[], [true, null], [false, true, null], [true, true], [null, null]])).toBe(3);
+    expect(agrees({ type: "array", items: { enum: [{ k: 1, j: 2 }, { j: 2, k: 1 }, 3] }, uniqueItems: true }, [[{ k: 1, j: 2 }, 3], [{ k: 1, j: 2 }, { j: 2, k: 1 }]])).toBe(1);
+  });
+
+  it("gives extra keys the schema every pattern and additionalProperties share", () => {
+    const value = { type: "object", properties: { url: { type: "string" } }, required: ["url"] };
+    const schema = { type: "object", definitions: { v: value }, patternProperties: { "^[a-z]+$": { $ref: "#/definitions/v" } }, additionalProperties: { $ref: "#/definitions/v" } };
+    expect(agrees(schema, [{ a: { url: "x" } }, { "A-1": { url: "x" } }, { a: {} }, { "A-1": 1 }, {}])).toBe(3);
+  });
+});
+
+describe("extra keys beside patternProperties", () => {
+  it("gives keys that match no pattern additionalProperties' schema, declared names excluded", () => {
+    const schema = { type: "object", properties: { id: { type: "integer" } }, patternProperties: { "^x-": { type: "string" }, "^[0-9]+$": { type: "boolean" } }, additionalProperties: { type: "null" } };
+    expect(agrees(schema, [{ "x-a": "s" }, { "12": true }, { other: null }, { id: 1 }, { "x-a": null }, { "12": null }, { other: "s" }, { id: null }, { x: null, "1a": null }])).toBe(5);
+  });
+
+  it("reads an unanchored one-class pattern as 'contains a character of the class'", () => {
+    const schema = { type: "object", patternProperties: { "[a-z]{1,255}": { type: "string" } } };
+    expect(agrees(schema, [{ ab: "s" }, { "1a2": "s" }, { "12": 3 }, { "--": [] }, { ab: 3 }, { "1a2": null }])).toBe(4);
+  });
+
+  it("negates a closed branch inside a branch that requires a key the closed one refuses", () => {
+    const schema = {
+      type: "array",
+      items: {
+        oneOf: [
+          { properties: { firstName: { type: "string" }, age: { type: "integer" } }, required: ["firstName"] },
+          { properties: { vehicle: { type: "string" }, price: { type: "integer" } }, additionalProperties: false },
+        ],
+      },
+    };
+    expect(agrees(schema, [[{ firstName: "a" }], [{ vehicle: "v", price: 1 }], [{}], [1], [{ firstName: "a", vehicle: "v" }], [{ firstName: 1 }]])).toBe(4);
+  });
+});

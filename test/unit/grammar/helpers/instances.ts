@@ -106,6 +106,16 @@ export class InstanceGenerator {
         this.refDepth.set(s.$ref, d);
       }
     }
+    const excluded = s.not !== null && typeof s.not === "object" ? ((s.not as Schema).enum as unknown[] | undefined) : undefined;
+    if (excluded) {
+      // A value the not lists is drawn again.
+      const { not: _not, ...rest } = s;
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const value = this.value(rest, anyDepth);
+        if (!excluded.some((e) => JSON.stringify(e) === JSON.stringify(value))) return value;
+      }
+      throw new Failed();
+    }
     if (s.if !== undefined && (s.then !== undefined || s.else !== undefined)) {
       // One of the two outcomes, merged into the rest (ajv decides whether the draw fits).
       const { if: test, then, else: otherwise, ...rest } = s;
@@ -319,7 +329,10 @@ export class InstanceGenerator {
     const n = this.count(min, Math.min(max, min + 4));
     const out: unknown[] = [];
     for (let i = 0; i < n; i++) out.push(this.value(i < prefix.length ? prefix[i] : items, anyDepth - 1));
-    return out;
+    if (s.uniqueItems !== true) return out;
+    // Distinct items: repeats are dropped (ajv still decides whether the draw fits).
+    const seen = new Set<string>();
+    return out.filter((v) => !seen.has(JSON.stringify(v)) && seen.add(JSON.stringify(v)));
   }
 
   private object(s: Schema, anyDepth: number): Record<string, unknown> {

@@ -167,6 +167,11 @@ export function schemaArbitrary(depth = 3): fc.Arbitrary<Schema | boolean> {
         })),
       },
       { weight: 1, arbitrary: tie("node").map((b) => ({ if: { type: "string" }, then: { maxLength: 2 }, else: b })) },
+      // Distinct items from a short list.
+      {
+        weight: 1,
+        arbitrary: fc.tuple(fc.uniqueArray(scalarConst, { minLength: 1, maxLength: 4, selector: (v) => JSON.stringify(v) }), fc.integer({ min: 0, max: 2 })).map(([values, min]) => ({ type: "array", items: { enum: values }, uniqueItems: true, minItems: Math.min(min, values.length) })),
+      },
       {
         weight: 1,
         arbitrary: fc.tuple(tie("node"), tie("node")).map(([a, b]) => ({
