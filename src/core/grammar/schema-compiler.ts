@@ -752,6 +752,10 @@ export class SchemaCompiler {
       return jsonString(this.rules, minLength, maxLength);
     }
     if (translated.content === null) return null;
+    if (translated.lengthsLoosened) {
+      const what = source === pattern ? "pattern" : "format";
+      this.relax(ctx.pointer, "maxLength", `the ${what}'s pieces cannot share the length bounds exactly, so each piece is bounded on its own and the string's length is left to the validator`);
+    }
     return this.rules.add(`${this.hint}-pattern`, seq(lit('"'), translated.content, lit('"')), `pattern|${minLength}|${maxLength}|${capped}|${source}`);
   }
 
