@@ -121,6 +121,8 @@ function mainOptions(hostText) {
     sourcemap: production ? false : "inline",
     treeShaking: true,
     minify: production,
+    // Non-ASCII text (the router's words in 14 languages) as UTF-8, not \uXXXX escapes: 2-3 bytes a letter, not 6.
+    charset: "utf8",
     outfile: "main.js",
   };
 }

@@ -14,7 +14,7 @@
  */
 import { fold } from "./fold";
 import { DAY_WORDS, STOP_WORDS } from "./languages";
-import { CONCEPT, conceptsInRun, conceptsOfStem } from "./related";
+import { CONCEPT, conceptsInRun, conceptsOf } from "./related";
 import { stem } from "./stem";
 
 /** Signal terms; "#" never occurs in a word term, so they cannot collide with words. */
@@ -114,8 +114,8 @@ const HANGUL_RUN = /^[\p{Script=Hangul}]+$/u;
 const HAN = /\p{Script=Han}/u;
 /** Day words written in Han or kana: found inside a run, which has no spaces. */
 const CJK_DAY_WORDS = [...DAY_WORDS].filter((d) => CJK_RUN.test(d));
-/** Korean particles and endings at the end of a word, longest first. */
-const KO_PARTICLE = /(에서는|에서|으로|에게|한테|까지|부터|처럼|보다|이랑|하고|이나|에는|은|는|이|가|을|를|에|의|로|와|과|도|만|랑|나)$/u;
+/** Korean particles and endings at the end of a word, longest first ("시야", "시예요" → "시"). */
+const KO_PARTICLE = /(에서는|에서|으로|에게|한테|까지|부터|처럼|보다|이랑|하고|이나|에는|이에요|예요|에요|이야|은|는|이|가|을|를|에|의|로|와|과|도|만|랑|나|야)$/u;
 
 /** Chinese particles and Japanese case particles: a bigram with one of them spans a word boundary. */
 const CJK_PARTICLE = new Set([..."的了吗呢吧啊呀嘛么のはがをにでとも"]);
@@ -137,7 +137,7 @@ function pushCjk(run: string, out: string[]): void {
 }
 
 function pushHangul(word: string, out: string[]): void {
-  const bare = word.length > 2 ? word.replace(KO_PARTICLE, "") : word;
+  const bare = word.length >= 2 ? word.replace(KO_PARTICLE, "") : word;
   if (DAY_WORDS.has(word) || DAY_WORDS.has(bare)) out.push(SIGNAL.today);
   if (STOP_WORDS.has(word) || STOP_WORDS.has(bare)) return;
   if (bare.length >= 1) out.push(bare);
@@ -150,12 +150,16 @@ function pushHangul(word: string, out: string[]): void {
 function pushWord(word: string, out: string[]): void {
   if (/^\d+$/.test(word)) return; // Bare numbers say nothing about the tool.
   if (DAY_WORDS.has(word)) out.push(SIGNAL.today);
-  if (STOP_WORDS.has(word)) return;
   const s = stem(word);
+  // A function word gives no term of its own, but may stand for a concept ("about", "über", "про").
+  if (STOP_WORDS.has(word)) {
+    out.push(...conceptsOf(word, s));
+    return;
+  }
   out.push(s);
   // The truncation right after its word (routing hints pair them), then the word's concepts.
   if ([...word].length >= TRUNC_LENGTH) out.push(TRUNC + [...word].slice(0, TRUNC_LENGTH).join(""));
-  for (const c of conceptsOfStem(s)) out.push(c);
+  for (const c of conceptsOf(word, s)) out.push(c);
 }
 
 /** French and Italian elisions before an apostrophe ("l'article", "dell'anno"). */

@@ -1,6 +1,6 @@
 /** Cheap intent cues that steer the router beyond scores, in every supported language. */
 import { fold } from "./fold";
-import { CHANGE_RE, QUESTION_ANYWHERE_RE, QUESTION_START_RE, SMALL_TALK_RE, VAULT_RE } from "./languages";
+import { CHANGE_RE, CHAT_WORD_RE, DAY_WORDS, QUESTION_ANYWHERE_RE, QUESTION_START_RE, SMALL_TALK_RE, STOP_WORDS, VAULT_RE } from "./languages";
 
 /** Folded, punctuation as spaces (apostrophes and hyphens kept inside words), single spaces. */
 function clean(message: string): string {
@@ -34,11 +34,27 @@ export function asksToChange(message: string): boolean {
  */
 export function smallTalkRest(message: string): string | null {
   const m = clean(message);
-  const hit = SMALL_TALK_RE.exec(m);
+  // "Tell me a joke", "何か面白い話して": a joke is chat wherever the word stands, unless the vault is in it.
+  if (CHAT_WORD_RE.test(m) && !mentionsVault(message, m) && !CHANGE_RE.test(m)) return "";
+  // One leading function or day word may come first ("so, how are you", "오늘 기분 어때").
+  const first = /^\S+\s/.exec(m)?.[0] ?? "";
+  const lead = first && (STOP_WORDS.has(first.trim()) || DAY_WORDS.has(first.trim())) ? first : "";
+  let at = 0;
+  let hit = SMALL_TALK_RE.exec(m);
+  if (!hit && lead) {
+    hit = SMALL_TALK_RE.exec(m.slice(lead.length));
+    at = lead.length;
+  }
   if (!hit) return null;
+  // Small talk after small talk ("you're awesome, see you tomorrow") is still small talk.
+  let rest = m.slice(at + hit[0].length).trim();
+  for (let i = 0; i < 3 && rest; i++) {
+    const next = SMALL_TALK_RE.exec(rest);
+    if (!next) break;
+    rest = rest.slice(next[0].length).trim();
+  }
   // "ok, delete the draft", "thanks! now add eggs": what follows the greeting is a request.
-  const rest = m.slice(hit[0].length).trim();
-  return !mentionsVault(message.slice(Math.min(message.length, hit[0].length)), rest) && !CHANGE_RE.test(rest) ? rest : null;
+  return !mentionsVault(message.slice(Math.min(message.length, at + hit[0].length)), rest) && !CHANGE_RE.test(rest) ? rest : null;
 }
 
 /** Greetings, thanks, "how are you", jokes, goodbyes: small talk with nothing about the vault in it. */

@@ -19,8 +19,12 @@ const FIELDS = [
 const K1 = 1.2;
 /** Query weight of a truncation term (it also matches where the full stem does, so it adds less). */
 const TRUNC_WEIGHT = 0.5;
-/** Query weight of a concept term (a related word, see related.ts: it widens the match, the words themselves decide). */
-const CONCEPT_WEIGHT = 1.0;
+/**
+ * Query weight of a concept term (see related.ts). A little over a word's: a concept is what the request and the
+ * tool agree on when their words differ, and an exact word adds its own term on top. BFCL and every language's
+ * sets are flat from 1.0 to 1.5; at 0.7 BFCL top-3 and top-10 drop by about a point.
+ */
+const CONCEPT_WEIGHT = 1.2;
 /** Query weight of a single Han character (bigrams carry most of the meaning). */
 const HAN_WEIGHT = 0.4;
 /** A clear match is worth this many matches of a word only one tool has (scores are divided by max(best, this)). */
@@ -29,6 +33,21 @@ const CLEAR_MATCH_WORDS = 1.8;
 const HINT_BONUS = 0.35;
 /** Hints shorter than this (in terms) give a bonus only to a message that says nothing else. */
 const MIN_HINT_TERMS = 2;
+
+/** Query weight of a vocabulary word that stands in for a misspelt word ("serach" → "search"). */
+const TYPO_WEIGHT = 0.7;
+/** Words shorter than this are never read as typos (too many short words are one letter apart). */
+const TYPO_MIN_LENGTH = 6;
+/** A plain word term (letters of an alphabet; not a signal, truncation, concept or CJK term). */
+const PLAIN_WORD = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]+$/u;
+
+/** The word and every form of it with one letter left out: two words one edit apart share one of these. */
+function deletions(word: string): string[] {
+  const chars = [...word];
+  const out = [word];
+  for (let i = 0; i < chars.length; i++) out.push(chars.slice(0, i).join("") + chars.slice(i + 1).join(""));
+  return out;
+}
 
 /** A term at most this share of tools have (or three) is rare enough to stand for a tool alone. */
 const RARE_SHARE = 0.1;
@@ -113,6 +132,8 @@ export class TextScorer {
   private readonly hints: HintTerms[][];
   /** IDF of a term only one tool has: the unit of `CLEAR_MATCH_WORDS`. */
   private readonly clearMatch: number;
+  /** One-letter-deleted forms → the cards' words they come from; built on the first word no card has. */
+  private typoIndex: Map<string, string[]> | null = null;
 
   constructor(cards: readonly ToolCard[]) {
     this.names = cards.map((c) => c.name);
@@ -151,14 +172,50 @@ export class TextScorer {
     return Math.log(1 + (n - df + 0.5) / (df + 0.5));
   }
 
+  private typos(): Map<string, string[]> {
+    if (this.typoIndex) return this.typoIndex;
+    const index = new Map<string, string[]>();
+    for (const term of this.postings.keys()) {
+      if (term.length < TYPO_MIN_LENGTH || !PLAIN_WORD.test(term)) continue;
+      for (const d of deletions(term)) {
+        const list = index.get(d);
+        if (!list) index.set(d, [term]);
+        else if (!list.includes(term)) list.push(term);
+      }
+    }
+    return (this.typoIndex = index);
+  }
+
+  /**
+   * The cards' words one edit (a letter added, left out, changed or two swapped) away from a word no card has, when
+   * its truncation is unknown too: a misspelling ("serach", "calender"), not an inflection the truncation meets.
+   */
+  private corrections(word: string, trunc: string | undefined): string[] {
+    if (word.length < TYPO_MIN_LENGTH || !PLAIN_WORD.test(word) || this.postings.has(word)) return [];
+    if (trunc !== undefined && this.postings.has(trunc)) return [];
+    const index = this.typos();
+    const out = new Set<string>();
+    for (const d of deletions(word)) for (const w of index.get(d) ?? []) if (w !== word) out.add(w);
+    return [...out];
+  }
+
   /** Raw BM25F scores per doc index, and the message's distinct terms. */
   private raw(message: string): { scores: Float64Array; terms: Set<string> } {
     const scores = new Float64Array(this.names.length);
-    const terms = new Set(analyze(message).terms);
-    for (const term of terms) {
+    const order = analyze(message).terms;
+    const terms = new Set(order);
+    const weights = new Map<string, number>();
+    for (const t of terms) weights.set(t, queryWeight(t));
+    for (let i = 0; i < order.length; i++) {
+      const next = order[i + 1];
+      for (const c of this.corrections(order[i], next?.startsWith(TRUNC) ? next : undefined)) {
+        if (!weights.has(c)) weights.set(c, TYPO_WEIGHT);
+      }
+    }
+    for (const [term, qw] of weights) {
       const list = this.postings.get(term);
       if (!list) continue;
-      const weight = queryWeight(term) * this.idf(list.length);
+      const weight = qw * this.idf(list.length);
       for (const { doc, tf } of list) {
         let tfw = 0;
         for (let f = 0; f < FIELDS.length; f++) {

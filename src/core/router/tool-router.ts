@@ -97,7 +97,14 @@ export class ToolRouter implements RouterPort {
     // A statement that asks for a change ("remember that…", "neue Aufgabe…") leans to the tools that change things;
     // a question ("do you remember…?") does not.
     if (asksToChange(message) && !/[?？¿]/.test(message)) {
-      for (const [name, s] of scores) if (this.byName.get(name)?.effect !== "read") scores.set(name, Math.min(1, s * CHANGE_LEAN));
+      let top = 0;
+      for (const [name, s] of scores) {
+        const leaned = this.byName.get(name)?.effect !== "read" ? s * CHANGE_LEAN : s;
+        scores.set(name, leaned);
+        top = Math.max(top, leaned);
+      }
+      // Back into 0..1 by one factor: capping each at 1 would tie the leaned tools and lose their order.
+      if (top > 1) for (const [name, s] of scores) scores.set(name, s / top);
     }
     return scores;
   }

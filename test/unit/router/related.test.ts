@@ -4,6 +4,7 @@ import { parseCatalog } from "../../../src/core/router/catalog";
 import { CONCEPT } from "../../../src/core/router/related";
 import { stem } from "../../../src/core/router/stem";
 import { ToolRouter } from "../../../src/core/router/tool-router";
+import { defaultRouter } from "../../../src/node/eval/router-eval";
 
 const terms = (text: string) => analyze(text).terms;
 const concepts = (text: string) => terms(text).filter((t) => t.startsWith(CONCEPT));
@@ -82,5 +83,55 @@ describe("value signals", () => {
     expect(t).toContain("httpbin");
     expect(t).not.toContain("www");
     expect(rank("send a POST request to https://httpbin.org/post", "sendHttpRequest")).toBe(0);
+  });
+});
+
+describe("related words across languages", () => {
+  const files = new ToolRouter(
+    parseCatalog([
+      { name: "delete_file", description: "Delete a file from the workspace." },
+      { name: "create_file", description: "Create a file with the given content." },
+      { name: "read_file", description: "Read a file and return its content." },
+      { name: "rename_file", description: "Rename a file." },
+      { name: "search_files", description: "Search the files by keyword." },
+    ]),
+  );
+  const first = (q: string) => files.rankText(q, 1)[0]?.name;
+
+  it("gives inflected forms of other languages the English word's concept (prefix members)", () => {
+    for (const w of ["Lösche", "löschen", "supprime", "borra", "usuń", "удали", "sil"]) expect(concepts(w), w).toEqual(concepts("delete"));
+    for (const w of ["erstelle", "créer", "utwórz", "создай", "oluştur"]) expect(concepts(w), w).toContain(CONCEPT + "create");
+    expect(concepts("删除这个文件")).toEqual(concepts("delete"));
+    // Function words give no term of their own, but the topic words ("about", "über", "про", "について") give a concept.
+    for (const w of ["über", "sobre", "про", "hakkında", "について"]) expect(concepts(w), w).toEqual(concepts("about"));
+    expect(terms("über").filter((t) => !t.startsWith(CONCEPT))).toEqual([]);
+    expect(concepts("söylemiştim")).toEqual(concepts("told"));
+    expect(concepts("parlé")).toEqual(concepts("mentioned"));
+    // A prefix member matches the start of a word only.
+    expect(concepts("kassieren")).toEqual([]);
+  });
+
+  it("routes requests in other languages over an English catalog", () => {
+    expect(first("Lösche die Datei Entwurf")).toBe("delete_file");
+    expect(first("Crée un fichier pour le budget")).toBe("create_file");
+    expect(first("Переименуй файл")).toBe("rename_file");
+    expect(first("Busca la palabra presupuesto")).toBe("search_files");
+    expect(first("打开这个文件读一下")).toBe("read_file");
+  });
+});
+
+describe("misspelt words", () => {
+  const builtIn = defaultRouter();
+
+  it("reads a word no card has, one letter away from one that a card has, as that word", () => {
+    const d = builtIn.routeText("serach my notes for the budget");
+    expect(d.unsure).toBe(false);
+    expect(d.tools[0]?.name).toBe("vault:search");
+    expect(rank("check the wether in Paris", "weather.get_by_coordinates_date")).toBeLessThan(3);
+  });
+
+  it("leaves short words and inflections the truncation already meets alone", () => {
+    // "Lisa" is one letter from "list", but a name: short words are never corrected.
+    expect(builtIn.routeText("who painted the Mona Lisa?").chatOnly).toBe(true);
   });
 });

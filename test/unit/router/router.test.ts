@@ -70,6 +70,31 @@ describe("hybrid tool router (text only)", () => {
   });
 });
 
+describe("small talk in every language", () => {
+  const chat = (q: string) => router.routeText(q).chatOnly;
+
+  it("reads joke words as chat wherever they stand, unless the message is about the vault", () => {
+    for (const q of ["got any good jokes?", "재밌는 농담 하나 해줘", "Erzähl mir was Lustiges", "何か面白い話して", "расскажи анекдот"]) expect(chat(q), q).toBe(true);
+    expect(chat("add a joke to Inbox.md")).toBe(false);
+    expect(chat("find the funny note about cats")).toBe(false);
+  });
+
+  it("reads compliments, chained small talk and small talk after a leading word as chat", () => {
+    for (const q of ["you're awesome, see you tomorrow", "Du bist echt super, bis morgen!", "Você é muito bom, tchau!", "so, how are you?", "오늘 기분 어때?"]) expect(chat(q), q).toBe(true);
+    expect(chat("you're awesome, now delete Drafts/old.md")).toBe(false);
+  });
+
+  it("strips Korean sentence endings, so a short question meets its hint", () => {
+    expect(names("지금 몇 시야?")[0]).toBe("clock:now");
+  });
+});
+
+describe("change lean", () => {
+  it("keeps the order of the tools it lifts (capping each at 1 tied them and sorted them by name)", () => {
+    expect(names("買い物リスト.md に「牛乳を買う」を追加して")[0]).toBe("vault:append");
+  });
+});
+
 describe("questions about a named note", () => {
   const notes = ["Shopping List.md", "Reading List.md", "Projects/Team Offsite.md", "Inbox.md", "Time.md", "Attachments/diagram.png"];
   const vaultRouter = new ToolRouter(catalog);

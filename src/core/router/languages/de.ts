@@ -11,6 +11,7 @@ export const de: RouterLanguage = {
     "dies diese dieser dieses diesen diesem jene jener zu zum zur fur uber unter vor hinter neben zwischen durch gegen ohne um bis ob dass weil denn etwas alles alle viel sehr nur gern gerne",
   days: "heute heutige heutigen heutiger heutiges gestern gestrige gestrigen morgen morgige morgigen vorgestern ubermorgen",
   smallTalk: [
+    "du bist (echt |wirklich |so |einfach )?(super|toll|klasse|genial|spitze|der beste|die beste|ein schatz)", "(gut|super|toll) gemacht",
     "hallo", "hi", "hey", "huhu", "servus", "moin", "moin moin", "gruss dich", "gruss gott", "gruezi", "guten (morgen|tag|abend)", "gute nacht", "n abend",
     "danke", "dankeschon", "danke schon", "vielen dank", "besten dank", "merci",
     "wie geht('?s| es)", "wie lauft('?s| es)", "alles (klar|gut)", "was geht",
@@ -18,6 +19,7 @@ export const de: RouterLanguage = {
     "erzahl (mir )?(mal )?(einen|nen|n|nochmal einen) witz", "kennst du (einen|nen) witz", "sag (mal )?was lustiges", "mach (mal )?(einen|nen) witz",
     "ok", "okay", "super", "prima", "klasse", "toll", "cool", "tschuss", "ciao", "bis (bald|morgen|spater|dann)", "auf wiedersehen", "schones wochenende", "schonen (tag|abend)",
   ],
+  chatWords: ["witz\\w*", "lustig\\w*"],
   question: ["was", "wer", "wem", "wen", "wie", "wann", "wo", "woher", "wohin", "warum", "wieso", "weshalb", "welche[rsmn]?", "erklar", "erklare", "weisst du", "ist", "sind", "gibt es"],
   vault: [
     "notiz\\w*", "vault", "tresor", "datei\\w*", "ordner\\w*", "tagebuch\\w*", "journal\\w*", "tagesnotiz\\w*", "tags?", "schlagwort\\w*", "link\\w*", "backlinks?", "verlinkt\\w*", "verweis\\w*",

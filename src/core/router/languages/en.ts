@@ -11,6 +11,7 @@ export const en: RouterLanguage = {
     "ll re ve d m hey ok okay wanna gonna could i'd i'm im you're thing things something stuff get got give",
   days: "today todays tonight yesterday yesterdays tomorrow tomorrows",
   smallTalk: [
+    "you('re| are) (so |really |very |just )?(awesome|great|amazing|the best|brilliant|wonderful|fantastic|helpful|a star|a lifesaver|a genius)", "you rock", "(good|great|nice) (job|work)", "well done", "love (it|you)",
     "hi", "hello", "hey", "heya", "hiya", "yo", "howdy", "greetings", "sup", "what's up", "whats up",
     "thanks", "thank you", "thank u", "thx", "ty", "much appreciated", "appreciate it",
     "good (morning|evening|night|afternoon|day)", "morning", "evening", "night night",
@@ -19,6 +20,7 @@ export const en: RouterLanguage = {
     "tell me a joke", "(tell|know) (me )?(any|a) (good )?jokes?", "make me laugh", "say something funny",
     "ok", "okay", "cool", "great", "nice", "awesome", "perfect", "bye", "goodbye", "see you", "see ya", "later", "take care", "have a (good|nice) (day|one|night|evening)",
   ],
+  chatWords: ["jokes?", "funny", "riddles?"],
   question: ["what", "who", "whom", "why", "how", "when", "where", "which", "explain", "define", "tell me about", "is", "are", "can you explain", "do you know", "what's", "whats", "who's"],
   vault: [
     "notes?", "vault", "files?", "folders?", "daily", "journal", "tags?", "tagged", "links?", "backlinks?", "my", "our", "inbox",
@@ -30,9 +32,9 @@ export const en: RouterLanguage = {
     "jot", "note down", "keep", "fix", "replace",
   ],
   hints: {
-    "vault:read": ["show me what Projects/Plan.md says", "let me see the note", "give me the text of [[Weekly Plan]]", "what's written in the file"],
+    "vault:read": ["pull up my note on", "bring up Projects/Plan.md", "show me what Projects/Plan.md says", "let me see the note", "give me the text of [[Weekly Plan]]", "what's written in the file"],
     "vault:write": ["start a new note", "draft a note titled", "create a file in Projects", "put this into a brand new note", "replace the whole note with"],
-    "vault:append": ["add this to the end of the note", "tack this onto my note", "add a bullet to the note"],
+    "vault:append": ["put this at the bottom of the note", "add this to the end of the note", "tack this onto my note", "add a bullet to the note"],
     "vault:edit": ["replace \"old text\" with \"new text\" in the note", "swap this word for another in the note", "reword the sentence in the note", "fix a mistake in the note", "change the wording in Ideas.md"],
     "vault:list": ["which notes are in the folder", "show me the folder contents", "how many notes do I have", "list everything in Projects/"],
     "vault:search": ["search the vault for", "any notes that mention", "look through my notes for the word", "where did I mention"],

@@ -11,6 +11,7 @@ export const es: RouterLanguage = {
     "como cuando donde por que porque cuanto cuanta que",
   days: "hoy ayer manana anteayer",
   smallTalk: [
+    "eres (muy |el |la |lo )?(genial|increible|mejor|maximo|crack|buenisimo|buenisima|bueno|buena)", "buen trabajo", "bien hecho",
     "hola", "holi", "buenas", "buenos dias", "buenas (tardes|noches)", "hey", "que tal", "que onda", "que hay",
     "gracias", "muchas gracias", "mil gracias", "te lo agradezco", "muy amable",
     "como estas", "como esta usted", "como te va", "como andas", "todo bien", "que tal estas",
@@ -18,6 +19,7 @@ export const es: RouterLanguage = {
     "cuentame un chiste", "dime un chiste", "(sabes|conoces) (algun|un) chiste", "hazme reir", "dime algo gracioso",
     "vale", "ok", "genial", "perfecto", "guay", "chao", "adios", "hasta (luego|manana|pronto|la vista)", "nos vemos", "que tengas (un )?buen dia",
   ],
+  chatWords: ["chistes?", "gracios[oa]"],
   question: ["que", "quien", "quienes", "cual", "cuales", "como", "cuando", "donde", "por que", "cuanto", "cuanta", "cuantos", "explica\\w*", "sabes"],
   vault: [
     "notas?", "boveda", "vault", "archivos?", "ficheros?", "carpetas?", "diario", "etiquetas?", "tags?", "enlaces?", "vinculos?", "backlinks?", "mi", "mis", "nuestr[oa]s?",

@@ -11,6 +11,7 @@ export const fr: RouterLanguage = {
     "svp stp merci moi-meme juste un peu quel quelle quels quelles est-ce comment combien pourquoi quand",
   days: "aujourdhui hier demain",
   smallTalk: [
+    "tu es (vraiment |trop |super |le |la )?(genial|geniale|super|top|meilleure?|formidable|trop fort|trop forte)", "t'es (trop |vraiment )?(fort|forte|genial|top|le meilleur)", "bien joue", "bravo",
     "bonjour", "bonsoir", "salut", "coucou", "hello", "bonne (nuit|journee|soiree|matinee)", "re",
     "merci", "merci beaucoup", "mille mercis", "je te remercie", "je vous remercie", "c'est gentil",
     "(comment )?(ca|ça) va", "comment vas[- ]tu", "comment allez[- ]vous", "tu vas bien", "quoi de neuf",
@@ -18,6 +19,7 @@ export const fr: RouterLanguage = {
     "raconte[- ]moi une blague", "(tu )?(connais|as)[- ](tu )?une (bonne )?blague", "fais[- ]moi rire", "dis[- ]moi (une blague|quelque chose de drole)",
     "ok", "d'accord", "super", "genial", "parfait", "cool", "au revoir", "a plus", "a bientot", "a demain", "bonne fin de journee", "salut a plus",
   ],
+  chatWords: ["blagues?", "drole"],
   question: ["qu'est[- ]ce", "qu'est-ce que", "qui", "quoi", "quel(le)?s?", "comment", "pourquoi", "quand", "ou", "combien", "explique", "c'est quoi", "est[- ]ce que", "sais[- ]tu"],
   vault: [
     "notes?", "coffre", "vault", "fichiers?", "dossiers?", "journal", "journaux", "quotidienne?", "tags?", "etiquettes?", "liens?", "backlinks?", "mon", "notre",

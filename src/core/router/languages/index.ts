@@ -65,6 +65,8 @@ function anyLanguage(pick: (l: RouterLanguage) => readonly string[] | undefined,
 
 /** Small talk at the start of a cleaned message. */
 export const SMALL_TALK_RE = anyLanguage((l) => l.smallTalk, true);
+/** Chat words anywhere in a cleaned message. */
+export const CHAT_WORD_RE = anyLanguage((l) => l.chatWords, false);
 /** A general question's first words. */
 export const QUESTION_START_RE = anyLanguage((l) => l.question, true);
 /** Question words that may stand anywhere. */

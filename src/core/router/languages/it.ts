@@ -11,6 +11,7 @@ export const it: RouterLanguage = {
     "qualcosa bene solo per favore perfavore come quando dove perche quanto quanta",
   days: "oggi ieri domani dopodomani stamattina stasera",
   smallTalk: [
+    "sei (davvero |proprio |troppo |il |la |un )?(bravo|brava|grande|fantastico|fantastica|migliore|genio|mitico|mitica)", "ottimo lavoro", "ben fatto", "bravo", "brava",
     "ciao", "salve", "buongiorno", "buonasera", "buonanotte", "buon pomeriggio", "ehi", "hey", "hola",
     "grazie", "grazie mille", "molte grazie", "ti ringrazio", "gentilissimo",
     "come (stai|va|te la passi|sta)", "tutto (bene|ok|a posto)",
@@ -18,6 +19,7 @@ export const it: RouterLanguage = {
     "raccontami una barzelletta", "dimmi una (barzelletta|battuta)", "(sai|conosci) una barzelletta", "fammi ridere", "dimmi qualcosa di divertente",
     "ok", "va bene", "perfetto", "ottimo", "fantastico", "arrivederci", "a (dopo|presto|domani)", "ci vediamo", "buona giornata", "buona serata",
   ],
+  chatWords: ["barzellett\\w*", "divertent\\w*"],
   question: ["cosa", "che cosa", "che", "chi", "quale", "quali", "come", "quando", "dove", "perche", "quanto", "quanti", "spiega\\w*", "sai"],
   vault: [
     "note?", "nota", "vault", "cassaforte", "file", "cartell\\w*", "diario", "tag", "etichett\\w*", "link", "collegament\\w*", "backlink", "mio", "mia", "miei", "mie", "nostr\\w*",

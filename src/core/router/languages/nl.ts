@@ -11,6 +11,7 @@ export const nl: RouterLanguage = {
     "heel erg veel alles iets nu hier daar toch",
   days: "vandaag gisteren morgen eergisteren overmorgen vanavond vanochtend vanmorgen",
   smallTalk: [
+    "je bent (echt |zo |gewoon |de )?(geweldig|super|top|beste|fantastisch|een topper)", "goed gedaan", "lekker bezig",
     "hallo", "hoi", "hey", "hee", "hai", "goede(morgen|middag|navond)", "goeie(morgen|middag)", "goedenacht", "welterusten", "dag", "moi",
     "dank( je| u)?( wel)?", "dankjewel", "dankuwel", "bedankt", "thanks", "merci",
     "hoe gaat (het|ie)", "hoe is het", "alles goed", "hoe maak je het",
@@ -18,6 +19,7 @@ export const nl: RouterLanguage = {
     "vertel (me )?(eens )?een (mop|grap)", "ken je een (mop|grap)", "maak me aan het lachen", "zeg iets grappigs",
     "ok", "oke", "prima", "top", "super", "mooi", "doei", "dag dag", "tot (ziens|straks|morgen|later)", "fijne (dag|avond)", "fijn weekend",
   ],
+  chatWords: ["grap\\w*", "moppen?", "mop"],
   question: ["wat", "wie", "welke?", "waar", "wanneer", "waarom", "hoe", "hoeveel", "leg uit", "verklaar", "weet je", "is", "zijn"],
   vault: [
     "notitie\\w*", "notes?", "kluis", "vault", "bestand\\w*", "map", "mappen", "dagboek\\w*", "dagnotitie\\w*", "journaal", "tags?", "labels?", "links?", "koppeling\\w*", "backlinks?", "mijn", "onze?",

@@ -10,6 +10,7 @@ export const pl: RouterLanguage = {
     "nie juz tez takze jeszcze tylko bardzo wszystko wszystkie cos tu tam to ten ta te tego tej tym teraz no dobrze gdzie kiedy dlaczego czemu ile",
   days: "dzis dzisiaj dzisiejszy dzisiejsza dzisiejszej dzisiejszym wczoraj wczorajszy wczorajsza wczorajszej jutro jutrzejszy przedwczoraj pojutrze",
   smallTalk: [
+    "jestes (super|swietny|swietna|najlepszy|najlepsza|genialny|genialna|wspanialy|wspaniala)", "(dobra|swietna) robota",
     "czesc", "hej", "hejka", "siema", "siemka", "witam", "witaj", "dzien dobry", "dobry wieczor", "dobranoc", "elo", "halo",
     "dzieki", "dziekuje", "dziekuje bardzo", "wielkie dzieki", "dzieki wielkie", "serdecznie dziekuje",
     "jak sie masz", "co slychac", "jak leci", "co u ciebie", "jak tam", "wszystko ok",
@@ -17,6 +18,7 @@ export const pl: RouterLanguage = {
     "(opowiedz|powiedz) (mi )?(jakis |jakiś )?(kawal|dowcip|zart)", "znasz (jakis )?(kawal|dowcip)", "rozsmiesz mnie",
     "ok", "okej", "super", "swietnie", "dobra", "spoko", "na razie", "do (zobaczenia|jutra|widzenia|uslyszenia)", "pa", "papa", "milego dnia",
   ],
+  chatWords: ["zart\\w*", "dowcip\\w*", "smieszn\\w*"],
   question: ["co", "kto", "kim", "jaki", "jaka", "jakie", "ktory", "ktora", "ktore", "jak", "kiedy", "gdzie", "dlaczego", "czemu", "ile", "wyjasnij", "czy"],
   vault: [
     "notat\\w*", "sejf\\w*", "vault", "plik\\w*", "folder\\w*", "katalog\\w*", "dziennik\\w*", "tag\\w*", "etykiet\\w*", "link\\w*", "odnosnik\\w*", "backlink\\w*", "moj\\w*", "nasz\\w*",

@@ -11,6 +11,7 @@ export const pt: RouterLanguage = {
     "como quando onde porque quanto quanta",
   days: "hoje ontem amanha anteontem",
   smallTalk: [
+    "voce e (muito |o |a |demais|incrivel)?(bom|boa|demais|incrivel|otimo|otima|melhor|genial)", "mandou bem", "bom trabalho",
     "ola", "oi", "oie", "e ai", "bom dia", "boa (tarde|noite)", "hey", "opa", "fala",
     "obrigad[oa]", "muito obrigad[oa]", "valeu", "brigad[oa]", "agradeco",
     "tudo bem", "tudo bom", "como vai", "como voce esta", "como esta", "como estas", "beleza",
@@ -18,6 +19,7 @@ export const pt: RouterLanguage = {
     "(me )?conta uma piada", "(me )?conte uma piada", "(sabe|conhece) (alguma|uma) piada", "me faz rir", "diz algo engracado",
     "ok", "certo", "beleza", "otimo", "perfeito", "legal", "tchau", "adeus", "ate (logo|mais|amanha|breve)", "falou", "bom fim de semana",
   ],
+  chatWords: ["piadas?", "engracad\\w*"],
   question: ["o que", "que", "quem", "qual", "quais", "como", "quando", "onde", "por que", "porque", "quanto", "quantos", "explica\\w*", "voce sabe", "sabe"],
   vault: [
     "notas?", "cofre", "vault", "arquivos?", "ficheiros?", "pastas?", "diario", "tags?", "etiquetas?", "links?", "ligac\\w*", "backlinks?", "meus?", "minhas?", "noss[oa]s?",

@@ -9,6 +9,7 @@ export const tr: RouterLanguage = {
     "var yok olan olarak oldu olsun misin musun mısın musunuz misiniz mi icinde uzerine hakkinda tum butun her hep biraz sey",
   days: "bugun bugunku bugunun dun dunku dunun yarin yarinki",
   smallTalk: [
+    "(sen )?(cok iyisin|harikasin|mukemmelsin|bir tanesin)", "eline saglik", "aferin",
     "merhaba", "selam", "selamlar", "hey", "gunaydin", "iyi (aksamlar|geceler|gunler|sabahlar)", "hayirli sabahlar",
     "tesekkur(ler| ederim)", "cok tesekkurler", "sag ol", "sagol", "eyvallah", "mersi",
     "nasilsin", "nasilsiniz", "naber", "ne haber", "iyi misin", "keyifler nasil",
@@ -16,6 +17,7 @@ export const tr: RouterLanguage = {
     "(bana )?bir (fikra|saka) (anlat|yap|soyle)", "fikra anlat", "saka yap", "beni guldur", "komik bir sey soyle",
     "tamam", "ok", "super", "harika", "guzel", "hosca kal", "gorusuruz", "gule gule", "yarin gorusuruz", "kendine iyi bak",
   ],
+  chatWords: ["fikra\\w*", "saka\\w*", "komik"],
   question: ["ne", "neden", "niye", "nasil", "nerede", "nereye", "hangi", "kim", "kac", "acikla"],
   questionAnywhere: ["ne", "nedir", "neresi", "nerede", "kimdir", "kim", "kimin", "nasil", "neden", "hangi", "kac", "mi", "mi\\?", "mu", "mı"],
   vault: [

@@ -13,6 +13,8 @@ export interface RouterLanguage {
   days: string;
   /** Small talk at the start of a message (regex alternatives): greetings, thanks, "how are you", jokes, goodbyes. */
   smallTalk: string[];
+  /** Words that make a message chat wherever they stand, unless it is about the vault (jokes, "funny"): regex alternatives. */
+  chatWords: string[];
   /** Starts of a general-knowledge question (regex alternatives). */
   question: string[];
   /** Question words found anywhere (languages that put them last, or write without spaces). */
