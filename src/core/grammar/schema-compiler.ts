@@ -32,8 +32,6 @@ export { MAX_EXTRA_KEY_CHARS } from "./schema-words";
 
 /** Subschemas nested deeper than this on one compile path are refused. */
 const MAX_NESTING = 200;
-/** Compile steps (subschema visits) one schema may take. */
-const MAX_STEPS = 200_000;
 /** Alternatives one node may expand into when unions and dependencies are distributed. */
 const MAX_ALTERNATIVES = 64;
 /** `$ref`s and `allOf`s inlined into one node's conjunction. */
@@ -155,7 +153,7 @@ export class SchemaCompiler {
   }
 
   private tick(pointer: string): void {
-    if (++this.steps > MAX_STEPS) throw new BudgetExceeded(pointer, "steps");
+    if (++this.steps > this.options.maxSteps) throw new BudgetExceeded(pointer, "steps");
     if (this.rules.size - this.rulesAtStart > this.options.maxRules) throw new BudgetExceeded(pointer, "maxRules");
   }
 
@@ -434,22 +432,20 @@ export class SchemaCompiler {
           [{ schema: present, base: this.doc.baseOf(dep as JsonSchema) ?? p.base, pointer: where }],
         ];
       }
-      let perBranch: Alternative[][] = [];
-      for (const b of branches) {
-        if (budget.left <= 0) break;
-        perBranch.push(this.alternatives([...others, ...b], ctx, budget, targets));
-      }
-      if (keyword === "oneOf" && budget.left > 0 && !this.disjoint(perBranch.map((list) => list.map((a) => a.merged)))) {
+      // Too many combinations (a branch left with no budget): this union or dependency is given up on (see alternativesWithin).
+      const explore = (list: Part[][]): Alternative[][] =>
+        list.map((b) => {
+          if (budget.left <= 0) throw new TooManyAlternatives(site, sitePointer, keyword, branches.length);
+          return this.alternatives([...others, ...b], ctx, budget, targets);
+        });
+      let perBranch = explore(branches);
+      if (keyword === "oneOf" && !this.disjoint(perBranch.map((list) => list.map((a) => a.merged)))) {
         // Overlapping branches: branch i is taken with every other branch negated, when each negation is exact.
         const negated = branches.map((b) => this.negation(b[0].schema, b[0].base));
         if (negated.every((n) => n !== null)) {
-          perBranch = branches.map((b, bi) =>
-            budget.left <= 0 ? [] : this.alternatives([...others, ...b, ...negated.flatMap((n, j) => (j === bi ? [] : [{ schema: n, base: b[0].base, pointer: `${p.pointer}/oneOf/${j}` }]))], ctx, budget, targets),
-          );
+          perBranch = explore(branches.map((b, bi) => [...b, ...negated.flatMap((n, j) => (j === bi ? [] : [{ schema: n, base: b[0].base, pointer: `${p.pointer}/oneOf/${j}` }]))]));
         } else this.relax(p.pointer, "oneOf", "its branches may overlap, so the grammar allows a value that matches several (as anyOf)");
       }
-      // Too many combinations: this union or dependency is given up on (see alternativesWithin).
-      if (budget.left <= 0) throw new TooManyAlternatives(site, sitePointer, keyword, branches.length);
       return perBranch.flat();
     }
     budget.left--;
