@@ -13,7 +13,7 @@
  * - Words for today, yesterday and tomorrow in any language add the `#today` signal.
  */
 import { fold } from "./fold";
-import { DAY_WORDS, STOP_WORDS } from "./languages";
+import { DAY_WORDS, QUESTION_ANYWHERE_RE, QUESTION_START_RE, STOP_WORDS } from "./languages";
 import { CONCEPT, conceptsInRun, conceptsOf } from "./related";
 import { stem } from "./stem";
 
@@ -99,6 +99,16 @@ function hostWords(url: string): string[] {
     .slice(0, -1)
     .filter((w) => w !== "www" && /^[a-z][a-z0-9-]*$/.test(w))
     .flatMap((w) => w.split("-"));
+}
+
+/** Starts with a question's first words, in any language (as intents.ts cleans a message: folded, no punctuation). */
+function startsAsQuestion(text: string): boolean {
+  // A question shows in its first words; a tool card's long description need not be scanned to its end.
+  const m = fold(text.slice(0, 120))
+    .replace(/[^\p{L}\p{N}\p{M}'\s-]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return QUESTION_START_RE.test(m) || QUESTION_ANYWHERE_RE.test(m);
 }
 
 /** Replaces each match with a space-padded signal placeholder; returns the remaining text and the signals. */
@@ -202,7 +212,8 @@ export function analyze(text: string): Analysis {
   rest = extract(rest, TAG_RE, SIGNAL.tag, signals);
   if (signals.includes(SIGNAL.link)) signals.push(SIGNAL.note);
   if (signals.filter((x) => x === SIGNAL.quote).length >= 2) signals.push(SIGNAL.quotes);
-  if (/[?？¿]/.test(rest)) signals.push(SIGNAL.ask);
+  // A question mark, or a question's first words where it was left out ("hoe laat is het nu", "what am I looking at").
+  if (/[?？¿]/.test(rest) || startsAsQuestion(rest)) signals.push(SIGNAL.ask);
   if (THIS_NOTE_RE.test(fold(rest))) signals.push(SIGNAL.thisNote);
   const terms: string[] = [...signals, ...values];
   if (signals.includes(SIGNAL.date)) terms.push(CONCEPT + "date");

@@ -41,6 +41,11 @@ const TYPO_MIN_LENGTH = 6;
 /** A plain word term (letters of an alphabet; not a signal, truncation, concept or CJK term). */
 const PLAIN_WORD = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]+$/u;
 
+/** "ae", "oe", "ue" for "ä", "ö", "ü" (after folding: "a", "o", "u"). */
+const UMLAUT_SPELLING = /([aou])e/g;
+/** Letters a truncation term keeps (as analyze.ts makes them). */
+const TRUNC_LENGTH = 5;
+
 /** The word and every form of it with one letter left out: two words one edit apart share one of these. */
 function deletions(word: string): string[] {
   const chars = [...word];
@@ -187,15 +192,24 @@ export class TextScorer {
   }
 
   /**
-   * The cards' words one edit (a letter added, left out, changed or two swapped) away from a word no card has, when
-   * its truncation is unknown too: a misspelling ("serach", "calender"), not an inflection the truncation meets.
+   * Stand-ins, with their query weights, for a word no card has: its umlaut spelling ("loesche" → "lösche"), else
+   * the cards' words one edit away (a letter added, left out, changed or two swapped) when its truncation is unknown
+   * too: a misspelling ("serach"), not an inflection the truncation already meets.
    */
-  private corrections(word: string, trunc: string | undefined): string[] {
-    if (word.length < TYPO_MIN_LENGTH || !PLAIN_WORD.test(word) || this.postings.has(word)) return [];
-    if (trunc !== undefined && this.postings.has(trunc)) return [];
+  private corrections(word: string, trunc: string | undefined): [string, number][] {
+    if (!PLAIN_WORD.test(word) || this.postings.has(word)) return [];
+    const out = new Map<string, number>();
+    // German typed without umlauts ("loesche", "fuege hinzu"): the cards' words are folded from "lösche", "füge".
+    if (/[aou]e/.test(word)) {
+      const plain = word.replace(UMLAUT_SPELLING, "$1");
+      if (this.postings.has(plain)) out.set(plain, 1);
+      const cut = TRUNC + [...plain].slice(0, TRUNC_LENGTH).join("");
+      if (plain.length >= TRUNC_LENGTH && this.postings.has(cut)) out.set(cut, TRUNC_WEIGHT);
+      if (out.size > 0) return [...out];
+    }
+    if (word.length < TYPO_MIN_LENGTH || (trunc !== undefined && this.postings.has(trunc))) return [];
     const index = this.typos();
-    const out = new Set<string>();
-    for (const d of deletions(word)) for (const w of index.get(d) ?? []) if (w !== word) out.add(w);
+    for (const d of deletions(word)) for (const w of index.get(d) ?? []) if (w !== word) out.set(w, TYPO_WEIGHT);
     return [...out];
   }
 
@@ -208,8 +222,8 @@ export class TextScorer {
     for (const t of terms) weights.set(t, queryWeight(t));
     for (let i = 0; i < order.length; i++) {
       const next = order[i + 1];
-      for (const c of this.corrections(order[i], next?.startsWith(TRUNC) ? next : undefined)) {
-        if (!weights.has(c)) weights.set(c, TYPO_WEIGHT);
+      for (const [c, w] of this.corrections(order[i], next?.startsWith(TRUNC) ? next : undefined)) {
+        if (!weights.has(c)) weights.set(c, w);
       }
     }
     for (const [term, qw] of weights) {
