@@ -62,6 +62,17 @@ export function isSmallTalk(message: string): boolean {
   return smallTalkRest(message) !== null;
 }
 
+/**
+ * The message without the first words of a general question ("explain", "what is", "erkläre mir"), or null when it
+ * does not start as one. Words are counted on the cleaned text and dropped from the raw one, so paths survive.
+ */
+export function withoutQuestionStart(message: string): string | null {
+  const hit = QUESTION_START_RE.exec(clean(message));
+  if (!hit || !hit[0].trim()) return null;
+  const words = hit[0].trim().split(/\s+/).length;
+  return message.trim().split(/\s+/).slice(words).join(" ");
+}
+
 /** Small talk or a general-knowledge question that does not mention the vault. */
 export function looksLikeChat(message: string): boolean {
   const m = clean(message);

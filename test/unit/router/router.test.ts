@@ -84,6 +84,14 @@ describe("small talk in every language", () => {
     expect(chat("you're awesome, now delete Drafts/old.md")).toBe(false);
   });
 
+  it("reads a general question whose only match is its own first word as chat", () => {
+    expect(chat("Объясни, что такое инфляция")).toBe(true);
+    expect(chat("Explain what a black hole is")).toBe(true);
+    expect(names("Объясни выделенный фрагмент")[0]).toBe("note:selection");
+    expect(names("explain the highlighted passage")[0]).toBe("note:selection");
+    expect(names("Hoe laat is het nu")[0]).toBe("clock:now");
+  });
+
   it("strips Korean sentence endings, so a short question meets its hint", () => {
     expect(names("지금 몇 시야?")[0]).toBe("clock:now");
   });
