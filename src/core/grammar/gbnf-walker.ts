@@ -4,6 +4,12 @@
  * admits, and whether the text so far is complete. The engine uses it to append forced text without
  * sampling and to precompute token masks for small choices. Positions are immutable values; parse
  * stacks are interned for the walker's lifetime, so equal positions get equal keys across generations.
+ *
+ * Keys can look only a bounded distance ahead: a bounded repetition `x{1500,1999}` reaches a new
+ * stack at every repetition count, but within `horizon` characters only the counts near its bounds
+ * behave differently, so the counter is keyed by how far it stands from each bound, capped at the
+ * horizon. A mask cached under such a key is then computed once per grammar position, not once per
+ * count.
  */
 import type { GbnfGrammar } from "./gbnf-ast";
 import { parseGbnf } from "./gbnf-parser";
@@ -22,10 +28,31 @@ export interface WalkPosition {
 /** Interned stacks kept before the walker starts a fresh generation (bounds memory on long use). */
 const MAX_INTERNED_STACKS = 200_000;
 
+/** The repetition element of a sequence (the recognizer's shape, read structurally). */
+interface RepetitionElem {
+  t: 2;
+  rule: RuleShape;
+  min: number;
+  max: number;
+}
+interface RuleShape {
+  alts: ReadonlyArray<{ elems: ReadonlyArray<{ t: number; rule?: RuleShape; min?: number }> }>;
+}
+
+/** Canonical stack ids for one horizon, by frame id, and the stacks they stand for. */
+interface CanonicalTable {
+  ids: number[];
+  interned: Map<string, number>;
+}
+
 export class GbnfWalker {
   private readonly program: Program;
   private run: Run;
   private generation = 0;
+  /** Canonical stack ids per horizon (reset with each generation). */
+  private canonical = new Map<number, CanonicalTable>();
+  /** Whether a rule can match the empty text. */
+  private readonly nullable = new Map<RuleShape, boolean>();
 
   constructor(grammar: GbnfGrammar | string) {
     this.program = new Program(typeof grammar === "string" ? parseGbnf(grammar) : grammar);
@@ -37,6 +64,7 @@ export class GbnfWalker {
     if (this.run.size > MAX_INTERNED_STACKS) {
       this.run = new Run(this.program);
       this.generation++;
+      this.canonical = new Map();
     }
     const threads = this.run.start();
     return { threads, accepted: this.run.accepted, generation: this.generation };
@@ -115,9 +143,68 @@ export class GbnfWalker {
     return [...set].sort((x, y) => x - y);
   }
 
-  /** A key equal for equal positions (same stacks, same completeness) of this walker. */
-  key(pos: WalkPosition): string {
-    const ids = pos.threads.map((f) => f.id).sort((a, b) => a - b);
+  /**
+   * A key equal for equal positions (same stacks, same completeness) of this walker. With a
+   * `horizon`, positions that no text of up to `horizon` code points tells apart may share a key
+   * (repetition counters far from their bounds are not told apart), so anything cached under it must
+   * only depend on that many characters ahead.
+   */
+  key(pos: WalkPosition, horizon = Infinity): string {
+    let ids: number[];
+    if (horizon === Infinity) ids = pos.threads.map((f) => f.id);
+    else {
+      const table = this.table(horizon);
+      ids = [...new Set(pos.threads.map((f) => this.canonicalId(f, horizon, table)))];
+    }
+    ids.sort((a, b) => a - b);
     return `${pos.generation}:${pos.accepted ? 1 : 0}:${ids.join(",")}`;
+  }
+
+  /** Distinct canonical stacks interned for this horizon in the current generation (a measure of key work). */
+  canonicalStacks(horizon: number): number {
+    return this.canonical.get(horizon)?.interned.size ?? 0;
+  }
+
+  private table(horizon: number): CanonicalTable {
+    let table = this.canonical.get(horizon);
+    if (!table) this.canonical.set(horizon, (table = { ids: [], interned: new Map() }));
+    return table;
+  }
+
+  /**
+   * A stack's id up to what `horizon` characters can tell. A frame inside a repetition whose item
+   * reads at least one character per round can count up at most `horizon` more times within that
+   * many characters, so only its distance to the minimum and to the maximum, each capped at
+   * horizon + 1, decide what follows. Items that can be empty keep their exact count.
+   */
+  private canonicalId(frame: Frame, horizon: number, table: CanonicalTable): number {
+    const known = table.ids[frame.id];
+    if (known !== undefined) return known;
+    const parent = frame.parent ? this.canonicalId(frame.parent, horizon, table) : -1;
+    const el = frame.seq.elems[frame.i] as unknown as RepetitionElem | undefined;
+    let count = String(frame.n);
+    if (el && el.t === 2 && !this.isNullable(el.rule)) {
+      const cap = horizon + 1;
+      const toMin = Math.min(Math.max(el.min - frame.n, 0), cap);
+      const room = el.max === Infinity ? -1 : Math.min(el.max - frame.n, cap);
+      count = `${toMin}/${room}`;
+    }
+    const key = `${frame.seq.id},${frame.i},${count},${parent}`;
+    let id = table.interned.get(key);
+    if (id === undefined) table.interned.set(key, (id = table.interned.size));
+    table.ids[frame.id] = id;
+    return id;
+  }
+
+  /** Whether the rule matches the empty text (a rule met again while deciding counts as not: only left recursion loops there). */
+  private isNullable(rule: RuleShape): boolean {
+    const known = this.nullable.get(rule);
+    if (known !== undefined) return known;
+    this.nullable.set(rule, false);
+    const result = rule.alts.some((alt) =>
+      alt.elems.every((el) => (el.t === 0 ? false : el.t === 1 ? this.isNullable(el.rule!) : el.min === 0 || this.isNullable(el.rule!))),
+    );
+    this.nullable.set(rule, result);
+    return result;
   }
 }

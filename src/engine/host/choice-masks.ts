@@ -12,9 +12,14 @@
  * Free text (inside a JSON string: a negated class admits almost everything) gets the opposite, a
  * ban of the few tokens the grammar would reject there: tokens no JSON string can hold (raw control
  * characters such as newlines, bad escapes, a closing quote followed by a letter) and, near the
- * string's length cap, plain tokens longer than the room left. A rejected sample inside a string is
- * the most expensive case of all (llama.cpp walks every token of the vocabulary through the string's
- * characters), so these bans keep string content at free-sampling speed too.
+ * string's length cap, plain tokens longer than the room left (or, where that list would be the
+ * longer one, a lift of the tokens that may still fit). A rejected sample inside a string is the most
+ * expensive case of all (llama.cpp walks every token of the vocabulary through the string's
+ * characters), so these bans keep string content at free-sampling speed too. Every bias costs per
+ * step in proportion to its entries (node-llama-cpp copies it into the sampler at each step: about
+ * 0.07 µs an entry at 152k tokens, so a 140,000-entry ban measured 9.6 ms against 2.2 ms for a free
+ * step), which is why each list is the shorter of the two forms, and choices that admit a large
+ * share of the vocabulary get no mask at all.
  */
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import { llamaRuntime } from "./llama-runtime";
@@ -33,6 +38,14 @@ const MAX_MASKS = 4096;
 const MAX_PROBED_ROOM = 32;
 /** A code point every plain JSON string admits, used to measure the room left before the cap. */
 const PROBE = 0x61;
+/**
+ * Admitted tokens (as a share of the vocabulary) beyond which a choice gets no mask. node-llama-cpp
+ * copies a bias into the sampler at every step, entry by entry, so lifting a large share (a
+ * character class such as `[a-z ]`) costs more per step than llama.cpp's own check of the sampled
+ * token; measured through the host on the 8,192-token test model, lifting `[a-z ]` made a 256-token
+ * reply 1.5× slower than llama.cpp's grammar alone.
+ */
+const MAX_MASK_SHARE = 1 / 8;
 
 /** A small choice's mask, and the longest admitted token text. */
 interface ChoiceMask {
@@ -48,8 +61,15 @@ export class ChoiceMasks {
   /** Entries shared by the string bans, and how many of them every string ban holds. */
   private stringPairs: Array<[Token, number]> | undefined;
   private stringPairsFixed = 0;
+  /** Entries shared by the string lifts (near a length cap), and how many of them every lift holds. */
+  private liftPairs: Array<[Token, number]> | undefined;
+  private liftPairsFixed = 0;
   /** Room left by string position. */
   private readonly rooms = new Map<string, number>();
+  /** How far ahead anything cached here looks: the longest token text, or the room probe. */
+  private readonly horizon: number;
+  /** Walker steps spent computing masks and rooms (a measure of the work the masks cost). */
+  walkSteps = 0;
 
   constructor(
     private readonly model: LlamaModel,
@@ -58,6 +78,7 @@ export class ChoiceMasks {
     private readonly baseBias: TokenBias | null,
   ) {
     this.texts = TokenTexts.of(model);
+    this.horizon = Math.max(this.texts.longest, MAX_PROBED_ROOM + 1);
   }
 
   /** Masks computed so far (including positions found to be free text). */
@@ -83,7 +104,7 @@ export class ChoiceMasks {
   }
 
   private choice(pos: WalkPosition): ChoiceMask | null {
-    const key = this.walker.key(pos);
+    const key = this.walker.key(pos, this.horizon);
     let mask = this.masks.get(key);
     if (mask === undefined) {
       mask = this.compute(pos);
@@ -93,8 +114,11 @@ export class ChoiceMasks {
     return mask;
   }
 
-  /** Admitted tokens at this position (exposed for tests), or null for free text. */
-  admitted(pos: WalkPosition): Token[] | null {
+  /**
+   * Admitted tokens at this position (exposed for tests), or null for free text; the walk stops once
+   * more than `most` tokens are admitted (the choice is then too large for a mask).
+   */
+  admitted(pos: WalkPosition, most = Infinity): Token[] | null {
     const first = this.walker.nextChars(pos, MAX_CHOICE_CHARS);
     if (first === null) return null;
     const texts = this.texts.texts;
@@ -119,6 +143,7 @@ export class ChoiceMasks {
           const c = text.codePointAt(i)!;
           const width = c > 0xffff ? 2 : 1;
           p = this.walker.step(p, c);
+          this.walkSteps++;
           if (++steps > MAX_WALK_STEPS) return null;
           alive = !this.walker.dead(p);
           for (let k = 0; k < width; k++) path.push(p);
@@ -127,7 +152,7 @@ export class ChoiceMasks {
         // A dead prefix kills every token below it; the path still records where it died.
         while (path.length < text.length + 1) path.push(p);
         prev = text;
-        if (alive) out.push(id as Token);
+        if (alive && out.push(id as Token) > most) return out;
       }
     }
     return out;
@@ -150,7 +175,22 @@ export class ChoiceMasks {
         this.stringPairs = pairs;
       }
       const longer = index > MAX_PROBED_ROOM || index >= strings.plainLonger.length ? 0 : strings.plainLonger[index];
-      bias = listBias(this.model, this.stringPairs, this.stringPairsFixed + longer);
+      const banCount = this.stringPairsFixed + longer;
+      // Near the cap most plain tokens are too long: lifting the rest is then the shorter list. The
+      // lift holds every token the string may take there (short plain text, and every token whose
+      // fit depends on the grammar around the string), so the odds among admitted tokens stay those
+      // of masking; a lifted token the grammar refuses is still refused by llama.cpp.
+      const liftCount = this.stringPairsFixed - strings.never.length + strings.maybe.length + strings.plainByLength.length - longer;
+      if (longer > 0 && liftCount < banCount) {
+        if (!this.liftPairs) {
+          const pairs: Array<[Token, number]> = [...biasEntries(this.baseBias)];
+          for (const t of strings.maybe) pairs.push([t as Token, LIFT]);
+          this.liftPairsFixed = pairs.length;
+          for (let i = strings.plainByLength.length - 1; i >= 0; i--) pairs.push([strings.plainByLength[i] as Token, LIFT]);
+          this.liftPairs = pairs;
+        }
+        bias = listBias(this.model, this.liftPairs, this.liftPairsFixed + strings.plainByLength.length - longer);
+      } else bias = listBias(this.model, this.stringPairs, banCount);
       this.stringBans[index] = bias;
     }
     return bias;
@@ -158,12 +198,13 @@ export class ChoiceMasks {
 
   /** Characters a string at this position may still take, up to MAX_PROBED_ROOM + 1 (0: the probe is not admitted). */
   private roomLeft(pos: WalkPosition): number {
-    const key = this.walker.key(pos);
+    const key = this.walker.key(pos, this.horizon);
     let room = this.rooms.get(key);
     if (room === undefined) {
       let p = pos;
       for (room = 0; room <= MAX_PROBED_ROOM; room++) {
         const q = this.walker.step(p, PROBE);
+        this.walkSteps++;
         if (this.walker.dead(q)) break;
         p = q;
       }
@@ -174,8 +215,9 @@ export class ChoiceMasks {
   }
 
   private compute(pos: WalkPosition): ChoiceMask | null {
-    const tokens = this.admitted(pos);
-    if (tokens === null || tokens.length === 0) return null;
+    const limit = Math.floor(this.texts.texts.length * MAX_MASK_SHARE);
+    const tokens = this.admitted(pos, limit);
+    if (tokens === null || tokens.length === 0 || tokens.length > limit) return null;
     const bias = new (llamaRuntime().TokenBias)(this.model.tokenizer);
     const bans = biasEntries(this.baseBias);
     for (const [t, v] of bans) bias.set(t, { logit: v });

@@ -13,6 +13,10 @@ export class TokenTexts {
   private readonly byFirst: Map<number, Int32Array>;
   /** A token that precedes a continuation when a piece is detokenized on its own. */
   readonly context: Token[];
+  /** The longest token text, in UTF-16 units (at least its length in code points). */
+  readonly longest: number;
+  /** 1 for a token that is a piece of a character split over tokens (its text alone is not whole). */
+  private readonly split: Uint8Array;
 
   private constructor(model: LlamaModel) {
     const nl = model.tokens.nl;
@@ -20,18 +24,24 @@ export class TokenTexts {
     const count = vocabularySize(model);
     const texts: Array<string | null> = new Array<string | null>(count).fill(null);
     const groups = new Map<number, number[]>();
+    const split = new Uint8Array(count);
+    let longest = 0;
     for (let id = 0; id < count; id++) {
       const token = id as Token;
       if (model.isSpecialToken(token)) continue;
       const text = model.detokenize([token], false, this.context);
+      if (text.includes("\uFFFD")) split[id] = 1;
       if (text === "" || text.includes("\uFFFD")) continue;
       texts[id] = text;
+      longest = Math.max(longest, text.length);
       const cp = text.codePointAt(0)!;
       let list = groups.get(cp);
       if (!list) groups.set(cp, (list = []));
       list.push(id);
     }
     this.texts = texts;
+    this.split = split;
+    this.longest = longest;
     this.byFirst = new Map();
     for (const [cp, ids] of groups) {
       ids.sort((a, b) => (texts[a]! < texts[b]! ? -1 : texts[a]! > texts[b]! ? 1 : a - b));
@@ -52,7 +62,7 @@ export class TokenTexts {
 
   /** The vocabulary as seen from inside a JSON string (built on first use). */
   get stringTokens(): StringTokens {
-    return (this.strings ??= stringTokens(this.texts));
+    return (this.strings ??= stringTokens(this.texts, (id) => this.split[id] === 1));
   }
 
   /** Tokens whose text starts with this code point, sorted by text. */
@@ -71,6 +81,11 @@ export interface StringTokens {
   plainByLength: Int32Array;
   /** plainLonger[n]: how many of plainByLength have more than n code points (n up to the longest). */
   plainLonger: Int32Array;
+  /**
+   * Tokens a string may hold depending on the grammar around it: text with a quote, backslash or
+   * control character that `never` does not exclude, and pieces of a character split over tokens.
+   */
+  maybe: Int32Array;
 }
 
 /** What may follow a string's closing quote in any JSON text (structure or whitespace). */
@@ -107,14 +122,19 @@ function isPlain(text: string): boolean {
   return true;
 }
 
-function stringTokens(texts: ReadonlyArray<string | null>): StringTokens {
+function stringTokens(texts: ReadonlyArray<string | null>, split: (id: number) => boolean): StringTokens {
   const never: number[] = [];
+  const maybe: number[] = [];
   const plain: Array<[number, number]> = [];
   let longest = 0;
   texts.forEach((text, id) => {
-    if (text === null) return;
+    if (text === null) {
+      if (split(id)) maybe.push(id);
+      return;
+    }
     if (!isPlain(text)) {
       if (neverInString(text)) never.push(id);
+      else maybe.push(id);
       return;
     }
     const n = [...text].length;
@@ -127,7 +147,7 @@ function stringTokens(texts: ReadonlyArray<string | null>): StringTokens {
     while (k < plain.length && plain[plain.length - 1 - k][1] <= n) k++;
     plainLonger[n] = plain.length - k;
   }
-  return { never: Int32Array.from(never), plainByLength: Int32Array.from(plain.map((p) => p[0])), plainLonger };
+  return { never: Int32Array.from(never), plainByLength: Int32Array.from(plain.map((p) => p[0])), plainLonger, maybe: Int32Array.from(maybe) };
 }
 
 function vocabularySize(model: LlamaModel): number {

@@ -1,7 +1,8 @@
 /**
  * `bench engine [--model F] [--tokens N]`: generation speed on the test model (or F) for the automatic
- * thread choice, 1 thread and availableParallelism() threads; first- and second-turn prompt
- * evaluation; abort latency (abort sent → request settled). Progress on stderr, the object returned.
+ * thread choice, 1 thread and availableParallelism() threads; free, plain-grammar and forced-text
+ * generation side by side; first- and second-turn prompt evaluation; abort latency (abort sent →
+ * request settled). Progress on stderr, the object returned.
  *
  * `bench engine --engine llama-server|openai --url URL [--model F] [--threads T]`: the server engine beside the
  * built-in engine on the same model in one run (see server-bench.ts).
@@ -10,7 +11,7 @@ import { availableParallelism } from "node:os";
 import type { ChatMessage } from "../../core/protocol/messages";
 import type { EngineClient } from "../../engine/client/engine-client";
 import { createNodeEngine } from "../../engine/client/node-launcher";
-import type { HostStatus } from "../../engine/host/protocol";
+import type { HostStatus, OpParams } from "../../engine/host/protocol";
 import { parseArgs, UsageError } from "../cli-types";
 import { cachedTestModel } from "../test-model/model-cache";
 import { SERVER_FLAGS, serverFromFlags } from "../server-flags";
@@ -68,6 +69,51 @@ async function tokensPerSecond(
   } finally {
     await Promise.all(engines.map((e) => e.shutdown()));
   }
+}
+
+/**
+ * The three generation paths on one engine, interleaved round by round: free sampling, the grammar
+ * through llama.cpp alone (`jumpForward: false`) and the host's default forced-text generator. The
+ * grammar has nothing to force and one large choice at every step, so the generator must cost no
+ * more than the plain loop there. A fresh grammar's first reply is timed too: the generator's
+ * per-grammar work (masks keyed by grammar position) must not grow with the repetition's bounds.
+ */
+async function grammarPaths(path: string, tokens: number, rounds = 5): Promise<Record<string, number>> {
+  return withEngine(path, undefined, async (engine) => {
+    const messages: ChatMessage[] = [{ role: "user", content: "Write a long note about the garden." }];
+    const timed = async (request: Omit<OpParams["generate"], "messages" | "maxTokens">) => {
+      const started = performance.now();
+      // The host takes jumpForward beside the Engine port's fields; the client passes it through.
+      const r = await engine.generate({ messages, maxTokens: tokens, ...request });
+      return { ms: performance.now() - started, rate: r.tokensOut / (r.generateMs / 1000) };
+    };
+    await timed({ seed: 1 });
+    await timed({ grammar: NO_EARLY_END, seed: 1, jumpForward: false });
+    // A grammar this engine has not seen: its first reply pays for the walker and its masks.
+    const cold = await timed({ grammar: "root ::= [a-z ]{1400,1998}", seed: 1 });
+    const runs = { free: [] as number[], plain: [] as number[], jump: [] as number[], plainMs: [] as number[], jumpMs: [] as number[] };
+    for (let run = 0; run < rounds; run++) {
+      const free = await timed({ seed: run + 2 });
+      const plain = await timed({ grammar: NO_EARLY_END, seed: run + 2, jumpForward: false });
+      const jump = await timed({ grammar: NO_EARLY_END, seed: run + 2 });
+      runs.free.push(free.rate);
+      runs.plain.push(plain.rate);
+      runs.jump.push(jump.rate);
+      runs.plainMs.push(plain.ms);
+      runs.jumpMs.push(jump.ms);
+    }
+    const jumpRate = median(runs.jump);
+    const plainRate = median(runs.plain);
+    return {
+      tokensPerSecondFree: round(median(runs.free), 1),
+      tokensPerSecondGrammarPlain: round(plainRate, 1),
+      tokensPerSecondGrammarJump: round(jumpRate, 1),
+      jumpVsPlainSpeed: round(jumpRate / plainRate, 3),
+      grammarPlainMsMedian: round(median(runs.plainMs)),
+      grammarJumpMsMedian: round(median(runs.jumpMs)),
+      grammarJumpFirstReplyMs: round(cold.ms),
+    };
+  });
 }
 
 async function promptReuse(path: string): Promise<Record<string, number>> {
@@ -138,6 +184,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   progress(`1 thread: ${one.tokensPerSecond} tokens/s`);
   progress(`${cores} threads: ${all.tokensPerSecond} tokens/s`);
   const best = Math.max(auto.tokensPerSecond, one.tokensPerSecond, all.tokensPerSecond);
+  const paths = await grammarPaths(path, tokens);
+  progress(`free ${paths.tokensPerSecondFree} tokens/s, grammar plain ${paths.tokensPerSecondGrammarPlain}, grammar jump ${paths.tokensPerSecondGrammarJump} (first reply of a fresh grammar ${paths.grammarJumpFirstReplyMs} ms)`);
   const reuse = await promptReuse(path);
   progress(`prompt eval: first turn ${reuse.firstTurnPromptEvalMs} ms, second ${reuse.secondTurnPromptEvalMs} ms`);
   const abort = await abortLatency(path);
@@ -150,6 +198,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     tokensPerSecond1Thread: one.tokensPerSecond,
     tokensPerSecondAllThreads: all.tokensPerSecond,
     autoWithin10PercentOfBest: auto.tokensPerSecond >= 0.9 * best,
+    ...paths,
     ...reuse,
     ...abort,
   };

@@ -272,23 +272,58 @@ describe("choice masks", () => {
     }
   });
 
-  it("ban no token that a string can hold, and cap plain tokens at the room left", async () => {
+  it("ban no token that a string can hold, cap plain tokens at the room left, and near the cap lift every token that fits", async () => {
     const s = await setup(simpleTools);
     const texts = TokenTexts.of(model);
-    const entries = (b: TokenBias) => new Map([...(b as unknown as { _biases: Iterable<[number, number]> })._biases]);
-    for (const prefix of ['{"thought":"', '{"thought":"' + "x".repeat(44)]) {
+    const entries = (b: TokenBias) => {
+      // Entries add up in llama.cpp's logit-bias sampler (a ban and a lift of one token stay a ban).
+      const sum = new Map<number, number>();
+      for (const [t, v] of (b as unknown as { _biases: Iterable<[number, number]> })._biases) sum.set(t, (sum.get(t) ?? 0) + v);
+      return sum;
+    };
+    const forms = new Set<string>();
+    for (const left of [48, 4, 1]) {
+      const prefix = '{"thought":"' + "x".repeat(48 - left);
       const pos = s.walker.advance(s.walker.start(), prefix)!;
-      const ban = entries(s.masks.at(pos)!);
-      let banned = 0;
+      const bias = entries(s.masks.at(pos)!);
+      const lift = [...bias.values()].some((v) => v > 0);
+      forms.add(lift ? "lift" : "ban");
+      let excluded = 0;
       texts.texts.forEach((text, id) => {
         if (text === null) return;
         const ok = s.recognizer.acceptsPrefix(prefix + text);
-        if (ban.get(id) === -Infinity) {
-          banned++;
-          expect(ok, `banned ${JSON.stringify(text)} after ${prefix.length} chars`).toBe(false);
-        }
+        const allowed = lift ? (bias.get(id) ?? 0) > 0 : bias.get(id) !== -Infinity;
+        if (!allowed) excluded++;
+        if (ok) expect(allowed, `${JSON.stringify(text)} excluded with ${left} characters left`).toBe(true);
       });
-      expect(banned).toBeGreaterThan(0);
+      expect(excluded).toBeGreaterThan(0);
     }
+    // With one character left most plain tokens are too long: the lift is the shorter list there.
+    expect([...forms].sort()).toEqual(["ban", "lift"]);
+  });
+
+  it("compute a bounded repetition's masks once per position of the grammar, not once per count", async () => {
+    const walker = new GbnfWalker("root ::= [a-z ]{1500,1999}");
+    const masks = new ChoiceMasks(model, walker, splitBan);
+    let pos = walker.start();
+    for (let k = 0; k < 1999; k++) {
+      masks.at(pos);
+      pos = walker.step(pos, 0x61);
+    }
+    // One mask for the long middle, then one per count within a token's length of either bound
+    // (the horizon: the longest token text, at least 33 characters on this vocabulary).
+    const horizon = Math.max(TokenTexts.of(model).longest, 33);
+    expect(masks.size).toBeLessThanOrEqual(2 * (horizon + 2) + 1);
+    // Each mask walks at most one token per admitted token plus the tokens that die on the way.
+    expect(masks.walkSteps).toBeLessThan(masks.size * 4000);
+  });
+
+  it("give no mask where a choice admits a large share of the vocabulary, and a mask to a small choice", async () => {
+    const walker = new GbnfWalker('root ::= [a-z ]{1,9} | "Task" | "Idle"');
+    const masks = new ChoiceMasks(model, walker, splitBan);
+    expect(masks.at(walker.advance(walker.start(), "a")!)).toBeUndefined();
+    const status = new GbnfWalker('root ::= "Task" | "Idle" | "Reflect"');
+    const small = new ChoiceMasks(model, status, splitBan);
+    expect(small.at(status.start())).toBeDefined();
   });
 });
