@@ -11,6 +11,9 @@
  * - Han, kana and Hangul runs, written without spaces, give character bigrams (and Han characters alone, which
  *   carry meaning by themselves); Korean words also give themselves without their trailing particle.
  * - Words for today, yesterday and tomorrow in any language add the `#today` signal.
+ * - A word of a related-word group (related.ts) adds the group's concept term ("=currency" for "dollars"), and
+ *   so do values: a year, a date, a sum of money, a coordinate pair, a command-line option, a URL (whose host name
+ *   also gives its words).
  */
 import { fold } from "./fold";
 import { DAY_WORDS, QUESTION_ANYWHERE_RE, QUESTION_START_RE, STOP_WORDS } from "./languages";
@@ -38,7 +41,7 @@ export const SIGNAL = {
 /** Prefix of truncation terms. */
 export const TRUNC = "~";
 /** Letters a truncation term keeps. */
-const TRUNC_LENGTH = 5;
+export const TRUNC_LENGTH = 5;
 
 const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'“”«»）)]+/giu;
 const WIKILINK_RE = /!?\[\[[^\]\n]{1,200}\]\]/gu;

@@ -1,11 +1,12 @@
 /**
  * BM25F over tool cards: the tool's name words, description, routing hints and parameter text are fields with
  * their own weight and length normalization, scored over the terms `analyze` gives (stems, truncations, CJK
- * bigrams, signals) so that one index serves every language. A routing hint that the message covers adds a
- * bonus (hints are what users say). Kept small and allocation-light: a catalog of 1,000 tools routes in well
- * under the 5 ms budget (`bench router --tools 1000`).
+ * bigrams, signals, concepts) so that one index serves every language. A message word no card has may stand in
+ * for one it has: its umlaut spelling, or a card word one letter away (a typo). A routing hint that the message
+ * covers adds a bonus (hints are what users say). Kept small and allocation-light: a catalog of 1,000 tools routes
+ * in well under the 5 ms budget (`bench router --tools 1000`).
  */
-import { analyze, SIGNAL, TRUNC } from "./analyze";
+import { analyze, SIGNAL, TRUNC, TRUNC_LENGTH } from "./analyze";
 import { CONCEPT } from "./related";
 import type { ToolCard } from "./tool-card";
 
@@ -43,8 +44,6 @@ const PLAIN_WORD = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]+$/u;
 
 /** "ae", "oe", "ue" for "ä", "ö", "ü" (after folding: "a", "o", "u"). */
 const UMLAUT_SPELLING = /([aou])e/g;
-/** Letters a truncation term keeps (as analyze.ts makes them). */
-const TRUNC_LENGTH = 5;
 
 /** The word and every form of it with one letter left out: two words one edit apart share one of these. */
 function deletions(word: string): string[] {
