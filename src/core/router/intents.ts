@@ -34,8 +34,9 @@ export function asksToChange(message: string): boolean {
  */
 export function smallTalkRest(message: string): string | null {
   const m = clean(message);
-  // "Tell me a joke", "何か面白い話して": a joke is chat wherever the word stands, unless the vault is in it.
-  if (CHAT_WORD_RE.test(m) && !mentionsVault(message, m) && !CHANGE_RE.test(m)) return "";
+  // "Tell me a joke", "何か面白い話して": a joke is chat wherever the word stands, unless the vault (or a web page:
+  // "summarize https://jokes.example") is in it.
+  if (CHAT_WORD_RE.test(m) && !mentionsVault(message, m) && !CHANGE_RE.test(m) && !/https?:\/\/|www\./i.test(message)) return "";
   // One leading function or day word may come first ("so, how are you", "오늘 기분 어때").
   const first = /^\S+\s/.exec(m)?.[0] ?? "";
   const lead = first && (STOP_WORDS.has(first.trim()) || DAY_WORDS.has(first.trim())) ? first : "";

@@ -77,6 +77,7 @@ describe("small talk in every language", () => {
     for (const q of ["got any good jokes?", "재밌는 농담 하나 해줘", "Erzähl mir was Lustiges", "何か面白い話して", "расскажи анекдот"]) expect(chat(q), q).toBe(true);
     expect(chat("add a joke to Inbox.md")).toBe(false);
     expect(chat("find the funny note about cats")).toBe(false);
+    expect(chat("summarize https://jokes.example")).toBe(false);
   });
 
   it("reads compliments, chained small talk and small talk after a leading word as chat", () => {
