@@ -26,7 +26,7 @@ import { mergeParts, normalizeNode, typesOf, type Merged, type Part } from "./sc
 import { ValueChecker, patternRegex } from "./value-check";
 import type { RuleSet } from "./rule-set";
 import { GrammarRefusal, type GrammarCap, type GrammarRelaxation, type JsonSchema, type ResolvedGrammarOptions } from "./types";
-import { ALL_TYPES, MAX_EXTRA_KEY_CHARS, constrainingKeys, escapePointer, isSchema, nextDouble, signed, toBigInt, type Schema } from "./schema-words";
+import { ALL_TYPES, MAX_EXTRA_KEY_CHARS, constrainingKeys, escapePointer, isSchema, matchesType, nextDouble, signed, toBigInt, type Schema } from "./schema-words";
 
 export { MAX_EXTRA_KEY_CHARS } from "./schema-words";
 
@@ -36,6 +36,8 @@ const MAX_NESTING = 200;
 const MAX_ALTERNATIVES = 64;
 /** `$ref`s and `allOf`s inlined into one node's conjunction. */
 const MAX_INLINED = 256;
+/** Cases one group of discriminating ifs may expand into (one per tested value, plus three). */
+const MAX_CONDITIONAL_CASES = 16;
 /** Objects with more count states (min/maxProperties) than this relax the counts. */
 const MAX_COUNT_STATES = 4096;
 /** Optional members per named tail rule of a long object (see compileObject). */
@@ -61,6 +63,17 @@ class TooManyAlternatives extends Error {
   ) {
     super(`too many alternatives at ${pointer || "/"}`);
   }
+}
+
+/** An `if` that tests one property against constants. */
+interface DiscriminatorTest {
+  property: string;
+  /** The constants (JSON text → value) that make the test true. */
+  values: Map<string, unknown>;
+  /** The test fails when the property is absent. */
+  requiresProperty: boolean;
+  /** The test fails on non-objects. */
+  objectOnly: boolean;
 }
 
 /** One merged alternative and the `$ref` targets inlined into it. */
@@ -105,7 +118,11 @@ export class SchemaCompiler {
   private readonly reported = new Set<string>();
   /** oneOf lists already judged (a union compiled again under another recursion depth is the same union). */
   private readonly oneOfChecked = new Map<unknown, boolean>();
+  /** Strings and booleans a `not {enum}` leaves out of a merged node's rules. */
+  private readonly excludedStrings = new WeakMap<Schema, string[]>();
+  private readonly excludedBoolean = new WeakMap<Schema, boolean>();
   private nesting = 0;
+  private judging = 0;
   private steps = 0;
   private readonly rulesAtStart: number;
 
@@ -144,6 +161,8 @@ export class SchemaCompiler {
 
   /** Reports a local relaxation once per pointer and keyword. */
   private relax(pointer: string, keyword: string, reason: string): void {
+    // A compile only to judge (disjointness) reports nothing: the real compile reports its own.
+    if (this.judging > 0) return;
     const key = `relax|${pointer}|${keyword}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
@@ -288,10 +307,18 @@ export class SchemaCompiler {
     const out: Part[] = [];
     const queue = [...parts];
     const inlined = new Set<object>();
+    const seen = new Set<string>();
     let count = 0;
     while (queue.length) {
       const p = queue.shift()!;
       if (p.schema === true) continue;
+      // Two equal subschemas in one conjunction are one (A and A is A): common where a declared
+      // property also matches a pattern with the same schema.
+      const fp = this.fingerprint(p.schema, p.base);
+      if (fp !== null) {
+        if (seen.has(fp)) continue;
+        seen.add(fp);
+      }
       if (!isSchema(p.schema)) {
         out.push(p);
         continue;
@@ -335,6 +362,13 @@ export class SchemaCompiler {
     }
     return out;
   }
+
+  /** A document subschema's shape with its base, for telling equal subschemas apart (null for synthetic ones). */
+  private fingerprint(schema: JsonSchema, base: string): string | null {
+    if (typeof schema !== "object" || this.doc.pointerOf(schema) === undefined) return null;
+    return `${base}|${this.shapes.shape(schema, base)}`;
+  }
+
 
   /**
    * The merged alternatives of a conjunction, with unions and dependencies distributed. Each carries
@@ -381,7 +415,7 @@ export class SchemaCompiler {
   private alternatives(parts: Part[], ctx: Ctx, budget: { left: number; skipped: Set<string> }, inherited: Set<object> = new Set()): Alternative[] {
     this.tick(ctx.pointer);
     const targets = new Set(inherited);
-    const flat = this.expand(parts, ctx, targets);
+    const flat = this.conditionals(this.expand(parts, ctx, targets));
     for (let i = 0; i < flat.length; i++) {
       const p = flat[i];
       if (!isSchema(p.schema)) continue;
@@ -439,7 +473,8 @@ export class SchemaCompiler {
           return this.alternatives([...others, ...b], ctx, budget, targets);
         });
       let perBranch = explore(branches);
-      if (keyword === "oneOf" && !this.disjoint(perBranch.map((list) => list.map((a) => a.merged)))) {
+      // Branches disjoint on their own stay disjoint beside anything; otherwise judge them with the rest.
+      if (keyword === "oneOf" && !this.oneOfDisjoint(value as JsonSchema[], p) && !this.disjoint(perBranch.map((list) => list.map((a) => a.merged)))) {
         // Overlapping branches: branch i is taken with every other branch negated, when each negation is exact.
         const negated = branches.map((b) => this.negation(b[0].schema, b[0].base));
         if (negated.every((n) => n !== null)) {
@@ -454,6 +489,149 @@ export class SchemaCompiler {
 
   private dependencyPointer(pointer: string, keyword: string, name: string): string {
     return `${pointer}/${this.doc.draft <= 7 ? "dependencies" : keyword}/${escapePointer(name)}`;
+  }
+
+  /**
+   * if/then/else rewritten as a union of disjoint cases, which then distributes like any other:
+   * tests of one property against constants (the usual discriminator) become one case per value
+   * (plus "absent", "another value" and "not an object"), each with the thens and elses that case
+   * selects; any other `if` whose negation is exact becomes (if and then) or (not if and else).
+   * An `if` with neither is left in place (relaxed later).
+   */
+  private conditionals(flat: Part[]): Part[] {
+    const out: Part[] = [];
+    const groups = new Map<string, Array<{ test: DiscriminatorTest; then?: JsonSchema; otherwise?: JsonSchema; part: Part }>>();
+    for (const p of flat) {
+      if (!isSchema(p.schema) || p.schema.if === undefined) {
+        out.push(p);
+        continue;
+      }
+      const { if: cond, then, else: otherwise, ...rest } = p.schema;
+      if (then === undefined && otherwise === undefined) {
+        out.push({ ...p, schema: rest });
+        continue;
+      }
+      const test = this.discriminator(cond as JsonSchema, p.base);
+      if (test) {
+        const list = groups.get(test.property) ?? [];
+        list.push({ test, then: then as JsonSchema | undefined, otherwise: otherwise as JsonSchema | undefined, part: p });
+        groups.set(test.property, list);
+        // The rest of the part stays; its if/then/else joins the group's cases.
+        out.push({ ...p, schema: rest });
+        continue;
+      }
+      const negated = this.negation(cond as JsonSchema, p.base);
+      if (negated === null) {
+        out.push(p);
+        continue;
+      }
+      out.push({ ...p, schema: rest });
+      const both = (a: JsonSchema, b: unknown): JsonSchema => (b === undefined ? a : { allOf: [a, b] });
+      out.push({ schema: { anyOf: [both(cond as JsonSchema, then), both(negated, otherwise)] }, base: p.base, pointer: `${p.pointer}/if` });
+    }
+    for (const [property, list] of groups) {
+      const universe = new Map<string, unknown>();
+      for (const { test } of list) for (const [text, v] of test.values) universe.set(text, v);
+      if (universe.size + 3 > MAX_CONDITIONAL_CASES) {
+        // Too many cases to compile each: these ifs stay in place (relaxed).
+        for (const { part } of list) {
+          const { if: cond, then, else: otherwise } = part.schema as Schema;
+          out.push({ ...part, schema: { if: cond, then, else: otherwise } });
+        }
+        continue;
+      }
+      // Values alike for every test share one case.
+      const bySignature = new Map<string, unknown[]>();
+      for (const [text, v] of universe) {
+        const sig = list.map(({ test }) => (test.values.has(text) ? "1" : "0")).join("");
+        bySignature.set(sig, [...(bySignature.get(sig) ?? []), v]);
+      }
+      const pick = (holds: (t: DiscriminatorTest, i: number) => boolean, condition: JsonSchema): JsonSchema => {
+        const chosen = list.map((e, i) => (holds(e.test, i) ? e.then : e.otherwise)).filter((x): x is JsonSchema => x !== undefined);
+        return chosen.length ? { allOf: [condition, ...chosen] } : condition;
+      };
+      const cases: JsonSchema[] = [
+        pick((t) => !t.objectOnly, { type: ALL_TYPES.filter((t) => t !== "object") }),
+        pick((t) => !t.requiresProperty, { type: "object", properties: { [property]: false } }),
+        ...[...bySignature].map(([sig, values]) => pick((_, i) => sig[i] === "1", { type: "object", required: [property], properties: { [property]: { enum: values } } })),
+        pick(() => false, { type: "object", required: [property], properties: { [property]: { not: { enum: [...universe.values()] } } } }),
+      ];
+      const first = list[0].part;
+      out.push({ schema: { anyOf: cases }, base: first.base, pointer: `${first.pointer}/if` });
+    }
+    return out;
+  }
+
+  /**
+   * An `if` that only tests one property against constants (`{properties: {type: {const: "x"}}}`,
+   * optionally requiring it or the value to be an object, or an anyOf of such tests), or null.
+   */
+  private discriminator(cond0: JsonSchema, base: string): DiscriminatorTest | null {
+    const cond = this.deref(cond0, base);
+    if (!isSchema(cond)) return null;
+    const n = normalizeNode(cond, this.doc.draft);
+    const keys = constrainingKeys(n);
+    if (keys.length === 1 && keys[0] === "anyOf" && Array.isArray(n.anyOf) && n.anyOf.length > 0) {
+      const tests = n.anyOf.map((b) => this.discriminator(b as JsonSchema, base));
+      const t0 = tests[0];
+      if (!t0 || !tests.every((t) => t && t.property === t0.property && t.requiresProperty === t0.requiresProperty && t.objectOnly === t0.objectOnly)) return null;
+      const values = new Map<string, unknown>();
+      for (const t of tests) for (const [k, v] of t!.values) values.set(k, v);
+      return { ...t0, values };
+    }
+    if (!keys.includes("properties") || !keys.every((k) => k === "properties" || k === "required" || k === "type")) return null;
+    const props = isSchema(n.properties) ? Object.entries(n.properties) : [];
+    if (props.length !== 1) return null;
+    const [property, test0] = props[0];
+    const required = Array.isArray(n.required) ? n.required.map(String) : [];
+    if (required.some((k) => k !== property)) return null;
+    const types = typesOf(n);
+    if (types !== null && !(types.length === 1 && types[0] === "object")) return null;
+    const test = this.deref(test0 as JsonSchema, base);
+    if (!isSchema(test)) return null;
+    const t = normalizeNode(test, this.doc.draft);
+    const tkeys = constrainingKeys(t);
+    if (!Array.isArray(t.enum) || !tkeys.every((k) => k === "enum" || k === "type")) return null;
+    const vtypes = typesOf(t);
+    const values = new Map<string, unknown>();
+    for (const v of t.enum as unknown[]) {
+      if (v !== null && typeof v === "object") return null;
+      if (vtypes && !vtypes.some((ty) => matchesType(v, ty) || (ty === "number" && matchesType(v, "integer")))) continue;
+      values.set(JSON.stringify(v), v);
+    }
+    return { property, values, requiresProperty: required.length > 0, objectOnly: types !== null };
+  }
+
+  /** A subschema with `$ref`-only wrappers followed. */
+  private deref(x0: JsonSchema, base: string): JsonSchema {
+    let x = x0;
+    for (let i = 0; i < 16 && isSchema(x) && typeof x.$ref === "string" && constrainingKeys(x).length === 1; i++) {
+      const r = this.doc.resolve(x.$ref, this.doc.baseOf(x) ?? base);
+      if (typeof r === "string") return x;
+      x = r.schema;
+    }
+    return x;
+  }
+
+  /** True when no value can match two branches of this oneOf list, judged on the branches alone. */
+  private oneOfDisjoint(list: JsonSchema[], part: Part): boolean {
+    let disjoint = this.oneOfChecked.get(list);
+    if (disjoint === undefined) {
+      // Judged on each branch's merged form (its references inlined, not compiled).
+      const at = (b: JsonSchema, k: number): Part => ({ schema: b, base: this.doc.baseOf(b) ?? part.base, pointer: this.doc.pointerOf(b) ?? `${part.pointer}/oneOf/${k}` });
+      const ctx = { base: part.base, pointer: part.pointer };
+      this.judging++;
+      try {
+        // First without distributing the branches' own unions and dependencies (each merged form is
+        // then a superset of its branch, so disjoint supersets settle it cheaply), then distributed.
+        const loose = list.map((b, k) => [mergeParts(this.expand([at(b, k)], ctx).map(withoutDistributed))]);
+        disjoint = this.disjoint(loose) || this.disjoint(list.map((b, k) => this.alternativesWithin([at(b, k)], ctx).map((a) => a.merged)));
+      } finally {
+        this.judging--;
+      }
+      this.oneOfChecked.set(list, disjoint);
+    }
+    return disjoint;
   }
 
   /** True when no value can match two of the branches (each given as its merged alternatives). */
@@ -558,19 +736,8 @@ export class SchemaCompiler {
   private union(u: { keyword: "anyOf" | "oneOf"; part: Part }, ctx: Ctx): GbnfExpr | null {
     const list = (u.part.schema as Schema)[u.keyword] as JsonSchema[];
     const at = (b: JsonSchema, k: number): Ctx => ({ base: this.doc.baseOf(b) ?? u.part.base, pointer: this.doc.pointerOf(b) ?? `${u.part.pointer}/${u.keyword}/${k}` });
-    if (u.keyword === "oneOf") {
-      let disjoint = this.oneOfChecked.get(list);
-      if (disjoint === undefined) {
-        // Disjointness is judged on each branch's merged form (its references inlined, not compiled):
-        // first without distributing the branches' own unions and dependencies (each merged form is
-        // then a superset of the branch, so disjoint supersets settle it cheaply), then distributed.
-        const loose = list.map((b, k) => [mergeParts(this.expand([{ schema: b, ...at(b, k) }], ctx).map(withoutDistributed))]);
-        disjoint = this.disjoint(loose) || this.disjoint(list.map((b, k) => this.alternativesWithin([{ schema: b, ...at(b, k) }], ctx).map((a) => a.merged)));
-        this.oneOfChecked.set(list, disjoint);
-      }
-      // Overlapping branches need the others negated: the general path.
-      if (!disjoint) return this.conjunction([u.part], ctx, false);
-    }
+    // Overlapping branches need the others negated: the general path.
+    if (u.keyword === "oneOf" && !this.oneOfDisjoint(list, u.part)) return this.conjunction([u.part], ctx, false);
     const options: GbnfExpr[] = [];
     list.forEach((b, k) => {
       const e = this.value(b, at(b, k));
@@ -636,7 +803,9 @@ export class SchemaCompiler {
       return;
     }
     if (!isSchema(n)) return;
+    n = normalizeNode(n, this.doc.draft);
     const keys = constrainingKeys(n);
+    if (keys.length === 1 && keys[0] === "enum" && Array.isArray(n.enum) && this.excludeValues(s, n.enum)) return;
     if (keys.length === 1 && keys[0] === "type") {
       const banned = typesOf(n) ?? [];
       const current = typesOf(s) ?? ALL_TYPES;
@@ -662,6 +831,24 @@ export class SchemaCompiler {
     this.relax(part.pointer, "not", "this not is not enforced by the grammar");
   }
 
+  /**
+   * `not {enum}` on a node without an enum of its own: the listed strings are left out of the
+   * string rule, null and booleans out of theirs. False (nothing changed) when a listed number,
+   * array or object could be a value here, since those rules cannot leave out one value.
+   */
+  private excludeValues(s: Schema, values: unknown[]): boolean {
+    const types = typesOf(s) ?? ALL_TYPES;
+    const allows = (v: unknown) => types.some((t) => matchesType(v, t) || (t === "number" && matchesType(v, "integer")));
+    if (values.some((v) => allows(v) && (typeof v === "number" || (typeof v === "object" && v !== null)))) return false;
+    const strings = values.filter((v): v is string => typeof v === "string");
+    let kept = types.filter((t) => !(t === "null" && values.includes(null)));
+    if (values.includes(true) && values.includes(false)) kept = kept.filter((t) => t !== "boolean");
+    else if (values.includes(true) || values.includes(false)) this.excludedBoolean.set(s, values.includes(true));
+    if (strings.length) this.excludedStrings.set(s, [...(this.excludedStrings.get(s) ?? []), ...strings]);
+    s.type = kept;
+    return true;
+  }
+
   private compileType(type: string, s: Schema, ctx: Ctx): GbnfExpr | null {
     switch (type) {
       case "string":
@@ -671,6 +858,7 @@ export class SchemaCompiler {
       case "number":
         return this.compileNumber(s, ctx);
       case "boolean":
+        if (this.excludedBoolean.has(s)) return lit(this.excludedBoolean.get(s) ? "false" : "true");
         return jsonBoolean(this.rules);
       case "null":
         return jsonNull();
@@ -738,6 +926,13 @@ export class SchemaCompiler {
       }
     }
     if (minLength > maxLength) return null;
+    const excluded = this.excludedStrings.get(s);
+    if (excluded) {
+      // Any string of these lengths but the listed ones, each written in its one canonical spelling.
+      const lang = boundKeyLanguage(anyKeyLanguage(maxLength), minLength, maxLength);
+      if (source === undefined) return lang && keyRule(this.rules, excluded, lang, "string-except");
+      this.relax(ctx.pointer, "not", "the strings this not leaves out are not left out of the pattern's strings");
+    }
     if (source === undefined) return jsonString(this.rules, minLength, maxLength);
     // Under the default cap only output size matters, so each unbounded quantifier gets its own cap
     // instead of narrowing the pattern to a total length (which can drop strings the pattern allows).
