@@ -4,8 +4,9 @@
  * usually are (`^[a-zA-Z0-9_]*$`, `^x-`, `.*`); keys are written raw, or with JSON.stringify's one
  * escape for `"`, `\` and control characters, so a declared name can never come back as an extra key.
  */
-import { alt, cls, lit, rep, seq, type GbnfExpr } from "./gbnf-ast";
+import { alt, cls, lit, seq, type GbnfExpr } from "./gbnf-ast";
 import { complement, contains, intersect, normalize, type CharRanges } from "./char-set";
+import { boundedRepeat } from "./bounded-repeat";
 import { literalChoice } from "./literal-choice";
 import { parseRegex, UntranslatableRegex, type RegexNode } from "./regex";
 import type { RuleSet } from "./rule-set";
@@ -146,7 +147,7 @@ interface Trie {
 const setKey = (set: CharRanges) => set.map(([a, b]) => `${a}-${b}`).join(",");
 
 /** `"..."`: a key of the language that is none of `names`; null when no key qualifies. */
-export function keyRule(rules: RuleSet, names: string[], l: KeyLanguage): GbnfExpr | null {
+export function keyRule(rules: RuleSet, names: string[], l: KeyLanguage, name = "extra-key"): GbnfExpr | null {
   const root: Trie = { terminal: false, children: new Map() };
   for (const name of names) {
     if (!keyInLanguage(l, name)) continue;
@@ -178,7 +179,7 @@ export function keyRule(rules: RuleSet, names: string[], l: KeyLanguage): GbnfEx
     const room = l.tailMax - Math.max(0, pos - l.fixed.length);
     if (room > 0) {
       const c = charRule(l.tail);
-      if (c) items.push(rep(c, 0, room));
+      if (c) items.push(boundedRepeat(c, 0, room));
     }
     return seq(...items);
   };
@@ -201,5 +202,5 @@ export function keyRule(rules: RuleSet, names: string[], l: KeyLanguage): GbnfEx
   };
   const body = walk(root, 0);
   if (!body) return null;
-  return rules.add("extra-key", seq(lit('"'), body, lit('"')), `keylang|${l.fixed.map(setKey).join("/")}|${setKey(l.tail)}|${l.tailMax}|${JSON.stringify([...names].sort())}`);
+  return rules.add(name, seq(lit('"'), body, lit('"')), `keylang|${l.fixed.map(setKey).join("/")}|${setKey(l.tail)}|${l.tailMax}|${JSON.stringify([...names].sort())}`);
 }

@@ -21,24 +21,27 @@ import { patternLengths, translatePattern, translatePatternCapped } from "./json
 import { provablyDisjoint } from "./schema-combinators";
 import { anyKeyLanguage, boundKeyLanguage, disjointKeyLanguages, isEveryKey, keyInLanguage, keyLanguageOf, keyRule, type KeyLanguage } from "./key-language";
 import { SchemaDocument } from "./schema-document";
+import { SchemaShapes } from "./schema-shapes";
 import { mergeParts, normalizeNode, typesOf, type Merged, type Part } from "./schema-merge";
 import { ValueChecker, patternRegex } from "./value-check";
 import type { RuleSet } from "./rule-set";
 import { GrammarRefusal, type GrammarCap, type GrammarRelaxation, type JsonSchema, type ResolvedGrammarOptions } from "./types";
-import { ALL_TYPES, MAX_EXTRA_KEY_CHARS, constrainingKeys, escapePointer, isSchema, nextDouble, signed, toBigInt, type Schema } from "./schema-words";
+import { ALL_TYPES, MAX_EXTRA_KEY_CHARS, constrainingKeys, escapePointer, isSchema, matchesType, nextDouble, signed, toBigInt, type Schema } from "./schema-words";
 
 export { MAX_EXTRA_KEY_CHARS } from "./schema-words";
 
 /** Subschemas nested deeper than this on one compile path are refused. */
 const MAX_NESTING = 200;
-/** Compile steps (subschema visits) one schema may take. */
-const MAX_STEPS = 200_000;
 /** Alternatives one node may expand into when unions and dependencies are distributed. */
 const MAX_ALTERNATIVES = 64;
 /** `$ref`s and `allOf`s inlined into one node's conjunction. */
 const MAX_INLINED = 256;
+/** Cases one group of discriminating ifs may expand into (one per tested value, plus three). */
+const MAX_CONDITIONAL_CASES = 16;
 /** Objects with more count states (min/maxProperties) than this relax the counts. */
 const MAX_COUNT_STATES = 4096;
+/** Optional members per named tail rule of a long object (see compileObject). */
+const TAIL_CHUNK = 8;
 
 /** The compile ran out of its step or rule budget at this pointer (the caller may retry shallower). */
 export class BudgetExceeded extends Error {
@@ -50,10 +53,41 @@ export class BudgetExceeded extends Error {
   }
 }
 
+/** Distributing unions and dependencies ran past MAX_ALTERNATIVES at this site. */
+class TooManyAlternatives extends Error {
+  constructor(
+    readonly site: string,
+    readonly pointer: string,
+    readonly keyword: string,
+    readonly branches: number,
+  ) {
+    super(`too many alternatives at ${pointer || "/"}`);
+  }
+}
+
+/** An `if` that tests one property against constants. */
+interface DiscriminatorTest {
+  property: string;
+  /** The constants (JSON text → value) that make the test true. */
+  values: Map<string, unknown>;
+  /** The test fails when the property is absent. */
+  requiresProperty: boolean;
+  /** The test fails on non-objects. */
+  objectOnly: boolean;
+}
+
 /** One merged alternative and the `$ref` targets inlined into it. */
 interface Alternative {
   merged: Merged;
   targets: Set<object>;
+}
+
+/** A compiled subschema and what its compile reported (replayed where it is reused). */
+interface Compiled {
+  expr: GbnfExpr | null;
+  pointer: string;
+  relaxations: GrammarRelaxation[];
+  caps: GrammarCap[];
 }
 
 /** Where a subschema is read: its base URI and JSON pointer. */
@@ -73,15 +107,22 @@ export interface CompileReport {
 export class SchemaCompiler {
   private readonly doc: SchemaDocument;
   private readonly checker: ValueChecker;
+  private readonly shapes: SchemaShapes;
   /** How many times each `$ref` target is open on the current path (recursion unrolling). */
   private readonly open = new Map<object, number>();
+  /** Open `$ref` targets per reference cycle (only targets on a cycle can recur). */
+  private readonly openCycles = new Map<number, number>();
   private readonly refMemo = new Map<object, Map<string, GbnfExpr | null>>();
-  private readonly reachMemo = new Map<object, Set<object>>();
-  private readonly directRefs = new Map<object, object[]>();
+  /** Compiled subschemas by shape, base and chain length: equal subschemas compile once. */
+  private readonly valueMemo = new Map<string, Compiled>();
   private readonly reported = new Set<string>();
   /** oneOf lists already judged (a union compiled again under another recursion depth is the same union). */
   private readonly oneOfChecked = new Map<unknown, boolean>();
+  /** Strings and booleans a `not {enum}` leaves out of a merged node's rules. */
+  private readonly excludedStrings = new WeakMap<Schema, string[]>();
+  private readonly excludedBoolean = new WeakMap<Schema, boolean>();
   private nesting = 0;
+  private judging = 0;
   private steps = 0;
   private readonly rulesAtStart: number;
 
@@ -93,6 +134,7 @@ export class SchemaCompiler {
     private readonly report: CompileReport,
   ) {
     this.doc = new SchemaDocument(root);
+    this.shapes = new SchemaShapes(this.doc);
     this.checker = new ValueChecker(this.doc);
     this.rulesAtStart = rules.size;
   }
@@ -119,6 +161,8 @@ export class SchemaCompiler {
 
   /** Reports a local relaxation once per pointer and keyword. */
   private relax(pointer: string, keyword: string, reason: string): void {
+    // A compile only to judge (disjointness) reports nothing: the real compile reports its own.
+    if (this.judging > 0) return;
     const key = `relax|${pointer}|${keyword}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
@@ -128,7 +172,7 @@ export class SchemaCompiler {
   }
 
   private tick(pointer: string): void {
-    if (++this.steps > MAX_STEPS) throw new BudgetExceeded(pointer, "steps");
+    if (++this.steps > this.options.maxSteps) throw new BudgetExceeded(pointer, "steps");
     if (this.rules.size - this.rulesAtStart > this.options.maxRules) throw new BudgetExceeded(pointer, "maxRules");
   }
 
@@ -148,14 +192,49 @@ export class SchemaCompiler {
     if (!isSchema(schema)) throw new GrammarRefusal(ctx0.pointer, "schema", "a schema must be an object or a boolean");
     const ctx = this.at(schema, ctx0);
     if (this.nesting >= MAX_NESTING) throw new GrammarRefusal(ctx.pointer, "schema", `subschemas nest more than ${MAX_NESTING} levels deep`);
+    // A subschema's rule depends only on what it says and on how deep the reference cycles it can
+    // reach are open, so a subschema written alike elsewhere (or compiled again) reuses it.
+    const key = `${this.shapes.shape(schema, ctx.base)}|${ctx.base}|${this.chain(schema, ctx.base)}`;
+    const known = this.valueMemo.get(key);
+    if (known) {
+      this.replay(known, ctx.pointer);
+      return known.expr;
+    }
+    const relaxedBefore = this.report.relaxations.length;
+    const cappedBefore = this.report.caps.length;
     this.nesting++;
+    let expr: GbnfExpr | null;
     try {
       const s = normalizeNode(schema, this.doc.draft);
-      if (typeof s.$ref === "string" && constrainingKeys(s).length === 1) return this.ref(s.$ref, ctx);
-      return this.conjunction([{ schema: s, base: ctx.base, pointer: ctx.pointer }], ctx);
+      if (typeof s.$ref === "string" && constrainingKeys(s).length === 1) expr = this.ref(s.$ref, ctx);
+      else expr = this.conjunction([{ schema: s, base: ctx.base, pointer: ctx.pointer }], ctx);
     } finally {
       this.nesting--;
     }
+    this.valueMemo.set(key, { expr, pointer: ctx.pointer, relaxations: this.report.relaxations.slice(relaxedBefore), caps: this.report.caps.slice(cappedBefore) });
+    return expr;
+  }
+
+  /** Reports what a reused subschema reported, at the pointer it is reused under. */
+  private replay(known: Compiled, pointer: string): void {
+    if (known.pointer === pointer) return;
+    const move = (p: string) => (p === known.pointer || p.startsWith(`${known.pointer}/`) ? pointer + p.slice(known.pointer.length) : p);
+    for (const r of known.relaxations) this.relax(move(r.pointer), r.keyword, r.reason);
+    for (const c of known.caps) this.cap(move(c.path), c.kind, c.cap);
+  }
+
+  private enter(target: object): void {
+    this.open.set(target, (this.open.get(target) ?? 0) + 1);
+    const cycle = this.shapes.cycle(target);
+    if (cycle !== undefined) this.openCycles.set(cycle, (this.openCycles.get(cycle) ?? 0) + 1);
+  }
+
+  private leave(target: object): void {
+    const n = (this.open.get(target) ?? 1) - 1;
+    if (n > 0) this.open.set(target, n);
+    else this.open.delete(target);
+    const cycle = this.shapes.cycle(target);
+    if (cycle !== undefined) this.openCycles.set(cycle, (this.openCycles.get(cycle) ?? 1) - 1);
   }
 
   private anyValueCapped(pointer: string): GbnfExpr {
@@ -165,60 +244,19 @@ export class SchemaCompiler {
 
   // ---- $ref ---------------------------------------------------------------------------------
 
-  /** `$ref` targets named directly inside a subschema (its whole subtree). */
-  private refsIn(node: object): object[] {
-    const known = this.directRefs.get(node);
-    if (known) return known;
-    const out: object[] = [];
-    const stack: Array<{ n: unknown; base: string }> = [{ n: node, base: this.doc.baseOf(node as JsonSchema) ?? "" }];
-    let visited = 0;
-    while (stack.length && visited++ < 100_000) {
-      const { n, base: b } = stack.pop()!;
-      if (Array.isArray(n)) {
-        for (const c of n) stack.push({ n: c, base: b });
-        continue;
-      }
-      if (!isSchema(n)) continue;
-      const base = this.doc.baseOf(n) ?? b;
-      if (typeof n.$ref === "string") {
-        const r = this.doc.resolve(n.$ref, base);
-        if (typeof r !== "string" && typeof r.schema === "object") out.push(r.schema);
-      }
-      for (const [k, v] of Object.entries(n)) {
-        if (k === "enum" || k === "const" || k === "default" || k === "examples") continue;
-        if (typeof v === "object" && v !== null) stack.push({ n: v, base });
-      }
-    }
-    this.directRefs.set(node, out);
-    return out;
-  }
-
-  /** Every `$ref` target reachable from a target, through any chain of references. */
-  private reachable(target: object): Set<object> {
-    const known = this.reachMemo.get(target);
-    if (known) return known;
-    const seen = new Set<object>();
-    const queue = [...this.refsIn(target)];
-    while (queue.length) {
-      const t = queue.pop()!;
-      if (seen.has(t)) continue;
-      seen.add(t);
-      for (const next of this.refsIn(t)) if (!seen.has(next)) queue.push(next);
-    }
-    this.reachMemo.set(target, seen);
-    return seen;
-  }
-
   /**
-   * How deep the current path already is in the references a target can reach (the length of the
-   * open reference chain among them). A target's rule is kept per chain length only, so a large
+   * How deep the current path already is in the reference cycles a subschema can reach (the open
+   * `$ref` targets on those cycles). A subschema's rule is kept per chain length only, so a large
    * family of mutually recursive definitions costs (definitions × chain lengths) compiles, not one
    * per path. Reusing a rule built under another path only moves where recursion is cut, which
    * keeps the grammar sound and finite.
    */
-  private chainLength(target: object): number {
+  private chain(node: object, base: string): number {
+    if (this.openCycles.size === 0) return 0;
+    const bits = this.shapes.reach(node, base);
+    if (bits === 0n) return 0;
     let n = 0;
-    for (const t of this.reachable(target)) n += this.open.get(t) ?? 0;
+    for (const [cycle, count] of this.openCycles) if (count > 0 && (bits >> BigInt(cycle)) & 1n) n += count;
     return n;
   }
 
@@ -231,7 +269,7 @@ export class SchemaCompiler {
     const target = r.schema;
     if (typeof target !== "object") return this.value(target, { base: r.base, pointer: r.pointer });
     const depth = this.open.get(target) ?? 0;
-    const chain = this.chainLength(target);
+    const chain = this.chain(target, r.base);
     // Recursion is unrolled: past the configured depth (or a chain of mutually recursive references
     // two longer than that) the recursive branch is simply unavailable.
     if (depth >= this.options.recursionDepth || chain >= this.options.recursionDepth + 2) {
@@ -241,12 +279,12 @@ export class SchemaCompiler {
     const key = String(chain);
     let memo = this.refMemo.get(target);
     if (memo?.has(key)) return memo.get(key)!;
-    this.open.set(target, depth + 1);
+    this.enter(target);
     let e: GbnfExpr | null;
     try {
       e = this.value(target, { base: r.base, pointer: r.pointer });
     } finally {
-      this.open.set(target, depth);
+      this.leave(target);
     }
     const name = r.pointer.split("/").pop() || "root";
     const named = e && e.kind !== "ref" && e.kind !== "literal" ? this.rules.add(`${this.hint}-${name}`, e) : e;
@@ -269,10 +307,18 @@ export class SchemaCompiler {
     const out: Part[] = [];
     const queue = [...parts];
     const inlined = new Set<object>();
+    const seen = new Set<string>();
     let count = 0;
     while (queue.length) {
       const p = queue.shift()!;
       if (p.schema === true) continue;
+      // Two equal subschemas in one conjunction are one (A and A is A): common where a declared
+      // property also matches a pattern with the same schema.
+      const fp = this.fingerprint(p.schema, p.base);
+      if (fp !== null) {
+        if (seen.has(fp)) continue;
+        seen.add(fp);
+      }
       if (!isSchema(p.schema)) {
         out.push(p);
         continue;
@@ -317,34 +363,100 @@ export class SchemaCompiler {
     return out;
   }
 
+  /** A document subschema's shape with its base, for telling equal subschemas apart (null for synthetic ones). */
+  private fingerprint(schema: JsonSchema, base: string): string | null {
+    if (typeof schema !== "object" || this.doc.pointerOf(schema) === undefined) return null;
+    return `${base}|${this.shapes.shape(schema, base)}`;
+  }
+
+
   /**
    * The merged alternatives of a conjunction, with unions and dependencies distributed. Each carries
    * the `$ref` targets inlined into it, which count as open while it compiles.
    */
-  private alternatives(parts: Part[], ctx: Ctx, budget: { left: number }, inherited: Set<object> = new Set()): Alternative[] {
+  /**
+   * The merged alternatives of a conjunction within MAX_ALTERNATIVES. When distributing would exceed
+   * that, the union or dependency where it ran out is left unenforced (and reported) and the
+   * distribution starts again without it, so the work stays linear in the keywords relaxed.
+   */
+  private alternativesWithin(parts: Part[], ctx: Ctx): Alternative[] {
+    const skipped = new Set<string>();
+    // The conjunction's own unions and dependencies multiply: the last ones past the limit are given
+    // up on at once (what the retries below would conclude one by one).
+    const sites: Array<{ site: string; pointer: string; keyword: string; branches: number }> = [];
+    for (const p of this.expand(parts, ctx)) {
+      if (!isSchema(p.schema)) continue;
+      for (const k of ["anyOf", "oneOf"] as const) {
+        const list = p.schema[k];
+        if (Array.isArray(list) && list.length > 0) sites.push({ site: `${p.pointer}|${k}`, pointer: p.pointer, keyword: k, branches: list.length });
+      }
+      for (const k of ["dependentRequired", "dependentSchemas"] as const) {
+        const deps = p.schema[k];
+        if (isSchema(deps)) for (const name of Object.keys(deps)) sites.push({ site: `${this.dependencyPointer(p.pointer, k, name)}|${k}`, pointer: this.dependencyPointer(p.pointer, k, name), keyword: k, branches: 2 });
+      }
+    }
+    let product = sites.reduce((n, x) => n * x.branches, 1);
+    for (let i = sites.length - 1; i >= 0 && product > MAX_ALTERNATIVES; i--) {
+      product /= sites[i].branches;
+      skipped.add(sites[i].site);
+      this.relax(sites[i].pointer, sites[i].keyword, `combining its ${sites[i].branches} branches with the rest of the schema would exceed ${MAX_ALTERNATIVES} alternatives, so it is not enforced`);
+    }
+    for (;;) {
+      try {
+        return this.alternatives(parts, ctx, { left: MAX_ALTERNATIVES, skipped });
+      } catch (err) {
+        if (!(err instanceof TooManyAlternatives) || skipped.has(err.site)) throw err;
+        skipped.add(err.site);
+        this.relax(err.pointer, err.keyword, `combining its ${err.branches} branches with the rest of the schema would exceed ${MAX_ALTERNATIVES} alternatives, so it is not enforced`);
+      }
+    }
+  }
+
+  private alternatives(parts: Part[], ctx: Ctx, budget: { left: number; skipped: Set<string> }, inherited: Set<object> = new Set()): Alternative[] {
     this.tick(ctx.pointer);
     const targets = new Set(inherited);
-    const flat = this.expand(parts, ctx, targets);
+    const flat = this.conditionals(this.expand(parts, ctx, targets));
     for (let i = 0; i < flat.length; i++) {
       const p = flat[i];
       if (!isSchema(p.schema)) continue;
-      const s = p.schema;
+      let s = p.schema;
+      // Unions and dependencies given up on in an earlier attempt are dropped here.
+      for (const k of ["anyOf", "oneOf"] as const) {
+        if (Array.isArray(s[k]) && budget.skipped.has(`${p.pointer}|${k}`)) {
+          const { [k]: _dropped, ...kept } = s;
+          s = kept;
+        }
+      }
+      for (const k of ["dependentRequired", "dependentSchemas"] as const) {
+        const deps = s[k];
+        if (!isSchema(deps)) continue;
+        const kept = Object.entries(deps).filter(([name]) => !budget.skipped.has(`${this.dependencyPointer(p.pointer, k, name)}|${k}`));
+        if (kept.length === Object.keys(deps).length) continue;
+        const { [k]: _dropped, ...others } = s;
+        s = kept.length ? { ...others, [k]: Object.fromEntries(kept) } : others;
+      }
+      if (s !== p.schema) flat[i] = { ...p, schema: s };
       const keyword = Array.isArray(s.anyOf) ? "anyOf" : Array.isArray(s.oneOf) ? "oneOf" : isSchema(s.dependentRequired) ? "dependentRequired" : isSchema(s.dependentSchemas) ? "dependentSchemas" : null;
       if (!keyword) continue;
       const { [keyword]: value, ...rest } = s;
       const others = flat.map((q, j) => (j === i ? { ...q, schema: rest } : q));
       let branches: Part[][];
+      let site: string;
+      let sitePointer = p.pointer;
       if (keyword === "anyOf" || keyword === "oneOf") {
         const list = value as unknown[];
         if (list.length === 0) throw new GrammarRefusal(p.pointer, keyword, `${keyword} must not be empty`);
         branches = list.map((b, k) => [{ schema: b as JsonSchema, base: this.doc.baseOf(b as JsonSchema) ?? p.base, pointer: this.doc.pointerOf(b as JsonSchema) ?? `${p.pointer}/${keyword}/${k}` }]);
+        site = `${p.pointer}|${keyword}`;
       } else {
         // One dependency: either the key is absent, or it is present with what it requires.
         const entries = Object.entries(value as Record<string, unknown>);
         const [name, dep] = entries[0];
         const remaining = Object.fromEntries(entries.slice(1));
         if (entries.length > 1) others[i] = { ...others[i], schema: { ...rest, [keyword]: remaining } };
-        const where = `${p.pointer}/${this.doc.draft <= 7 ? "dependencies" : keyword}/${escapePointer(name)}`;
+        const where = this.dependencyPointer(p.pointer, keyword, name);
+        site = `${where}|${keyword}`;
+        sitePointer = where;
         const present: JsonSchema =
           keyword === "dependentRequired"
             ? { required: [name, ...(Array.isArray(dep) ? dep.map(String) : [])] }
@@ -354,29 +466,172 @@ export class SchemaCompiler {
           [{ schema: present, base: this.doc.baseOf(dep as JsonSchema) ?? p.base, pointer: where }],
         ];
       }
-      let perBranch: Alternative[][] = [];
-      for (const b of branches) {
-        if (budget.left <= 0) break;
-        perBranch.push(this.alternatives([...others, ...b], ctx, budget, targets));
-      }
-      if (keyword === "oneOf" && budget.left > 0 && !this.disjoint(perBranch.map((list) => list.map((a) => a.merged)))) {
+      // Too many combinations (a branch left with no budget): this union or dependency is given up on (see alternativesWithin).
+      const explore = (list: Part[][]): Alternative[][] =>
+        list.map((b) => {
+          if (budget.left <= 0) throw new TooManyAlternatives(site, sitePointer, keyword, branches.length);
+          return this.alternatives([...others, ...b], ctx, budget, targets);
+        });
+      let perBranch = explore(branches);
+      // Branches disjoint on their own stay disjoint beside anything; otherwise judge them with the rest.
+      if (keyword === "oneOf" && !this.oneOfDisjoint(value as JsonSchema[], p) && !this.disjoint(perBranch.map((list) => list.map((a) => a.merged)))) {
         // Overlapping branches: branch i is taken with every other branch negated, when each negation is exact.
         const negated = branches.map((b) => this.negation(b[0].schema, b[0].base));
         if (negated.every((n) => n !== null)) {
-          perBranch = branches.map((b, bi) =>
-            budget.left <= 0 ? [] : this.alternatives([...others, ...b, ...negated.flatMap((n, j) => (j === bi ? [] : [{ schema: n, base: b[0].base, pointer: `${p.pointer}/oneOf/${j}` }]))], ctx, budget, targets),
-          );
+          perBranch = explore(branches.map((b, bi) => [...b, ...negated.flatMap((n, j) => (j === bi ? [] : [{ schema: n, base: b[0].base, pointer: `${p.pointer}/oneOf/${j}` }]))]));
         } else this.relax(p.pointer, "oneOf", "its branches may overlap, so the grammar allows a value that matches several (as anyOf)");
-      }
-      if (budget.left <= 0) {
-        // Too many combinations: this union stays unenforced here; everything else still holds.
-        this.relax(p.pointer, keyword, `combining its ${branches.length} branches with the rest of the schema would exceed ${MAX_ALTERNATIVES} alternatives, so it is not enforced`);
-        return this.alternatives(others, ctx, { left: 1 }, targets);
       }
       return perBranch.flat();
     }
     budget.left--;
     return [{ merged: mergeParts(flat), targets }];
+  }
+
+  private dependencyPointer(pointer: string, keyword: string, name: string): string {
+    return `${pointer}/${this.doc.draft <= 7 ? "dependencies" : keyword}/${escapePointer(name)}`;
+  }
+
+  /**
+   * if/then/else rewritten as a union of disjoint cases, which then distributes like any other:
+   * tests of one property against constants (the usual discriminator) become one case per value
+   * (plus "absent", "another value" and "not an object"), each with the thens and elses that case
+   * selects; any other `if` whose negation is exact becomes (if and then) or (not if and else).
+   * An `if` with neither is left in place (relaxed later).
+   */
+  private conditionals(flat: Part[]): Part[] {
+    const out: Part[] = [];
+    const groups = new Map<string, Array<{ test: DiscriminatorTest; then?: JsonSchema; otherwise?: JsonSchema; part: Part }>>();
+    for (const p of flat) {
+      if (!isSchema(p.schema) || p.schema.if === undefined) {
+        out.push(p);
+        continue;
+      }
+      const { if: cond, then, else: otherwise, ...rest } = p.schema;
+      if (then === undefined && otherwise === undefined) {
+        out.push({ ...p, schema: rest });
+        continue;
+      }
+      const test = this.discriminator(cond as JsonSchema, p.base);
+      if (test) {
+        const list = groups.get(test.property) ?? [];
+        list.push({ test, then: then as JsonSchema | undefined, otherwise: otherwise as JsonSchema | undefined, part: p });
+        groups.set(test.property, list);
+        // The rest of the part stays; its if/then/else joins the group's cases.
+        out.push({ ...p, schema: rest });
+        continue;
+      }
+      const negated = this.negation(cond as JsonSchema, p.base);
+      if (negated === null) {
+        out.push(p);
+        continue;
+      }
+      out.push({ ...p, schema: rest });
+      const both = (a: JsonSchema, b: unknown): JsonSchema => (b === undefined ? a : { allOf: [a, b] });
+      out.push({ schema: { anyOf: [both(cond as JsonSchema, then), both(negated, otherwise)] }, base: p.base, pointer: `${p.pointer}/if` });
+    }
+    for (const [property, list] of groups) {
+      const universe = new Map<string, unknown>();
+      for (const { test } of list) for (const [text, v] of test.values) universe.set(text, v);
+      if (universe.size + 3 > MAX_CONDITIONAL_CASES) {
+        // Too many cases to compile each: these ifs stay in place (relaxed).
+        for (const { part } of list) {
+          const { if: cond, then, else: otherwise } = part.schema as Schema;
+          out.push({ ...part, schema: { if: cond, then, else: otherwise } });
+        }
+        continue;
+      }
+      // Values alike for every test share one case.
+      const bySignature = new Map<string, unknown[]>();
+      for (const [text, v] of universe) {
+        const sig = list.map(({ test }) => (test.values.has(text) ? "1" : "0")).join("");
+        bySignature.set(sig, [...(bySignature.get(sig) ?? []), v]);
+      }
+      const pick = (holds: (t: DiscriminatorTest, i: number) => boolean, condition: JsonSchema): JsonSchema => {
+        const chosen = list.map((e, i) => (holds(e.test, i) ? e.then : e.otherwise)).filter((x): x is JsonSchema => x !== undefined);
+        return chosen.length ? { allOf: [condition, ...chosen] } : condition;
+      };
+      const cases: JsonSchema[] = [
+        pick((t) => !t.objectOnly, { type: ALL_TYPES.filter((t) => t !== "object") }),
+        pick((t) => !t.requiresProperty, { type: "object", properties: { [property]: false } }),
+        ...[...bySignature].map(([sig, values]) => pick((_, i) => sig[i] === "1", { type: "object", required: [property], properties: { [property]: { enum: values } } })),
+        pick(() => false, { type: "object", required: [property], properties: { [property]: { not: { enum: [...universe.values()] } } } }),
+      ];
+      const first = list[0].part;
+      out.push({ schema: { anyOf: cases }, base: first.base, pointer: `${first.pointer}/if` });
+    }
+    return out;
+  }
+
+  /**
+   * An `if` that only tests one property against constants (`{properties: {type: {const: "x"}}}`,
+   * optionally requiring it or the value to be an object, or an anyOf of such tests), or null.
+   */
+  private discriminator(cond0: JsonSchema, base: string): DiscriminatorTest | null {
+    const cond = this.deref(cond0, base);
+    if (!isSchema(cond)) return null;
+    const n = normalizeNode(cond, this.doc.draft);
+    const keys = constrainingKeys(n);
+    if (keys.length === 1 && keys[0] === "anyOf" && Array.isArray(n.anyOf) && n.anyOf.length > 0) {
+      const tests = n.anyOf.map((b) => this.discriminator(b as JsonSchema, base));
+      const t0 = tests[0];
+      if (!t0 || !tests.every((t) => t && t.property === t0.property && t.requiresProperty === t0.requiresProperty && t.objectOnly === t0.objectOnly)) return null;
+      const values = new Map<string, unknown>();
+      for (const t of tests) for (const [k, v] of t!.values) values.set(k, v);
+      return { ...t0, values };
+    }
+    if (!keys.includes("properties") || !keys.every((k) => k === "properties" || k === "required" || k === "type")) return null;
+    const props = isSchema(n.properties) ? Object.entries(n.properties) : [];
+    if (props.length !== 1) return null;
+    const [property, test0] = props[0];
+    const required = Array.isArray(n.required) ? n.required.map(String) : [];
+    if (required.some((k) => k !== property)) return null;
+    const types = typesOf(n);
+    if (types !== null && !(types.length === 1 && types[0] === "object")) return null;
+    const test = this.deref(test0 as JsonSchema, base);
+    if (!isSchema(test)) return null;
+    const t = normalizeNode(test, this.doc.draft);
+    const tkeys = constrainingKeys(t);
+    if (!Array.isArray(t.enum) || !tkeys.every((k) => k === "enum" || k === "type")) return null;
+    const vtypes = typesOf(t);
+    const values = new Map<string, unknown>();
+    for (const v of t.enum as unknown[]) {
+      if (v !== null && typeof v === "object") return null;
+      if (vtypes && !vtypes.some((ty) => matchesType(v, ty) || (ty === "number" && matchesType(v, "integer")))) continue;
+      values.set(JSON.stringify(v), v);
+    }
+    return { property, values, requiresProperty: required.length > 0, objectOnly: types !== null };
+  }
+
+  /** A subschema with `$ref`-only wrappers followed. */
+  private deref(x0: JsonSchema, base: string): JsonSchema {
+    let x = x0;
+    for (let i = 0; i < 16 && isSchema(x) && typeof x.$ref === "string" && constrainingKeys(x).length === 1; i++) {
+      const r = this.doc.resolve(x.$ref, this.doc.baseOf(x) ?? base);
+      if (typeof r === "string") return x;
+      x = r.schema;
+    }
+    return x;
+  }
+
+  /** True when no value can match two branches of this oneOf list, judged on the branches alone. */
+  private oneOfDisjoint(list: JsonSchema[], part: Part): boolean {
+    let disjoint = this.oneOfChecked.get(list);
+    if (disjoint === undefined) {
+      // Judged on each branch's merged form (its references inlined, not compiled).
+      const at = (b: JsonSchema, k: number): Part => ({ schema: b, base: this.doc.baseOf(b) ?? part.base, pointer: this.doc.pointerOf(b) ?? `${part.pointer}/oneOf/${k}` });
+      const ctx = { base: part.base, pointer: part.pointer };
+      this.judging++;
+      try {
+        // First without distributing the branches' own unions and dependencies (each merged form is
+        // then a superset of its branch, so disjoint supersets settle it cheaply), then distributed.
+        const loose = list.map((b, k) => [mergeParts(this.expand([at(b, k)], ctx).map(withoutDistributed))]);
+        disjoint = this.disjoint(loose) || this.disjoint(list.map((b, k) => this.alternativesWithin([at(b, k)], ctx).map((a) => a.merged)));
+      } finally {
+        this.judging--;
+      }
+      this.oneOfChecked.set(list, disjoint);
+    }
+    return disjoint;
   }
 
   /** True when no value can match two of the branches (each given as its merged alternatives). */
@@ -451,19 +706,19 @@ export class SchemaCompiler {
     const union = bare ? this.bareUnion(parts) : null;
     if (union) return this.union(union, ctx);
     const options: GbnfExpr[] = [];
-    for (const { merged, targets } of this.alternatives(parts, ctx, { left: MAX_ALTERNATIVES })) {
+    for (const { merged, targets } of this.alternativesWithin(parts, ctx)) {
       // A branch that re-enters a reference past the unrolling depth is unavailable, like a bare recursive $ref.
       const over = [...targets].find((t) => (this.open.get(t) ?? 0) >= this.options.recursionDepth);
       if (over) {
         this.cap(this.doc.pointerOf(over as JsonSchema) ?? ctx.pointer, "depth", this.options.recursionDepth);
         continue;
       }
-      for (const t of targets) this.open.set(t, (this.open.get(t) ?? 0) + 1);
+      for (const t of targets) this.enter(t);
       try {
         const e = this.flat(merged, ctx);
         if (e) options.push(e);
       } finally {
-        for (const t of targets) this.open.set(t, (this.open.get(t) ?? 1) - 1);
+        for (const t of targets) this.leave(t);
       }
     }
     return options.length ? alt(...options) : null;
@@ -481,17 +736,8 @@ export class SchemaCompiler {
   private union(u: { keyword: "anyOf" | "oneOf"; part: Part }, ctx: Ctx): GbnfExpr | null {
     const list = (u.part.schema as Schema)[u.keyword] as JsonSchema[];
     const at = (b: JsonSchema, k: number): Ctx => ({ base: this.doc.baseOf(b) ?? u.part.base, pointer: this.doc.pointerOf(b) ?? `${u.part.pointer}/${u.keyword}/${k}` });
-    if (u.keyword === "oneOf") {
-      let disjoint = this.oneOfChecked.get(list);
-      if (disjoint === undefined) {
-        // Disjointness is judged on each branch's merged form (its references inlined, not compiled).
-        const perBranch = list.map((b, k) => this.alternatives([{ schema: b, ...at(b, k) }], ctx, { left: MAX_ALTERNATIVES }).map((a) => a.merged));
-        disjoint = this.disjoint(perBranch);
-        this.oneOfChecked.set(list, disjoint);
-      }
-      // Overlapping branches need the others negated: the general path.
-      if (!disjoint) return this.conjunction([u.part], ctx, false);
-    }
+    // Overlapping branches need the others negated: the general path.
+    if (u.keyword === "oneOf" && !this.oneOfDisjoint(list, u.part)) return this.conjunction([u.part], ctx, false);
     const options: GbnfExpr[] = [];
     list.forEach((b, k) => {
       const e = this.value(b, at(b, k));
@@ -557,7 +803,9 @@ export class SchemaCompiler {
       return;
     }
     if (!isSchema(n)) return;
+    n = normalizeNode(n, this.doc.draft);
     const keys = constrainingKeys(n);
+    if (keys.length === 1 && keys[0] === "enum" && Array.isArray(n.enum) && this.excludeValues(s, n.enum)) return;
     if (keys.length === 1 && keys[0] === "type") {
       const banned = typesOf(n) ?? [];
       const current = typesOf(s) ?? ALL_TYPES;
@@ -583,6 +831,24 @@ export class SchemaCompiler {
     this.relax(part.pointer, "not", "this not is not enforced by the grammar");
   }
 
+  /**
+   * `not {enum}` on a node without an enum of its own: the listed strings are left out of the
+   * string rule, null and booleans out of theirs. False (nothing changed) when a listed number,
+   * array or object could be a value here, since those rules cannot leave out one value.
+   */
+  private excludeValues(s: Schema, values: unknown[]): boolean {
+    const types = typesOf(s) ?? ALL_TYPES;
+    const allows = (v: unknown) => types.some((t) => matchesType(v, t) || (t === "number" && matchesType(v, "integer")));
+    if (values.some((v) => allows(v) && (typeof v === "number" || (typeof v === "object" && v !== null)))) return false;
+    const strings = values.filter((v): v is string => typeof v === "string");
+    let kept = types.filter((t) => !(t === "null" && values.includes(null)));
+    if (values.includes(true) && values.includes(false)) kept = kept.filter((t) => t !== "boolean");
+    else if (values.includes(true) || values.includes(false)) this.excludedBoolean.set(s, values.includes(true));
+    if (strings.length) this.excludedStrings.set(s, [...(this.excludedStrings.get(s) ?? []), ...strings]);
+    s.type = kept;
+    return true;
+  }
+
   private compileType(type: string, s: Schema, ctx: Ctx): GbnfExpr | null {
     switch (type) {
       case "string":
@@ -592,6 +858,7 @@ export class SchemaCompiler {
       case "number":
         return this.compileNumber(s, ctx);
       case "boolean":
+        if (this.excludedBoolean.has(s)) return lit(this.excludedBoolean.get(s) ? "false" : "true");
         return jsonBoolean(this.rules);
       case "null":
         return jsonNull();
@@ -659,6 +926,13 @@ export class SchemaCompiler {
       }
     }
     if (minLength > maxLength) return null;
+    const excluded = this.excludedStrings.get(s);
+    if (excluded) {
+      // Any string of these lengths but the listed ones, each written in its one canonical spelling.
+      const lang = boundKeyLanguage(anyKeyLanguage(maxLength), minLength, maxLength);
+      if (source === undefined) return lang && keyRule(this.rules, excluded, lang, "string-except");
+      this.relax(ctx.pointer, "not", "the strings this not leaves out are not left out of the pattern's strings");
+    }
     if (source === undefined) return jsonString(this.rules, minLength, maxLength);
     // Under the default cap only output size matters, so each unbounded quantifier gets its own cap
     // instead of narrowing the pattern to a total length (which can drop strings the pattern allows).
@@ -669,6 +943,10 @@ export class SchemaCompiler {
       return jsonString(this.rules, minLength, maxLength);
     }
     if (translated.content === null) return null;
+    if (translated.lengthsLoosened) {
+      const what = source === pattern ? "pattern" : "format";
+      this.relax(ctx.pointer, "maxLength", `the ${what}'s pieces cannot share the length bounds exactly, so each piece is bounded on its own and the string's length is left to the validator`);
+    }
     return this.rules.add(`${this.hint}-pattern`, seq(lit('"'), translated.content, lit('"')), `pattern|${minLength}|${maxLength}|${capped}|${source}`);
   }
 
@@ -919,8 +1197,13 @@ export class SchemaCompiler {
         }
       } else if (c > 0 && top === 1 && minP <= 1) {
         // Past the first member with nothing to count, each later member is independently there or not.
-        const tail = rest(slots.length, 1);
-        e = tail && seq(...slots.slice(i).map((x) => (x.required ? comma(x.expr) : opt(comma(x.expr)))), tail);
+        // Tails of long member lists are named every TAIL_CHUNK slots and shared, so an object's rules
+        // grow linearly with its properties (inlining every tail made them quadratic).
+        const end = Math.min(slots.length, (Math.floor(i / TAIL_CHUNK) + 1) * TAIL_CHUNK);
+        const tail = end === slots.length ? rest(slots.length, 1) : rest(end, 1);
+        const here = slots.slice(i, end).map((x) => (x.required ? comma(x.expr) : opt(comma(x.expr))));
+        e = tail && seq(...here, tail);
+        if (e && i % TAIL_CHUNK === 0 && slots.length > TAIL_CHUNK) e = this.rules.add(`${this.hint}-tail`, e);
       } else {
         const slot = slots[i];
         const next = c + 1 > maxP ? null : rest(i + 1, Math.min(c + 1, top));
@@ -963,6 +1246,13 @@ function cachedIntegerRange(lo: bigint, hi: bigint): GbnfExpr | null {
     integerRanges.set(key, integerRange(lo, hi));
   }
   return integerRanges.get(key)!;
+}
+
+/** A part without the keywords alternatives() distributes (a superset of it). */
+function withoutDistributed(p: Part): Part {
+  if (!isSchema(p.schema)) return p;
+  const { anyOf: _a, oneOf: _o, dependentRequired: _r, dependentSchemas: _s, ...rest } = p.schema;
+  return { ...p, schema: rest };
 }
 
 function isTrivial(s: unknown): boolean {

@@ -291,7 +291,7 @@ describe("local relaxations and caps", () => {
     ["format", { type: "string", format: "regex" }, "^a+$"],
     ["patternProperties", { type: "object", patternProperties: { "^x": { type: "integer" }, "^xy": { type: "string" } } }, { x1: 1 }],
     ["contains", { type: "array", contains: { type: "integer" } }, [1]],
-    ["if", { if: { type: "string" }, then: { maxLength: 2 } }, "ab"],
+    ["if", { type: "string", if: { pattern: "^a" }, then: { maxLength: 2 } }, "ab"],
     ["$ref", { $ref: "https://example.com/other.json" }, { any: "thing" }],
   ] as const) {
     it(`relaxes only the subschema that uses ${keyword}, reports its pointer, and keeps the rest exact`, () => {

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GbnfRecognizer, compileSchema, parseGbnf, type JsonSchema } from "../../../src/core/grammar";
 import { GrammarSampler } from "../../../src/core/grammar/sampler";
+import { canonicalText } from "../../../src/core/grammar/canonical-text";
 import { validatorFor } from "./helpers/ajv";
 import { InstanceGenerator } from "./helpers/instances";
 import { seededRandom } from "./helpers/rng";
@@ -61,8 +62,9 @@ describe("compiled schema grammars (property tests)", () => {
           const value = generator.next();
           if (value === undefined || !validate(value)) continue;
           valid++;
+          // Written in the grammar's key order (a case of an if/then/else may require a key the rest leaves optional, which moves it first).
           const text = JSON.stringify(value);
-          if (!recognizer.accepts(text)) expect.fail(`valid instance rejected\n${describeFailure(schema, text)}\n${compiled.gbnf}`);
+          if (!recognizer.accepts(text) && canonicalText(recognizer, value) === null) expect.fail(`valid instance rejected\n${describeFailure(schema, text)}\n${compiled.gbnf}`);
         }
         expect(valid, `too few valid instances generated for ${JSON.stringify(schema)}`).toBeGreaterThanOrEqual(INSTANCES);
         const sampler = new GrammarSampler(grammar, { random });

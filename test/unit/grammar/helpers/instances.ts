@@ -106,6 +106,18 @@ export class InstanceGenerator {
         this.refDepth.set(s.$ref, d);
       }
     }
+    if (s.if !== undefined && (s.then !== undefined || s.else !== undefined)) {
+      // One of the two outcomes, merged into the rest (ajv decides whether the draw fits).
+      const { if: test, then, else: otherwise, ...rest } = s;
+      // A draw whose outcome disagrees with the test is drawn again (it would fit neither case's caps).
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const taken = this.random() < 0.5;
+        const branch = (taken ? then : otherwise) as Schema | boolean | undefined;
+        const value = this.value(mergeLoosely(rest, branch ?? true), anyDepth);
+        if (simpleTest(test, value) !== !taken) return value;
+      }
+      throw new Failed();
+    }
     const union = (s.anyOf ?? s.oneOf) as Array<Schema | boolean> | undefined;
     if (union) {
       const order = [...union].sort(() => this.random() - 0.5);
@@ -119,17 +131,38 @@ export class InstanceGenerator {
       throw new Failed();
     }
     if (Array.isArray(s.allOf)) {
-      const parts = s.allOf as Schema[];
-      return this.value(
-        {
-          type: "object",
-          properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),
-          required: parts.flatMap((p) => (p.required as string[]) ?? []),
-          additionalProperties: parts.some((p) => p.additionalProperties === false) ? false : true,
-        },
-        anyDepth,
-      );
+      const { allOf, ...own } = s;
+      for (let attempt = 0; attempt < 8; attempt++) {
+        const outcomes: Array<{ test: unknown; taken: boolean }> = [];
+        const parts = [own, ...(allOf as Schema[])].map((p) => {
+          if (p.if === undefined) return p;
+          const { if: test, then, else: otherwise, ...rest } = p;
+          const taken = this.random() < 0.5;
+          outcomes.push({ test, taken });
+          const merged = mergeLoosely(rest, ((taken ? then : otherwise) as Schema | boolean | undefined) ?? true);
+          return typeof merged === "boolean" ? {} : merged;
+        });
+        const value = this.objectOfParts(parts, anyDepth);
+        if (!outcomes.some(({ test, taken }) => simpleTest(test, value) === !taken)) return value;
+      }
+      throw new Failed();
     }
+    return this.plain(s, anyDepth);
+  }
+
+  private objectOfParts(parts: Schema[], anyDepth: number): unknown {
+    return this.value(
+      {
+        type: "object",
+        properties: Object.assign({}, ...parts.map((p) => p.properties ?? {})),
+        required: parts.flatMap((p) => (p.required as string[]) ?? []),
+        additionalProperties: parts.some((p) => p.additionalProperties === false) ? false : true,
+      },
+      anyDepth,
+    );
+  }
+
+  private plain(s: Schema, anyDepth: number): unknown {
     if (s.const !== undefined) return s.const;
     if (Array.isArray(s.enum)) return this.pick(s.enum);
     const types = s.type === undefined ? (Object.keys(s).some((k) => k !== "description") ? ["string", "number", "boolean", "null", "object", "array"] : null) : Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
@@ -317,4 +350,39 @@ export class InstanceGenerator {
     }
     return out;
   }
+}
+
+/** Two schemas' keywords in one node (object members and required keys joined); a draft, not a conjunction. */
+function mergeLoosely(a: Schema, b: Schema | boolean): Schema | boolean {
+  if (b === true) return a;
+  if (b === false) return false;
+  return {
+    ...a,
+    ...b,
+    properties: { ...((a.properties) ?? {}), ...((b.properties) ?? {}) },
+    required: [...((a.required as string[]) ?? []), ...((b.required as string[]) ?? [])],
+  };
+}
+
+/** The outcome of an if of the simple forms the arbitrary draws (a type, or constants on one property), or undefined. */
+function simpleTest(test: unknown, value: unknown): boolean | undefined {
+  if (test === null || typeof test !== "object") return undefined;
+  const t = test as Schema;
+  if (Array.isArray(t.anyOf)) {
+    const outcomes = t.anyOf.map((b) => simpleTest(b, value));
+    return outcomes.some((o) => o === undefined) ? undefined : outcomes.some(Boolean);
+  }
+  if (t.type === "string" && Object.keys(t).length === 1) return typeof value === "string";
+  if (t.properties === undefined) return undefined;
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return true;
+  const obj = value as Schema;
+  for (const [k, p] of Object.entries(t.properties as Schema)) {
+    const ps = p as Schema;
+    const values = ps.const !== undefined ? [ps.const] : (ps.enum as unknown[] | undefined);
+    if (!values) return undefined;
+    if (k in obj) {
+      if (!values.includes(obj[k])) return false;
+    } else if (Array.isArray(t.required) && t.required.includes(k)) return false;
+  }
+  return true;
 }

@@ -76,6 +76,16 @@ const leaf: fc.Arbitrary<Schema | boolean> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom<Schema | boolean>({}, true, { description: "anything" }) },
   { weight: 1, arbitrary: fc.constant({ type: ["string", "null"], maxLength: 5 }) },
   { weight: 1, arbitrary: fc.constant({ type: ["integer", "boolean"], minimum: 0, maximum: 9 }) },
+  {
+    weight: 1,
+    arbitrary: fc.uniqueArray(fc.oneof(fc.constantFrom(...TRICKY_STRINGS), fc.boolean(), fc.constant(null)), { minLength: 1, maxLength: 3, selector: (v) => JSON.stringify(v) }).map((values) => ({ type: ["string", "boolean", "null"], maxLength: 4, not: { enum: values } })),
+  },
+);
+
+/** Value schemas for a case of an if/then/else: within the declared property's types (no draw for one case breaks another's caps). */
+const scalarCase: fc.Arbitrary<Schema> = fc.oneof(
+  integerSchema,
+  fc.constantFrom<Schema>({ type: "boolean" }, { type: "null" }, { const: 0 }, { const: true }, { const: null }, { enum: [1, 2, false] }),
 );
 
 function objectOf(child: fc.Arbitrary<Schema | boolean>): fc.Arbitrary<Schema> {
@@ -130,6 +140,33 @@ export function schemaArbitrary(depth = 3): fc.Arbitrary<Schema | boolean> {
           ],
         })),
       },
+      {
+        weight: 1,
+        // Discriminating ifs on an optional enum property (cases per value, absent, other); each case constrains its own member.
+        arbitrary: fc.tuple(scalarCase, scalarCase, fc.boolean()).map(([a, b, requireKind]) => ({
+          type: "object",
+          properties: { kind: { enum: ["a", "b", "c"] }, x: { type: ["integer", "boolean", "null"] }, y: { type: ["integer", "boolean", "null"] } },
+          required: requireKind ? ["kind"] : [],
+          allOf: [
+            { if: { properties: { kind: { const: "a" } } }, then: { properties: { x: a } } },
+            { if: { properties: { kind: { enum: ["b", "c"] } }, required: ["kind"] }, then: { required: ["x"] }, else: { properties: { y: b } } },
+          ],
+        })),
+      },
+      {
+        weight: 1,
+        // An if on a plain string property (its other values need a string rule without the tested ones).
+        // (The enum branch makes draws hit the tested values half the time.)
+        arbitrary: fc.tuple(scalarCase, scalarCase).map(([a, b]) => ({
+          type: "object",
+          properties: { kind: { anyOf: [{ enum: ["a", "é"] }, { type: "string", maxLength: 3 }] }, v: { type: ["integer", "boolean", "null"] } },
+          required: ["kind"],
+          if: { properties: { kind: { enum: ["a", "é"] } } },
+          then: { properties: { v: a } },
+          else: { properties: { v: b }, required: ["v"] },
+        })),
+      },
+      { weight: 1, arbitrary: tie("node").map((b) => ({ if: { type: "string" }, then: { maxLength: 2 }, else: b })) },
       {
         weight: 1,
         arbitrary: fc.tuple(tie("node"), tie("node")).map(([a, b]) => ({
