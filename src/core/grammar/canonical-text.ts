@@ -66,18 +66,70 @@ function* items(r: GbnfRecognizer, at: Step, list: unknown[], i: number, left: {
   for (const item of write(r, state, list[i], left)) yield* items(r, { state: item.state, text: text + item.text }, list, i + 1, left);
 }
 
+/**
+ * The keys a grammar accepts next, among `keys`: their heads (`,"key":`) walked as a trie one code
+ * point at a time, so keys sharing a prefix cost it once and a rejected key stops at its first
+ * rejected character.
+ */
+function acceptedHeads(r: GbnfRecognizer, state: RecognizerState, keys: string[], first: boolean, left: { n: number }): Map<string, RecognizerState> {
+  const out = new Map<string, RecognizerState>();
+  const heads = keys.map((key) => ({ key, text: `${first ? "" : ","}${JSON.stringify(key)}:` }));
+  const walk = (at: RecognizerState, group: typeof heads, depth: number): void => {
+    const byChar = new Map<string, typeof heads>();
+    for (const h of group) {
+      if (depth === h.text.length) {
+        out.set(h.key, at);
+        continue;
+      }
+      const ch = h.text[depth];
+      const list = byChar.get(ch);
+      if (list) list.push(h);
+      else byChar.set(ch, [h]);
+    }
+    for (const [ch, list] of byChar) {
+      if (left.n <= 0) return;
+      const next = advance(r, at, ch, left);
+      if (next) walk(next, list, depth + 1);
+    }
+  };
+  walk(state, heads, 0);
+  return out;
+}
+
 function* members(r: GbnfRecognizer, at: Step, obj: Record<string, unknown>, remaining: string[], first: boolean, left: { n: number }): Generator<Step> {
   if (remaining.length === 0) {
     const close = advance(r, at.state, "}", left);
     if (close) yield { state: close, text: at.text + "}" };
     return;
   }
-  for (const key of remaining) {
+  const accepted = acceptedHeads(r, at.state, remaining, first, left);
+  if (accepted.size === 0) return;
+  // A key that leaves every other acceptable key acceptable after it is the grammar's next one
+  // (declared members come in a fixed order, extra keys after them); it is tried first, so a value
+  // whose keys are in another order is found without a search over orders.
+  const head = (key: string) => `${first ? "" : ","}${JSON.stringify(key)}:`;
+  const started = new Map<string, { ways: Generator<Step>; first: Step }>();
+  let next: string | undefined;
+  const candidates = remaining.filter((k) => accepted.has(k));
+  if (candidates.length === 1) next = candidates[0];
+  for (const key of candidates) {
+    if (next !== undefined || left.n <= 0) break;
+    const ways = write(r, accepted.get(key)!, obj[key], left);
+    const firstWay = ways.next();
+    if (firstWay.done) continue;
+    started.set(key, { ways, first: firstWay.value });
+    const others = candidates.filter((k) => k !== key);
+    if (acceptedHeads(r, firstWay.value.state, others, false, left).size === others.length) next = key;
+  }
+  const order = next === undefined ? candidates : [next, ...candidates.filter((k) => k !== next)];
+  for (const key of order) {
     if (left.n <= 0) return;
-    const head = `${first ? "" : ","}${JSON.stringify(key)}:`;
-    const afterKey = advance(r, at.state, head, left);
-    if (!afterKey) continue;
     const rest = remaining.filter((k) => k !== key);
-    for (const v of write(r, afterKey, obj[key], left)) yield* members(r, { state: v.state, text: at.text + head + v.text }, obj, rest, false, left);
+    const at2 = (v: Step): Step => ({ state: v.state, text: at.text + head(key) + v.text });
+    const known = started.get(key);
+    if (known) {
+      yield* members(r, at2(known.first), obj, rest, false, left);
+      for (const v of known.ways) yield* members(r, at2(v), obj, rest, false, left);
+    } else for (const v of write(r, accepted.get(key)!, obj[key], left)) yield* members(r, at2(v), obj, rest, false, left);
   }
 }

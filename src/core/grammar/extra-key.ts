@@ -50,6 +50,9 @@ function encodeChar(ch: string): string {
   return JSON.stringify(ch).slice(1, -1);
 }
 
+/** Sub-tries of at least this many nodes become shared rules. */
+const SHARED_SUBTRIE = 8;
+
 interface Trie {
   terminal: boolean;
   children: Map<string, Trie>;
@@ -74,7 +77,33 @@ export function extraKey(rules: RuleSet, names: string[], maxChars: number): Gbn
     node.terminal = true;
   }
   const anyChar = rules.lookup("key-char|") ?? rules.add("key-char", keyCharExcept([]), "key-char|");
+  // Sub-tries written alike (the same remaining names, the same length budget) are one shared rule:
+  // objects that declare mostly the same names (schemas built by inheritance) share their key rules.
+  const canon = new Map<Trie, { text: string; size: number }>();
+  const describe = (node: Trie): { text: string; size: number } => {
+    const known = canon.get(node);
+    if (known) return known;
+    let text = node.terminal ? "$" : "";
+    let size = 1;
+    for (const ch of [...node.children.keys()].sort()) {
+      const d = describe(node.children.get(ch)!);
+      text += `${JSON.stringify(ch)}(${d.text})`;
+      size += d.size;
+    }
+    const out = { text, size };
+    canon.set(node, out);
+    return out;
+  };
   const walk = (node: Trie, budget: number): GbnfExpr | null => {
+    const d = node.children.size ? describe(node) : null;
+    if (!d || d.size < SHARED_SUBTRIE || node === root) return walkHere(node, budget);
+    const subKey = `extra-key-sub|${budget}|${d.text}`;
+    const known = rules.lookup(subKey);
+    if (known) return known;
+    const body = walkHere(node, budget);
+    return body && rules.add("extra-key-part", body, subKey);
+  };
+  const walkHere = (node: Trie, budget: number): GbnfExpr | null => {
     const options: GbnfExpr[] = [];
     if (!node.terminal) options.push(seq());
     if (budget > 0) {

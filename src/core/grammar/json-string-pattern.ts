@@ -4,7 +4,7 @@ import { literalChoice } from "./literal-choice";
 import { printExpr } from "./gbnf-printer";
 import { boundedRepeat } from "./bounded-repeat";
 import { complement, contains, intersect, normalize, type CharRanges } from "./char-set";
-import { boundLength, capQuantifiers, lengthRange, parseRegex, resetNarrowing, UntranslatableRegex, withoutEmpty, type RegexNode } from "./regex";
+import { boundLength, capQuantifiers, lengthRange, narrowingWasLossy, parseRegex, resetNarrowing, UntranslatableRegex, withoutEmpty, type RegexNode } from "./regex";
 import type { RuleSet } from "./rule-set";
 
 /** Code points a JSON string may hold raw (surrogates and ill-formed bytes are the engine's to prevent, see json-text.ts). */
@@ -132,15 +132,20 @@ function toGbnf(node: RegexNode, defs: RuleDefs): GbnfExpr | null {
   }
 }
 
-/** The outcome of translating a pattern: the string content rule, or why it could not be done. */
-export type PatternTranslation = { ok: true; content: GbnfExpr | null } | { ok: false; reason: string };
+/**
+ * The outcome of translating a pattern: the string content rule, or why it could not be done.
+ * `lengthsLoosened`: the pattern's pieces could not share the length bounds exactly, so each piece
+ * is bounded on its own instead and the total length is left to the validator.
+ */
+export type PatternTranslation = { ok: true; content: GbnfExpr | null; lengthsLoosened?: boolean } | { ok: false; reason: string };
 
 /**
  * JSON string content matching the pattern (ECMAScript semantics: unanchored ends match anything)
  * whose decoded length is within [minLength, maxLength]. `content: null` means no string qualifies.
  */
 export function translatePattern(pattern: string, minLength: number, maxLength: number, rules: RuleSet): PatternTranslation {
-  return translateWith(`${minLength},${maxLength},${pattern}`, () => boundPattern(pattern, minLength, maxLength), rules, minLength, maxLength);
+  const key = `${minLength},${maxLength},${pattern}`;
+  return translateWith(key, () => boundPattern(pattern, minLength, maxLength, key), rules, minLength, maxLength);
 }
 
 /**
@@ -159,6 +164,7 @@ function translateWith(key: string, build: () => RegexNode | string | null, rule
     bounded = build();
     remember(boundedPatterns, key, bounded);
   }
+  const lengthsLoosened = loosened.has(key);
   if (bounded === null) return { ok: false, reason: `its quantifiers cannot be narrowed to lengths ${minLength}..${maxLength}` };
   if (bounded === EMPTY_LANGUAGE) return { ok: true, content: null };
   if (typeof bounded === "string") return { ok: false, reason: bounded };
@@ -169,8 +175,11 @@ function translateWith(key: string, build: () => RegexNode | string | null, rule
     remember(translations, key, translated);
   }
   for (const [name, body] of translated.defs) rules.shared(name, () => body);
-  return { ok: true, content: translated.content };
+  return lengthsLoosened ? { ok: true, content: translated.content, lengthsLoosened } : { ok: true, content: translated.content };
 }
+
+/** Keys of translations whose length bounds were loosened (see PatternTranslation). */
+const loosened = new Set<string>();
 
 /** Translated contents with the shared rules they reference. */
 const translations = new Map<string, { content: GbnfExpr | null; defs: RuleDefs }>();
@@ -227,13 +236,21 @@ function narrow(node: RegexNode, minLength: number, maxLength: number): RegexNod
   }
 }
 
-/** The regex narrowed to the lengths; a string says why it is untranslatable; null when it cannot be narrowed. */
-function boundPattern(pattern: string, minLength: number, maxLength: number): RegexNode | string | null {
+/**
+ * The regex narrowed to the lengths; a string says why it is untranslatable; null when it cannot be
+ * narrowed. Where exact narrowing would leave out strings (several unbounded pieces sharing one
+ * maxLength), each piece is capped at maxLength instead: a superset, marked loosened under `key`.
+ */
+function boundPattern(pattern: string, minLength: number, maxLength: number, key: string): RegexNode | string | null {
   const whole = wholePattern(pattern);
   if (typeof whole === "string") return whole;
   const [shortest, longest] = lengthRange(whole);
   if (shortest > maxLength || longest < minLength) return EMPTY_LANGUAGE;
-  return narrow(whole, minLength, maxLength);
+  const exact = narrow(whole, minLength, maxLength);
+  if (typeof exact === "string" || !narrowingWasLossy()) return exact;
+  if (loosened.size >= CACHE_LIMIT) loosened.clear();
+  loosened.add(key);
+  return capQuantifiers(whole, maxLength);
 }
 
 /** The pattern with its unbounded quantifiers capped (see translatePatternCapped), then minLength applied. */

@@ -314,8 +314,12 @@ export function boundLength(node: RegexNode, lo: number, hi: number): RegexNode 
   }
 }
 
-/** Work done by the current narrowing; bounded so that no pattern can exhaust time or the stack. */
-const narrowing = { steps: 0, depth: 0 };
+/**
+ * Work done by the current narrowing; bounded so that no pattern can exhaust time or the stack.
+ * `lossy` records that some narrowing left out strings of the allowed lengths (two unbounded pieces
+ * sharing one length bound, or a repeated item of varying length), so the result is not exact.
+ */
+const narrowing = { steps: 0, depth: 0, lossy: false };
 const MAX_NARROWING_STEPS = 20_000;
 const MAX_NARROWING_DEPTH = 200;
 
@@ -323,6 +327,12 @@ const MAX_NARROWING_DEPTH = 200;
 export function resetNarrowing(): void {
   narrowing.steps = 0;
   narrowing.depth = 0;
+  narrowing.lossy = false;
+}
+
+/** True when the narrowing since the last reset left out some strings of the allowed lengths. */
+export function narrowingWasLossy(): boolean {
+  return narrowing.lossy;
 }
 
 function boundLengthOnce(node: RegexNode, lo: number, hi: number): RegexNode | null {
@@ -365,6 +375,7 @@ function boundLengthOnce(node: RegexNode, lo: number, hi: number): RegexNode | n
       if (!item) return null;
       const [bmin, bmax] = lengthRange(item);
       const cMax = Math.min(node.max, bmin === 0 ? node.max : Math.floor(hi / bmin), Math.floor(hi / bmax));
+      if (cMax < Math.min(node.max, bmin === 0 ? node.max : Math.floor(hi / bmin))) narrowing.lossy = true;
       if (bmin === 0 && lo > 0) return null;
       const cMin = Math.max(node.min, bmin === 0 ? 0 : Math.ceil(lo / bmin));
       if (cMin > cMax || cMax === Infinity) return null;
@@ -422,6 +433,9 @@ function boundSequence(items: RegexNode[], lo: number, hi: number): RegexNode | 
     deficit -= raise;
   }
   if (deficit > 0) return null;
+  // An item denied room it could use on its own (the others at their minimums) loses strings.
+  const least = mins.reduce((a, b) => a + b, 0);
+  if (ranges.some((r, i) => maxs[i] < Math.min(r[1], hi - (least - mins[i])))) narrowing.lossy = true;
   const out: RegexNode[] = [];
   for (let i = 0; i < items.length; i++) {
     const b = boundLength(items[i], mins[i], maxs[i]);

@@ -1,6 +1,7 @@
 /** Named rules under construction: llama.cpp-safe unique names, identical bodies shared. */
 import type { GbnfExpr, GbnfGrammar } from "./gbnf-ast";
 import { ref } from "./gbnf-ast";
+import { printExpr } from "./gbnf-printer";
 
 /** Maps any text to a llama.cpp rule name: letters, digits and single dashes only. */
 export function ruleNameFor(text: string): string {
@@ -112,7 +113,8 @@ export class RuleSet {
       case "repeat": {
         let item = this.hoist(e.item);
         const printsAsGroup = item.kind === "alt" || (item.kind === "seq" && item.items.length > 1);
-        if (printsAsGroup && generatesRules(item)) item = this.add("group", item);
+        // Groups written alike (an optional member repeated across objects) share one rule.
+        if (printsAsGroup && generatesRules(item)) item = this.add("group", item, `group|${printExpr(item)}`);
         return { kind: "repeat", item, min: e.min, max: e.max };
       }
       default:

@@ -21,6 +21,7 @@ import { patternLengths, translatePattern, translatePatternCapped } from "./json
 import { provablyDisjoint } from "./schema-combinators";
 import { MAX_OUTSIDE_LANGUAGES, anyKeyLanguage, containedClassOf, keysWithout, boundKeyLanguage, disjointKeyLanguages, isEveryKey, keyInLanguage, keyLanguageOf, keyRule, keyRuleOutside, type KeyLanguage } from "./key-language";
 import { SchemaDocument } from "./schema-document";
+import { SchemaShapes } from "./schema-shapes";
 import { mergeParts, normalizeNode, typesOf, type Merged, type Part } from "./schema-merge";
 import { ValueChecker, jsonEqual, patternRegex } from "./value-check";
 import type { RuleSet } from "./rule-set";
@@ -31,8 +32,6 @@ export { MAX_EXTRA_KEY_CHARS } from "./schema-words";
 
 /** Subschemas nested deeper than this on one compile path are refused. */
 const MAX_NESTING = 200;
-/** Compile steps (subschema visits) one schema may take. */
-const MAX_STEPS = 200_000;
 /** Alternatives one node may expand into when unions and dependencies are distributed. */
 const MAX_ALTERNATIVES = 64;
 /** `$ref`s and `allOf`s inlined into one node's conjunction. */
@@ -43,10 +42,10 @@ const MAX_UNIQUE_VALUES = 8;
 const MAX_VISITED = 1024;
 /** Cases one group of discriminating ifs may expand into (one per tested value, plus three). */
 const MAX_CONDITIONAL_CASES = 16;
-/** Subschemas longer than this (as JSON) are not compared with others for equality. */
-const MAX_FINGERPRINT_CHARS = 20_000;
 /** Objects with more count states (min/maxProperties) than this relax the counts. */
 const MAX_COUNT_STATES = 4096;
+/** Optional members per named tail rule of a long object (see compileObject). */
+const TAIL_CHUNK = 8;
 
 /** The compile ran out of its step or rule budget at this pointer (the caller may retry shallower). */
 export class BudgetExceeded extends Error {
@@ -77,6 +76,18 @@ interface NegationContext {
   types: string[] | null;
 }
 
+/** Distributing unions and dependencies ran past MAX_ALTERNATIVES at this site. */
+class TooManyAlternatives extends Error {
+  constructor(
+    readonly site: string,
+    readonly pointer: string,
+    readonly keyword: string,
+    readonly branches: number,
+  ) {
+    super(`too many alternatives at ${pointer || "/"}`);
+  }
+}
+
 /** An `if` that tests one property against constants. */
 interface DiscriminatorTest {
   property: string;
@@ -91,6 +102,8 @@ interface DiscriminatorTest {
 /** How many more alternatives one node may expand into, and how many combinations were looked at. */
 interface Budget {
   left: number;
+  /** Union and dependency sites given up on (see alternativesWithin). */
+  skipped: Set<string>;
   visited?: number;
 }
 
@@ -98,6 +111,14 @@ interface Budget {
 interface Alternative {
   merged: Merged;
   targets: Set<object>;
+}
+
+/** A compiled subschema and what its compile reported (replayed where it is reused). */
+interface Compiled {
+  expr: GbnfExpr | null;
+  pointer: string;
+  relaxations: GrammarRelaxation[];
+  caps: GrammarCap[];
 }
 
 /** Where a subschema is read: its base URI and JSON pointer. */
@@ -119,17 +140,17 @@ export class SchemaCompiler {
   private readonly checker: ValueChecker;
   /** Decides "certainly not a value of" for disjointness proofs (formats not checked). */
   private readonly looseChecker: ValueChecker;
+  private readonly shapes: SchemaShapes;
   /** How many times each `$ref` target is open on the current path (recursion unrolling). */
   private readonly open = new Map<object, number>();
+  /** Open `$ref` targets per reference cycle (only targets on a cycle can recur). */
+  private readonly openCycles = new Map<number, number>();
   private readonly refMemo = new Map<object, Map<string, GbnfExpr | null>>();
-  private readonly reachMemo = new Map<object, Set<object>>();
-  private readonly directRefs = new Map<object, object[]>();
+  /** Compiled subschemas by shape, base and chain length: equal subschemas compile once. */
+  private readonly valueMemo = new Map<string, Compiled>();
   private readonly reported = new Set<string>();
   /** oneOf lists already judged (a union compiled again under another recursion depth is the same union). */
   private readonly oneOfChecked = new Map<unknown, boolean>();
-  private readonly fingerprints = new WeakMap<object, string | null>();
-  private readonly inlinedMemo = new Map<object, Map<string, GbnfExpr | null>>();
-  private readonly ids = new Map<object, number>();
   /** Strings and booleans a `not {enum}` leaves out of a merged node's rules. */
   private readonly excludedStrings = new WeakMap<Schema, string[]>();
   private readonly excludedBoolean = new WeakMap<Schema, boolean>();
@@ -146,6 +167,7 @@ export class SchemaCompiler {
     private readonly report: CompileReport,
   ) {
     this.doc = new SchemaDocument(root);
+    this.shapes = new SchemaShapes(this.doc);
     this.checker = new ValueChecker(this.doc);
     this.looseChecker = new ValueChecker(this.doc, false);
     this.rulesAtStart = rules.size;
@@ -184,7 +206,7 @@ export class SchemaCompiler {
   }
 
   private tick(pointer: string): void {
-    if (++this.steps > MAX_STEPS) throw new BudgetExceeded(pointer, "steps");
+    if (++this.steps > this.options.maxSteps) throw new BudgetExceeded(pointer, "steps");
     if (this.rules.size - this.rulesAtStart > this.options.maxRules) throw new BudgetExceeded(pointer, "maxRules");
   }
 
@@ -204,15 +226,49 @@ export class SchemaCompiler {
     if (!isSchema(schema)) throw new GrammarRefusal(ctx0.pointer, "schema", "a schema must be an object or a boolean");
     const ctx = this.at(schema, ctx0);
     if (this.nesting >= MAX_NESTING) throw new GrammarRefusal(ctx.pointer, "schema", `subschemas nest more than ${MAX_NESTING} levels deep`);
+    // A subschema's rule depends only on what it says and on how deep the reference cycles it can
+    // reach are open, so a subschema written alike elsewhere (or compiled again) reuses it.
+    const key = `${this.shapes.shape(schema, ctx.base)}|${ctx.base}|${this.chain(schema, ctx.base)}`;
+    const known = this.valueMemo.get(key);
+    if (known) {
+      this.replay(known, ctx.pointer);
+      return known.expr;
+    }
+    const relaxedBefore = this.report.relaxations.length;
+    const cappedBefore = this.report.caps.length;
     this.nesting++;
+    let expr: GbnfExpr | null;
     try {
       const s = normalizeNode(schema, this.doc.draft);
-      if (typeof s.$ref === "string" && constrainingKeys(s).length === 1) return this.ref(s.$ref, ctx);
-      if (typeof s.$ref === "string" && this.doc.pointerOf(schema) !== undefined) return this.inlinedRef(schema, s, ctx);
-      return this.conjunction([{ schema: s, base: ctx.base, pointer: ctx.pointer }], ctx);
+      if (typeof s.$ref === "string" && constrainingKeys(s).length === 1) expr = this.ref(s.$ref, ctx);
+      else expr = this.conjunction([{ schema: s, base: ctx.base, pointer: ctx.pointer }], ctx);
     } finally {
       this.nesting--;
     }
+    this.valueMemo.set(key, { expr, pointer: ctx.pointer, relaxations: this.report.relaxations.slice(relaxedBefore), caps: this.report.caps.slice(cappedBefore) });
+    return expr;
+  }
+
+  /** Reports what a reused subschema reported, at the pointer it is reused under. */
+  private replay(known: Compiled, pointer: string): void {
+    if (known.pointer === pointer) return;
+    const move = (p: string) => (p === known.pointer || p.startsWith(`${known.pointer}/`) ? pointer + p.slice(known.pointer.length) : p);
+    for (const r of known.relaxations) this.relax(move(r.pointer), r.keyword, r.reason);
+    for (const c of known.caps) this.cap(move(c.path), c.kind, c.cap);
+  }
+
+  private enter(target: object): void {
+    this.open.set(target, (this.open.get(target) ?? 0) + 1);
+    const cycle = this.shapes.cycle(target);
+    if (cycle !== undefined) this.openCycles.set(cycle, (this.openCycles.get(cycle) ?? 0) + 1);
+  }
+
+  private leave(target: object): void {
+    const n = (this.open.get(target) ?? 1) - 1;
+    if (n > 0) this.open.set(target, n);
+    else this.open.delete(target);
+    const cycle = this.shapes.cycle(target);
+    if (cycle !== undefined) this.openCycles.set(cycle, (this.openCycles.get(cycle) ?? 1) - 1);
   }
 
   private anyValueCapped(pointer: string): GbnfExpr {
@@ -222,60 +278,19 @@ export class SchemaCompiler {
 
   // ---- $ref ---------------------------------------------------------------------------------
 
-  /** `$ref` targets named directly inside a subschema (its whole subtree). */
-  private refsIn(node: object): object[] {
-    const known = this.directRefs.get(node);
-    if (known) return known;
-    const out: object[] = [];
-    const stack: Array<{ n: unknown; base: string }> = [{ n: node, base: this.doc.baseOf(node as JsonSchema) ?? "" }];
-    let visited = 0;
-    while (stack.length && visited++ < 100_000) {
-      const { n, base: b } = stack.pop()!;
-      if (Array.isArray(n)) {
-        for (const c of n) stack.push({ n: c, base: b });
-        continue;
-      }
-      if (!isSchema(n)) continue;
-      const base = this.doc.baseOf(n) ?? b;
-      if (typeof n.$ref === "string") {
-        const r = this.doc.resolve(n.$ref, base);
-        if (typeof r !== "string" && typeof r.schema === "object") out.push(r.schema);
-      }
-      for (const [k, v] of Object.entries(n)) {
-        if (k === "enum" || k === "const" || k === "default" || k === "examples") continue;
-        if (typeof v === "object" && v !== null) stack.push({ n: v, base });
-      }
-    }
-    this.directRefs.set(node, out);
-    return out;
-  }
-
-  /** Every `$ref` target reachable from a target, through any chain of references. */
-  private reachable(target: object): Set<object> {
-    const known = this.reachMemo.get(target);
-    if (known) return known;
-    const seen = new Set<object>();
-    const queue = [...this.refsIn(target)];
-    while (queue.length) {
-      const t = queue.pop()!;
-      if (seen.has(t)) continue;
-      seen.add(t);
-      for (const next of this.refsIn(t)) if (!seen.has(next)) queue.push(next);
-    }
-    this.reachMemo.set(target, seen);
-    return seen;
-  }
-
   /**
-   * How deep the current path already is in the references a target can reach (the length of the
-   * open reference chain among them). A target's rule is kept per chain length only, so a large
+   * How deep the current path already is in the reference cycles a subschema can reach (the open
+   * `$ref` targets on those cycles). A subschema's rule is kept per chain length only, so a large
    * family of mutually recursive definitions costs (definitions × chain lengths) compiles, not one
    * per path. Reusing a rule built under another path only moves where recursion is cut, which
    * keeps the grammar sound and finite.
    */
-  private chainLength(target: object): number {
+  private chain(node: object, base: string): number {
+    if (this.openCycles.size === 0) return 0;
+    const bits = this.shapes.reach(node, base);
+    if (bits === 0n) return 0;
     let n = 0;
-    for (const t of this.reachable(target)) n += this.open.get(t) ?? 0;
+    for (const [cycle, count] of this.openCycles) if (count > 0 && (bits >> BigInt(cycle)) & 1n) n += count;
     return n;
   }
 
@@ -288,7 +303,7 @@ export class SchemaCompiler {
     const target = r.schema;
     if (typeof target !== "object") return this.value(target, { base: r.base, pointer: r.pointer });
     const depth = this.open.get(target) ?? 0;
-    const chain = this.chainLength(target);
+    const chain = this.chain(target, r.base);
     // Recursion is unrolled: past the configured depth (or a chain of mutually recursive references
     // two longer than that) the recursive branch is simply unavailable.
     if (depth >= this.options.recursionDepth || chain >= this.options.recursionDepth + 2) {
@@ -298,12 +313,12 @@ export class SchemaCompiler {
     const key = String(chain);
     let memo = this.refMemo.get(target);
     if (memo?.has(key)) return memo.get(key)!;
-    this.open.set(target, depth + 1);
+    this.enter(target);
     let e: GbnfExpr | null;
     try {
       e = this.value(target, { base: r.base, pointer: r.pointer });
     } finally {
-      this.open.set(target, depth);
+      this.leave(target);
     }
     const name = r.pointer.split("/").pop() || "root";
     const named = e && e.kind !== "ref" && e.kind !== "literal" ? this.rules.add(`${this.hint}-${name}`, e) : e;
@@ -313,39 +328,6 @@ export class SchemaCompiler {
     }
     memo.set(key, named);
     return named;
-  }
-
-  /**
-   * A `$ref` beside other keywords (its target inlined into a conjunction), kept per state of the
-   * references open on the path that it can reach: the same node met again in the same state (a
-   * recursive definition used from several places) compiles once.
-   */
-  private inlinedRef(node: Schema, s: Schema, ctx: Ctx): GbnfExpr | null {
-    const reach = this.reachable(node);
-    const key = [...this.open]
-      .filter(([t, n]) => n > 0 && reach.has(t))
-      .map(([t, n]) => `${this.idOf(t)}:${n}`)
-      .sort()
-      .join(",");
-    let memo = this.inlinedMemo.get(node);
-    if (memo?.has(key)) return memo.get(key)!;
-    const e = this.conjunction([{ schema: s, base: ctx.base, pointer: ctx.pointer }], ctx);
-    const named = e && e.kind !== "ref" && e.kind !== "literal" ? this.rules.add(`${this.hint}-${ctx.pointer.split("/").pop() || "root"}`, e) : e;
-    if (!memo) {
-      memo = new Map();
-      this.inlinedMemo.set(node, memo);
-    }
-    memo.set(key, named);
-    return named;
-  }
-
-  private idOf(t: object): number {
-    let id = this.ids.get(t);
-    if (id === undefined) {
-      id = this.ids.size;
-      this.ids.set(t, id);
-    }
-    return id;
   }
 
   // ---- conjunctions: $ref with siblings, allOf, unions, dependencies -----------------------
@@ -415,22 +397,55 @@ export class SchemaCompiler {
     return out;
   }
 
-  /** A document subschema's text with its base, for telling equal subschemas apart (null for large or synthetic ones). */
+  /** A document subschema's shape with its base, for telling equal subschemas apart (null for synthetic ones). */
   private fingerprint(schema: JsonSchema, base: string): string | null {
     if (typeof schema !== "object" || this.doc.pointerOf(schema) === undefined) return null;
-    let text = this.fingerprints.get(schema);
-    if (text === undefined) {
-      const full = JSON.stringify(schema);
-      text = full.length > MAX_FINGERPRINT_CHARS ? null : full;
-      this.fingerprints.set(schema, text);
-    }
-    return text === null ? null : `${base}|${text}`;
+    return `${base}|${this.shapes.shape(schema, base)}`;
   }
+
 
   /**
    * The merged alternatives of a conjunction, with unions and dependencies distributed. Each carries
    * the `$ref` targets inlined into it, which count as open while it compiles.
    */
+  /**
+   * The merged alternatives of a conjunction within MAX_ALTERNATIVES. When distributing would exceed
+   * that, the union or dependency where it ran out is left unenforced (and reported) and the
+   * distribution starts again without it, so the work stays linear in the keywords relaxed.
+   */
+  private alternativesWithin(parts: Part[], ctx: Ctx): Alternative[] {
+    const skipped = new Set<string>();
+    // The conjunction's own unions and dependencies multiply: the last ones past the limit are given
+    // up on at once (what the retries below would conclude one by one).
+    const sites: Array<{ site: string; pointer: string; keyword: string; branches: number }> = [];
+    for (const p of this.expand(parts, ctx)) {
+      if (!isSchema(p.schema)) continue;
+      for (const k of ["anyOf", "oneOf"] as const) {
+        const list = p.schema[k];
+        if (Array.isArray(list) && list.length > 0) sites.push({ site: `${p.pointer}|${k}`, pointer: p.pointer, keyword: k, branches: list.length });
+      }
+      for (const k of ["dependentRequired", "dependentSchemas"] as const) {
+        const deps = p.schema[k];
+        if (isSchema(deps)) for (const name of Object.keys(deps)) sites.push({ site: `${this.dependencyPointer(p.pointer, k, name)}|${k}`, pointer: this.dependencyPointer(p.pointer, k, name), keyword: k, branches: 2 });
+      }
+    }
+    let product = sites.reduce((n, x) => n * x.branches, 1);
+    for (let i = sites.length - 1; i >= 0 && product > MAX_ALTERNATIVES; i--) {
+      product /= sites[i].branches;
+      skipped.add(sites[i].site);
+      this.relax(sites[i].pointer, sites[i].keyword, `combining its ${sites[i].branches} branches with the rest of the schema would exceed ${MAX_ALTERNATIVES} alternatives, so it is not enforced`);
+    }
+    for (;;) {
+      try {
+        return this.alternatives(parts, ctx, { left: MAX_ALTERNATIVES, skipped, visited: 0 });
+      } catch (err) {
+        if (!(err instanceof TooManyAlternatives) || skipped.has(err.site)) throw err;
+        skipped.add(err.site);
+        this.relax(err.pointer, err.keyword, `combining its ${err.branches} branches with the rest of the schema would exceed ${MAX_ALTERNATIVES} alternatives, so it is not enforced`);
+      }
+    }
+  }
+
   private alternatives(parts: Part[], ctx: Ctx, budget: Budget, inherited: Set<object> = new Set()): Alternative[] {
     this.tick(ctx.pointer);
     const targets = new Set(inherited);
@@ -438,23 +453,44 @@ export class SchemaCompiler {
     for (let i = 0; i < flat.length; i++) {
       const p = flat[i];
       if (!isSchema(p.schema)) continue;
-      const s = p.schema;
+      let s = p.schema;
+      // Unions and dependencies given up on in an earlier attempt are dropped here.
+      for (const k of ["anyOf", "oneOf"] as const) {
+        if (Array.isArray(s[k]) && budget.skipped.has(`${p.pointer}|${k}`)) {
+          const { [k]: _dropped, ...kept } = s;
+          s = kept;
+        }
+      }
+      for (const k of ["dependentRequired", "dependentSchemas"] as const) {
+        const deps = s[k];
+        if (!isSchema(deps)) continue;
+        const kept = Object.entries(deps).filter(([name]) => !budget.skipped.has(`${this.dependencyPointer(p.pointer, k, name)}|${k}`));
+        if (kept.length === Object.keys(deps).length) continue;
+        const { [k]: _dropped, ...others } = s;
+        s = kept.length ? { ...others, [k]: Object.fromEntries(kept) } : others;
+      }
+      if (s !== p.schema) flat[i] = { ...p, schema: s };
       const keyword = Array.isArray(s.anyOf) ? "anyOf" : Array.isArray(s.oneOf) ? "oneOf" : isSchema(s.dependentRequired) ? "dependentRequired" : isSchema(s.dependentSchemas) ? "dependentSchemas" : null;
       if (!keyword) continue;
       const { [keyword]: value, ...rest } = s;
       const others = flat.map((q, j) => (j === i ? { ...q, schema: rest } : q));
       let branches: Part[][];
+      let site: string;
+      let sitePointer = p.pointer;
       if (keyword === "anyOf" || keyword === "oneOf") {
         const list = value as unknown[];
         if (list.length === 0) throw new GrammarRefusal(p.pointer, keyword, `${keyword} must not be empty`);
         branches = list.map((b, k) => [{ schema: b as JsonSchema, base: this.doc.baseOf(b as JsonSchema) ?? p.base, pointer: this.doc.pointerOf(b as JsonSchema) ?? `${p.pointer}/${keyword}/${k}` }]);
+        site = `${p.pointer}|${keyword}`;
       } else {
         // One dependency: either the key is absent, or it is present with what it requires.
         const entries = Object.entries(value as Record<string, unknown>);
         const [name, dep] = entries[0];
         const remaining = Object.fromEntries(entries.slice(1));
         if (entries.length > 1) others[i] = { ...others[i], schema: { ...rest, [keyword]: remaining } };
-        const where = `${p.pointer}/${this.doc.draft <= 7 ? "dependencies" : keyword}/${escapePointer(name)}`;
+        const where = this.dependencyPointer(p.pointer, keyword, name);
+        site = `${where}|${keyword}`;
+        sitePointer = where;
         const present: JsonSchema =
           keyword === "dependentRequired"
             ? { required: [name, ...(Array.isArray(dep) ? dep.map(String) : [])] }
@@ -464,13 +500,15 @@ export class SchemaCompiler {
           [{ schema: present, base: this.doc.baseOf(dep as JsonSchema) ?? p.base, pointer: where }],
         ];
       }
-      let perBranch: Alternative[][] = [];
-      for (const b of branches) {
-        if (budget.left <= 0) break;
-        perBranch.push(this.alternatives([...others, ...b], ctx, budget, targets));
-      }
+      // Too many combinations (a branch left with no budget): this union or dependency is given up on (see alternativesWithin).
+      const explore = (list: Part[][]): Alternative[][] =>
+        list.map((b) => {
+          if (budget.left <= 0) throw new TooManyAlternatives(site, sitePointer, keyword, branches.length);
+          return this.alternatives([...others, ...b], ctx, budget, targets);
+        });
+      let perBranch = explore(branches);
       // Branches disjoint on their own stay disjoint beside anything; otherwise judge them with the rest.
-      if (keyword === "oneOf" && budget.left > 0 && !this.oneOfDisjoint(value as JsonSchema[], p) && !this.disjoint(perBranch.map((list) => list.map((a) => a.merged)))) {
+      if (keyword === "oneOf" && !this.oneOfDisjoint(value as JsonSchema[], p) && !this.disjoint(perBranch.map((list) => list.map((a) => a.merged)))) {
         // Overlapping branches: branch i is taken with every other branch negated, when each negation is exact.
         // Inside branch i, a closed object (from the branch or its siblings) names the keys the others' negations may use.
         const negated = branches.map((b, bi) => {
@@ -478,17 +516,8 @@ export class SchemaCompiler {
           return branches.map((other, j) => (j === bi ? true : this.negation(other[0].schema, other[0].base, 0, context)));
         });
         if (negated.every((row) => row.every((n) => n !== null))) {
-          perBranch = branches.map((b, bi) =>
-            budget.left <= 0
-              ? []
-              : this.alternatives([...others, ...b, ...negated[bi].flatMap((n, j) => (j === bi ? [] : [{ schema: n, base: branches[j][0].base, pointer: `${p.pointer}/oneOf/${j}` }]))], ctx, budget, targets),
-          );
+          perBranch = explore(branches.map((b, bi) => [...b, ...negated[bi].flatMap((n, j) => (j === bi ? [] : [{ schema: n, base: branches[j][0].base, pointer: `${p.pointer}/oneOf/${j}` }]))]));
         } else this.relax(p.pointer, "oneOf", "its branches may overlap, so the grammar allows a value that matches several (as anyOf)");
-      }
-      if (budget.left <= 0) {
-        // Too many combinations: this union stays unenforced here; everything else still holds.
-        this.relax(p.pointer, keyword, `combining its ${branches.length} branches with the rest of the schema would exceed ${MAX_ALTERNATIVES} alternatives, so it is not enforced`);
-        return this.alternatives(others, ctx, { left: 1 }, targets);
       }
       return perBranch.flat();
     }
@@ -497,6 +526,10 @@ export class SchemaCompiler {
     if (budget.visited !== undefined && ++budget.visited <= MAX_VISITED && admitsNothing(merged.schema)) return [];
     budget.left--;
     return [{ merged, targets }];
+  }
+
+  private dependencyPointer(pointer: string, keyword: string, name: string): string {
+    return `${pointer}/${this.doc.draft <= 7 ? "dependencies" : keyword}/${escapePointer(name)}`;
   }
 
   /**
@@ -654,8 +687,10 @@ export class SchemaCompiler {
       const ctx = { base: part.base, pointer: part.pointer };
       this.judging++;
       try {
-        const perBranch = list.map((b, k) => this.alternatives([at(b, k)], ctx, { left: MAX_ALTERNATIVES, visited: 0 }).map((a) => a.merged));
-        disjoint = this.disjoint(perBranch);
+        // First without distributing the branches' own unions and dependencies (each merged form is
+        // then a superset of its branch, so disjoint supersets settle it cheaply), then distributed.
+        const loose = list.map((b, k) => [mergeParts(this.expand([at(b, k)], ctx).map(withoutDistributed))]);
+        disjoint = this.disjoint(loose) || this.disjoint(list.map((b, k) => this.alternativesWithin([at(b, k)], ctx).map((a) => a.merged)));
       } finally {
         this.judging--;
       }
@@ -825,19 +860,19 @@ export class SchemaCompiler {
     const union = bare ? this.bareUnion(parts) : null;
     if (union) return this.union(union, ctx);
     const options: GbnfExpr[] = [];
-    for (const { merged, targets } of this.alternatives(parts, ctx, { left: MAX_ALTERNATIVES, visited: 0 })) {
+    for (const { merged, targets } of this.alternativesWithin(parts, ctx)) {
       // A branch that re-enters a reference past the unrolling depth is unavailable, like a bare recursive $ref.
       const over = [...targets].find((t) => (this.open.get(t) ?? 0) >= this.options.recursionDepth);
       if (over) {
         this.cap(this.doc.pointerOf(over as JsonSchema) ?? ctx.pointer, "depth", this.options.recursionDepth);
         continue;
       }
-      for (const t of targets) this.open.set(t, (this.open.get(t) ?? 0) + 1);
+      for (const t of targets) this.enter(t);
       try {
         const e = this.flat(merged, ctx);
         if (e) options.push(e);
       } finally {
-        for (const t of targets) this.open.set(t, (this.open.get(t) ?? 1) - 1);
+        for (const t of targets) this.leave(t);
       }
     }
     return options.length ? alt(...options) : null;
@@ -1062,6 +1097,10 @@ export class SchemaCompiler {
       return jsonString(this.rules, minLength, maxLength);
     }
     if (translated.content === null) return null;
+    if (translated.lengthsLoosened) {
+      const what = source === pattern ? "pattern" : "format";
+      this.relax(ctx.pointer, "maxLength", `the ${what}'s pieces cannot share the length bounds exactly, so each piece is bounded on its own and the string's length is left to the validator`);
+    }
     return this.rules.add(`${this.hint}-pattern`, seq(lit('"'), translated.content, lit('"')), `pattern|${minLength}|${maxLength}|${capped}|${source}`);
   }
 
@@ -1385,8 +1424,13 @@ export class SchemaCompiler {
         }
       } else if (c > 0 && top === 1 && minP <= 1) {
         // Past the first member with nothing to count, each later member is independently there or not.
-        const tail = rest(slots.length, 1);
-        e = tail && seq(...slots.slice(i).map((x) => (x.required ? comma(x.expr) : opt(comma(x.expr)))), tail);
+        // Tails of long member lists are named every TAIL_CHUNK slots and shared, so an object's rules
+        // grow linearly with its properties (inlining every tail made them quadratic).
+        const end = Math.min(slots.length, (Math.floor(i / TAIL_CHUNK) + 1) * TAIL_CHUNK);
+        const tail = end === slots.length ? rest(slots.length, 1) : rest(end, 1);
+        const here = slots.slice(i, end).map((x) => (x.required ? comma(x.expr) : opt(comma(x.expr))));
+        e = tail && seq(...here, tail);
+        if (e && i % TAIL_CHUNK === 0 && slots.length > TAIL_CHUNK) e = this.rules.add(`${this.hint}-tail`, e);
       } else {
         const slot = slots[i];
         const next = c + 1 > maxP ? null : rest(i + 1, Math.min(c + 1, top));
@@ -1447,6 +1491,13 @@ function admitsNothing(s: Schema): boolean {
 /** additionalProperties that admits no value (false, or a schema that is `not {}`). */
 function isTrivialFalse(s: unknown): boolean {
   return s === false || (isSchema(s) && constrainingKeys(s).length === 1 && isSchema(s.not) && constrainingKeys(s.not).length === 0);
+}
+
+/** A part without the keywords alternatives() distributes (a superset of it). */
+function withoutDistributed(p: Part): Part {
+  if (!isSchema(p.schema)) return p;
+  const { anyOf: _a, oneOf: _o, dependentRequired: _r, dependentSchemas: _s, ...rest } = p.schema;
+  return { ...p, schema: rest };
 }
 
 function isTrivial(s: unknown): boolean {

@@ -35,6 +35,8 @@ export interface GrammarOptions {
   maxRules?: number;
   /** Longest GBNF text, in bytes, before the compile refuses the schema (default 4 MiB). */
   maxGrammarBytes?: number;
+  /** Compile steps (subschema visits) one schema may take before it is refused (default 50000; the largest sample schema takes under 5000). */
+  maxSteps?: number;
 }
 
 /**
@@ -93,6 +95,7 @@ export const DEFAULT_GRAMMAR_OPTIONS: ResolvedGrammarOptions = {
   anyValueMembers: 256,
   maxRules: 20000,
   maxGrammarBytes: 4 * 1024 * 1024,
+  maxSteps: 50_000,
 };
 
 /** Fills defaults; thought/message default to maxStringChars when only that is given. */
@@ -111,6 +114,7 @@ export function resolveGrammarOptions(options: GrammarOptions = {}): ResolvedGra
     anyValueMembers: options.anyValueMembers ?? DEFAULT_GRAMMAR_OPTIONS.anyValueMembers,
     maxRules: options.maxRules ?? DEFAULT_GRAMMAR_OPTIONS.maxRules,
     maxGrammarBytes: options.maxGrammarBytes ?? DEFAULT_GRAMMAR_OPTIONS.maxGrammarBytes,
+    maxSteps: options.maxSteps ?? DEFAULT_GRAMMAR_OPTIONS.maxSteps,
   };
 }
 

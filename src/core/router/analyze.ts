@@ -11,9 +11,12 @@
  * - Han, kana and Hangul runs, written without spaces, give character bigrams (and Han characters alone, which
  *   carry meaning by themselves); Korean words also give themselves without their trailing particle.
  * - Words for today, yesterday and tomorrow in any language add the `#today` signal.
+ * - A word of a related-word group (related.ts) adds the group's concept term ("=currency" for "dollars"), and
+ *   so do values: a year, a date, a sum of money, a coordinate pair, a command-line option, a URL (whose host name
+ *   also gives its words).
  */
 import { fold } from "./fold";
-import { DAY_WORDS, STOP_WORDS } from "./languages";
+import { DAY_WORDS, QUESTION_ANYWHERE_RE, QUESTION_START_RE, STOP_WORDS } from "./languages";
 import { CONCEPT, conceptsInRun, conceptsOf } from "./related";
 import { stem } from "./stem";
 
@@ -38,7 +41,7 @@ export const SIGNAL = {
 /** Prefix of truncation terms. */
 export const TRUNC = "~";
 /** Letters a truncation term keeps. */
-const TRUNC_LENGTH = 5;
+export const TRUNC_LENGTH = 5;
 
 const URL_RE = /\b(?:https?:\/\/|www\.)[^\s<>"'“”«»）)]+/giu;
 const WIKILINK_RE = /!?\[\[[^\]\n]{1,200}\]\]/gu;
@@ -99,6 +102,16 @@ function hostWords(url: string): string[] {
     .slice(0, -1)
     .filter((w) => w !== "www" && /^[a-z][a-z0-9-]*$/.test(w))
     .flatMap((w) => w.split("-"));
+}
+
+/** Starts with a question's first words, in any language (as intents.ts cleans a message: folded, no punctuation). */
+function startsAsQuestion(text: string): boolean {
+  // A question shows in its first words; a tool card's long description need not be scanned to its end.
+  const m = fold(text.slice(0, 120))
+    .replace(/[^\p{L}\p{N}\p{M}'\s-]+/gu, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return QUESTION_START_RE.test(m) || QUESTION_ANYWHERE_RE.test(m);
 }
 
 /** Replaces each match with a space-padded signal placeholder; returns the remaining text and the signals. */
@@ -202,7 +215,8 @@ export function analyze(text: string): Analysis {
   rest = extract(rest, TAG_RE, SIGNAL.tag, signals);
   if (signals.includes(SIGNAL.link)) signals.push(SIGNAL.note);
   if (signals.filter((x) => x === SIGNAL.quote).length >= 2) signals.push(SIGNAL.quotes);
-  if (/[?？¿]/.test(rest)) signals.push(SIGNAL.ask);
+  // A question mark, or a question's first words where it was left out ("hoe laat is het nu", "what am I looking at").
+  if (/[?？¿]/.test(rest) || startsAsQuestion(rest)) signals.push(SIGNAL.ask);
   if (THIS_NOTE_RE.test(fold(rest))) signals.push(SIGNAL.thisNote);
   const terms: string[] = [...signals, ...values];
   if (signals.includes(SIGNAL.date)) terms.push(CONCEPT + "date");

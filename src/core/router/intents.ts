@@ -34,8 +34,9 @@ export function asksToChange(message: string): boolean {
  */
 export function smallTalkRest(message: string): string | null {
   const m = clean(message);
-  // "Tell me a joke", "何か面白い話して": a joke is chat wherever the word stands, unless the vault is in it.
-  if (CHAT_WORD_RE.test(m) && !mentionsVault(message, m) && !CHANGE_RE.test(m)) return "";
+  // "Tell me a joke", "何か面白い話して": a joke is chat wherever the word stands, unless the vault (or a web page:
+  // "summarize https://jokes.example") is in it.
+  if (CHAT_WORD_RE.test(m) && !mentionsVault(message, m) && !CHANGE_RE.test(m) && !/https?:\/\/|www\./i.test(message)) return "";
   // One leading function or day word may come first ("so, how are you", "오늘 기분 어때").
   const first = /^\S+\s/.exec(m)?.[0] ?? "";
   const lead = first && (STOP_WORDS.has(first.trim()) || DAY_WORDS.has(first.trim())) ? first : "";
@@ -60,6 +61,17 @@ export function smallTalkRest(message: string): string | null {
 /** Greetings, thanks, "how are you", jokes, goodbyes: small talk with nothing about the vault in it. */
 export function isSmallTalk(message: string): boolean {
   return smallTalkRest(message) !== null;
+}
+
+/**
+ * The message without the first words of a general question ("explain", "what is", "erkläre mir"), or null when it
+ * does not start as one. Words are counted on the cleaned text and dropped from the raw one, so paths survive.
+ */
+export function withoutQuestionStart(message: string): string | null {
+  const hit = QUESTION_START_RE.exec(clean(message));
+  if (!hit || !hit[0].trim()) return null;
+  const words = hit[0].trim().split(/\s+/).length;
+  return message.trim().split(/\s+/).slice(words).join(" ");
 }
 
 /** Small talk or a general-knowledge question that does not mention the vault. */

@@ -40,7 +40,7 @@ const GROUPS = [
   "stock stocks shares ticker equity",
   "distance far miles kilometers km",
   "calculate calculation compute computing math arithmetic",
-  "date dates calendar weekday datum wochentag kalenderwoche fecha 日期 星期 日付 曜日 날짜 요일",
+  "date dates calendar weekday week weeks datum wochentag woche kalenderwoche semaine semana settimana tydzień tygodni* недел* тижд* hafta 星期 週 주차 fecha 日期 星期 日付 曜日 날짜 요일",
   "year years annual yearly",
   "time clock hour hours uhr uhrzeit heure heures hora horas ora ore tijd uur laat godzin* время времени час часа годин* saat 时间 几点 時間 何時 시간",
   "unit units teaspoon teaspoons tablespoon tablespoons cup cups ounce ounces gram grams kilogram kilograms liter liters litre litres gallon gallons celsius fahrenheit kelvin",

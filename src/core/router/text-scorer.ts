@@ -1,11 +1,12 @@
 /**
  * BM25F over tool cards: the tool's name words, description, routing hints and parameter text are fields with
  * their own weight and length normalization, scored over the terms `analyze` gives (stems, truncations, CJK
- * bigrams, signals) so that one index serves every language. A routing hint that the message covers adds a
- * bonus (hints are what users say). Kept small and allocation-light: a catalog of 1,000 tools routes in well
- * under the 5 ms budget (`bench router --tools 1000`).
+ * bigrams, signals, concepts) so that one index serves every language. A message word no card has may stand in
+ * for one it has: its umlaut spelling, or a card word one letter away (a typo). A routing hint that the message
+ * covers adds a bonus (hints are what users say). Kept small and allocation-light: a catalog of 1,000 tools routes
+ * in well under the 5 ms budget (`bench router --tools 1000`).
  */
-import { analyze, SIGNAL, TRUNC } from "./analyze";
+import { analyze, SIGNAL, TRUNC, TRUNC_LENGTH } from "./analyze";
 import { CONCEPT } from "./related";
 import type { ToolCard } from "./tool-card";
 
@@ -40,6 +41,9 @@ const TYPO_WEIGHT = 0.7;
 const TYPO_MIN_LENGTH = 6;
 /** A plain word term (letters of an alphabet; not a signal, truncation, concept or CJK term). */
 const PLAIN_WORD = /^[\p{Script=Latin}\p{Script=Cyrillic}\p{Script=Greek}]+$/u;
+
+/** "ae", "oe", "ue" for "ä", "ö", "ü" (after folding: "a", "o", "u"). */
+const UMLAUT_SPELLING = /([aou])e/g;
 
 /** The word and every form of it with one letter left out: two words one edit apart share one of these. */
 function deletions(word: string): string[] {
@@ -187,15 +191,24 @@ export class TextScorer {
   }
 
   /**
-   * The cards' words one edit (a letter added, left out, changed or two swapped) away from a word no card has, when
-   * its truncation is unknown too: a misspelling ("serach", "calender"), not an inflection the truncation meets.
+   * Stand-ins, with their query weights, for a word no card has: its umlaut spelling ("loesche" → "lösche"), else
+   * the cards' words one edit away (a letter added, left out, changed or two swapped) when its truncation is unknown
+   * too: a misspelling ("serach"), not an inflection the truncation already meets.
    */
-  private corrections(word: string, trunc: string | undefined): string[] {
-    if (word.length < TYPO_MIN_LENGTH || !PLAIN_WORD.test(word) || this.postings.has(word)) return [];
-    if (trunc !== undefined && this.postings.has(trunc)) return [];
+  private corrections(word: string, trunc: string | undefined): [string, number][] {
+    if (!PLAIN_WORD.test(word) || this.postings.has(word)) return [];
+    const out = new Map<string, number>();
+    // German typed without umlauts ("loesche", "fuege hinzu"): the cards' words are folded from "lösche", "füge".
+    if (/[aou]e/.test(word)) {
+      const plain = word.replace(UMLAUT_SPELLING, "$1");
+      if (this.postings.has(plain)) out.set(plain, 1);
+      const cut = TRUNC + [...plain].slice(0, TRUNC_LENGTH).join("");
+      if (plain.length >= TRUNC_LENGTH && this.postings.has(cut)) out.set(cut, TRUNC_WEIGHT);
+      if (out.size > 0) return [...out];
+    }
+    if (word.length < TYPO_MIN_LENGTH || (trunc !== undefined && this.postings.has(trunc))) return [];
     const index = this.typos();
-    const out = new Set<string>();
-    for (const d of deletions(word)) for (const w of index.get(d) ?? []) if (w !== word) out.add(w);
+    for (const d of deletions(word)) for (const w of index.get(d) ?? []) if (w !== word) out.set(w, TYPO_WEIGHT);
     return [...out];
   }
 
@@ -208,8 +221,8 @@ export class TextScorer {
     for (const t of terms) weights.set(t, queryWeight(t));
     for (let i = 0; i < order.length; i++) {
       const next = order[i + 1];
-      for (const c of this.corrections(order[i], next?.startsWith(TRUNC) ? next : undefined)) {
-        if (!weights.has(c)) weights.set(c, TYPO_WEIGHT);
+      for (const [c, w] of this.corrections(order[i], next?.startsWith(TRUNC) ? next : undefined)) {
+        if (!weights.has(c)) weights.set(c, w);
       }
     }
     for (const [term, qw] of weights) {

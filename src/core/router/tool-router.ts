@@ -6,7 +6,7 @@
 import type { RouteDecision, RouterPort } from "../agent/ports";
 import type { EmbeddingScorer } from "./embedding-scorer";
 import { analyze } from "./analyze";
-import { aboutVault, asksToChange, looksLikeChat, namedTools, smallTalkRest } from "./intents";
+import { aboutVault, asksToChange, looksLikeChat, namedTools, smallTalkRest, withoutQuestionStart } from "./intents";
 import { NoteNames } from "./note-names";
 import { TextScorer } from "./text-scorer";
 import { toolCard, type RoutableTool, type ToolCard } from "./tool-card";
@@ -147,7 +147,10 @@ export class ToolRouter implements RouterPort {
       // "Hi, are there free venues in London?" is a request after a greeting: when a tool matches it, it is no small talk.
       const rest = smallTalkRest(said);
       if (rest !== null && best < 0.95 && (best < threshold || wordCount(rest) <= SMALL_TALK_TAIL_WORDS)) return { tools: [], chatOnly: true, unsure: false };
-      if (best < chatFloor || (chatLike && best < threshold * CHAT_MARGIN)) {
+      // "Explain what inflation is": a general question whose only match is its own first word ("explain" is also
+      // note:selection's word) is chat, where "explain the highlighted passage" still matches without it.
+      const chatQuestion = chatLike && (best < threshold * CHAT_MARGIN || this.bestWithout(withoutQuestionStart(said)) < threshold * CHAT_MARGIN);
+      if (best < chatFloor || chatQuestion) {
         // A short message where nothing matched and nothing is about the vault ("cool, that works"): chat, not the
         // whole catalog. A longer one may be a request in words no tool card has: it gets the catalog.
         const chat = chatLike || (best === 0 && wordCount(said) <= SHORT_MESSAGE_WORDS && !aboutVault(said) && !hasSignals(said) && !asksToChange(said));
@@ -162,6 +165,15 @@ export class ToolRouter implements RouterPort {
     for (const [name, score] of this.diverse(ranked, topK)) if (score >= cut && !picked.has(name)) picked.set(name, round(score));
     if (asksToChange(message)) this.completeFamilies(picked, scores, named);
     return { tools: [...picked.entries()].map(([name, score]) => ({ name, score })), chatOnly: false, unsure: false };
+  }
+
+  /** The best text score of what is left of a message (1 when nothing was cut: the message's own score stands). */
+  private bestWithout(rest: string | null): number {
+    if (rest === null) return 1;
+    let best = 0;
+    // Still a question without its first words: the mark keeps it one.
+    for (const s of this.textScores(`${rest} ?`).values()) best = Math.max(best, s);
+    return best;
   }
 
   /**

@@ -140,7 +140,23 @@ describe("patterns", () => {
     agrees({ type: "string", format: "email" }, ["john.doe@example.com", "a@b", "no-at-sign", "x@-bad.com"]);
     agrees({ type: "string", format: "uri" }, ["https://example.com/a/b?x=1#f", "urn:isbn:123", "example.com/x", "not a uri"]);
     agrees({ type: "string", format: "ipv4" }, ["192.168.0.1", "256.1.1.1", "1.2.3"]);
-    agrees({ type: "string", format: "hostname" }, ["example.com", "-bad.com", "a".repeat(64) + ".com"]);
+  });
+
+  it("relaxes a length bound that the pattern's pieces cannot share exactly, keeping every valid string", () => {
+    // Hostname labels repeat under a 253-character total: no grammar without counting is exact, so
+    // each piece is bounded on its own (reported) instead of leaving out names of many labels.
+    const hostname = compileSchemaGrammar({ type: "string", format: "hostname" });
+    expect(hostname.relaxations).toMatchObject([{ keyword: "maxLength", pointer: "" }]);
+    const r = new GbnfRecognizer(hostname.gbnf);
+    for (const ok of ["example.com", "a.b.c.d.e.f.g.h", `${"a".repeat(63)}.com`]) expect(canonicalText(r, ok), ok).not.toBeNull();
+    for (const bad of ["-bad.com", `${"a".repeat(64)}.com`]) expect(canonicalText(r, bad), bad).toBeNull();
+    // An email with a maxLength: local part, dots and labels share the 100 characters.
+    const email = compileSchemaGrammar({ type: "string", format: "email", maxLength: 100 });
+    expect(email.relaxations).toMatchObject([{ keyword: "maxLength" }]);
+    const e = new GbnfRecognizer(email.gbnf);
+    for (const ok of ["john.doe@example.com", "a@b.c.d.example.org"]) expect(canonicalText(e, ok), ok).not.toBeNull();
+    // One unbounded piece under a bound stays exact.
+    agrees({ type: "string", pattern: "^x[a-z]*$", maxLength: 5 }, ["x", "xabcd", "xabcde", "y"]);
   });
 });
 

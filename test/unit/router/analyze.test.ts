@@ -70,7 +70,8 @@ describe("language-independent signals", () => {
   it("reads paths, file names and [[links]] as a note, and keeps their words out", () => {
     expect(signals("open Projects/Kitchen Plan.md")).toContain(SIGNAL.note);
     expect(terms("Projekte/Umzug.md")).toEqual([SIGNAL.note]);
-    expect(signals("what links to [[Anna Müller]]")).toEqual([SIGNAL.note, SIGNAL.link].sort());
+    // A question's first words ("what") make it a question even without a question mark.
+    expect(signals("what links to [[Anna Müller]]")).toEqual([SIGNAL.ask, SIGNAL.note, SIGNAL.link].sort());
   });
 
   it("finds #tags, URLs, dates, times, quotes and today words in any language", () => {

@@ -135,3 +135,26 @@ describe("misspelt words", () => {
     expect(builtIn.routeText("who painted the Mona Lisa?").chatOnly).toBe(true);
   });
 });
+
+describe("German typed without umlauts", () => {
+  const builtIn = defaultRouter();
+
+  it("reads 'oe', 'ae', 'ue' in a word no card has as the umlaut the cards were written with", () => {
+    const d = builtIn.routeText("Loesche die Notiz Entwurf");
+    expect(d.unsure).toBe(false);
+    expect(d.tools[0]?.name).toBe("vault:delete");
+    expect(builtIn.routeText("Zeig mir alle Schlagwoerter").unsure).toBe(false);
+  });
+});
+
+describe("questions without a question mark", () => {
+  const builtIn = defaultRouter();
+
+  it("reads a question's first words as a question, in any language", () => {
+    expect(analyze("Hoe laat is het nu").signals.has(SIGNAL.ask)).toBe(true);
+    expect(analyze("was steht heute an").signals.has(SIGNAL.ask)).toBe(true);
+    expect(analyze("delete the draft").signals.has(SIGNAL.ask)).toBe(false);
+    expect(builtIn.routeText("Hoe laat is het nu").tools[0]?.name).toBe("clock:now");
+    expect(builtIn.routeText("what am I looking at").tools[0]?.name).toBe("note:active");
+  });
+});

@@ -77,11 +77,20 @@ describe("small talk in every language", () => {
     for (const q of ["got any good jokes?", "재밌는 농담 하나 해줘", "Erzähl mir was Lustiges", "何か面白い話して", "расскажи анекдот"]) expect(chat(q), q).toBe(true);
     expect(chat("add a joke to Inbox.md")).toBe(false);
     expect(chat("find the funny note about cats")).toBe(false);
+    expect(chat("summarize https://jokes.example")).toBe(false);
   });
 
   it("reads compliments, chained small talk and small talk after a leading word as chat", () => {
     for (const q of ["you're awesome, see you tomorrow", "Du bist echt super, bis morgen!", "Você é muito bom, tchau!", "so, how are you?", "오늘 기분 어때?"]) expect(chat(q), q).toBe(true);
     expect(chat("you're awesome, now delete Drafts/old.md")).toBe(false);
+  });
+
+  it("reads a general question whose only match is its own first word as chat", () => {
+    expect(chat("Объясни, что такое инфляция")).toBe(true);
+    expect(chat("Explain what a black hole is")).toBe(true);
+    expect(names("Объясни выделенный фрагмент")[0]).toBe("note:selection");
+    expect(names("explain the highlighted passage")[0]).toBe("note:selection");
+    expect(names("Hoe laat is het nu")[0]).toBe("clock:now");
   });
 
   it("strips Korean sentence endings, so a short question meets its hint", () => {

@@ -35,7 +35,7 @@ export const de: RouterLanguage = {
     "vault:append": ["Füge diesen Satz am Ende der Notiz hinzu", "Hänge eine Zeile an die Notiz an", "Ergänze die Notiz um einen Punkt", "Schreib das noch unten in Inbox.md dazu", "Trag das in die Notiz ein"],
     "vault:edit": ["Ersetze in der Notiz \"alt\" durch \"neu\"", "Ändere den Text in der Notiz", "Korrigiere den Tippfehler in Ideen.md", "Ersetze das Wort durch ein anderes", "Tausche den Satz in der Notiz aus", "Bearbeite die Zeile in der Notiz"],
     "vault:list": ["Liste alle Notizen im Ordner auf", "Welche Dateien liegen im Ordner Projekte?", "Zeig mir, was im Ordner ist", "Wie viele Notizen habe ich?", "Übersicht über meine Dateien"],
-    "vault:search": ["Suche in meinen Notizen nach dem Wort", "Finde Notizen, in denen das Thema vorkommt", "Wo habe ich darüber geschrieben?", "Durchsuche den Vault nach einem Begriff", "In welcher Notiz erwähne ich das?"],
+    "vault:search": ["Gibt es bei mir Notizen zu diesem Thema?", "Suche in meinen Notizen nach dem Wort", "Finde Notizen, in denen das Thema vorkommt", "Wo habe ich darüber geschrieben?", "Durchsuche den Vault nach einem Begriff", "In welcher Notiz erwähne ich das?"],
     "vault:semantic_search": ["Finde Notizen, die inhaltlich zu dem Thema passen", "Was habe ich mir zu dieser Idee gedacht?", "Ähnliche Notizen zu diesem Thema"],
     "vault:move": ["Verschiebe die Notiz in den Ordner Archiv", "Benenne die Datei um", "Gib der Notiz einen neuen Namen", "Leg die Notiz in einen anderen Ordner", "Archiviere die Notiz"],
     "vault:delete": ["Lösche die Notiz", "Entferne die Datei Entwurf.md", "Die Notiz kann in den Papierkorb", "Wirf die alte Notiz weg", "Notiz löschen"],

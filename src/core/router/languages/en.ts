@@ -37,7 +37,7 @@ export const en: RouterLanguage = {
     "vault:append": ["put this at the bottom of the note", "add this to the end of the note", "tack this onto my note", "add a bullet to the note"],
     "vault:edit": ["replace \"old text\" with \"new text\" in the note", "swap this word for another in the note", "reword the sentence in the note", "fix a mistake in the note", "change the wording in Ideas.md"],
     "vault:list": ["which notes are in the folder", "show me the folder contents", "how many notes do I have", "list everything in Projects/"],
-    "vault:search": ["search the vault for", "any notes that mention", "look through my notes for the word", "where did I mention"],
+    "vault:search": ["do I have any notes about", "search the vault for", "any notes that mention", "look through my notes for the word", "where did I mention"],
     "vault:move": ["move this note into the Archive folder", "relocate the file to another folder", "give the note a new name"],
     "vault:delete": ["erase the note", "I don't need this note anymore, delete it"],
     "note:active": ["the note I'm on right now", "summarize the current page", "what is this note about"],

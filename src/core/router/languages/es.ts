@@ -35,7 +35,7 @@ export const es: RouterLanguage = {
     "vault:append": ["Añade esta frase al final de la nota", "Agrega una línea a la nota", "Completa la nota con este punto", "Pon esto abajo del todo en Inbox.md", "Apunta esto en el archivo"],
     "vault:edit": ["Cambia \"viejo\" por \"nuevo\" en la nota", "Cambia el texto de la nota", "Corrige la errata en Ideas.md", "Sustituye esta palabra por otra", "Modifica la frase de la nota", "Edita la línea de la nota"],
     "vault:list": ["Lista todas las notas de la carpeta", "¿Qué archivos hay en la carpeta Proyectos?", "Enséñame lo que hay en la carpeta", "¿Cuántas notas tengo?", "La lista de mis archivos"],
-    "vault:search": ["Busca esta palabra en mis notas", "Encuentra las notas que hablan de este tema", "¿Dónde escribí sobre eso?", "Rastrea la bóveda buscando un término", "¿Qué nota menciona esto?"],
+    "vault:search": ["¿Hay algo en mis notas sobre este tema?", "Busca esta palabra en mis notas", "Encuentra las notas que hablan de este tema", "¿Dónde escribí sobre eso?", "Rastrea la bóveda buscando un término", "¿Qué nota menciona esto?"],
     "vault:semantic_search": ["Encuentra notas parecidas a esta idea", "¿Qué pensaba yo sobre este tema?", "Notas similares sobre este asunto"],
     "vault:move": ["Mueve la nota a la carpeta Archivo", "Renombra el archivo", "Ponle otro nombre a la nota", "Pasa la nota a otra carpeta", "Archiva la nota"],
     "vault:delete": ["Borra la nota", "Elimina el archivo Borrador.md", "Manda la nota a la papelera", "Quita esta nota vieja", "Eliminar una nota"],

@@ -35,7 +35,7 @@ export const fr: RouterLanguage = {
     "vault:append": ["Ajoute cette phrase à la fin de la note", "Rajoute une ligne dans la note", "Complète la note avec ce point", "Mets ça en bas de Inbox.md", "Note ça dans le fichier"],
     "vault:edit": ["Remplace « ancien » par « nouveau » dans la note", "Modifie le texte de la note", "Corrige la faute de frappe dans Idées.md", "Remplace ce mot par un autre", "Change la phrase dans la note", "Reformule la ligne dans la note"],
     "vault:list": ["Liste toutes les notes du dossier", "Quels fichiers sont dans le dossier Projets ?", "Montre ce qu'il y a dans le dossier", "Combien de notes j'ai ?", "La liste de mes fichiers"],
-    "vault:search": ["Recherche ce mot dans mes notes", "Trouve les notes qui parlent de ce sujet", "Où est-ce que j'ai écrit là-dessus ?", "Fouille le coffre pour ce terme", "Quelle note mentionne ça ?"],
+    "vault:search": ["Ai-je déjà pris des notes sur ce sujet ?", "Recherche ce mot dans mes notes", "Trouve les notes qui parlent de ce sujet", "Où est-ce que j'ai écrit là-dessus ?", "Fouille le coffre pour ce terme", "Quelle note mentionne ça ?"],
     "vault:semantic_search": ["Trouve des notes proches de cette idée", "Qu'est-ce que je pensais de ce sujet ?", "Des notes similaires sur ce thème"],
     "vault:move": ["Déplace la note dans le dossier Archives", "Renomme le fichier", "Donne un nouveau nom à la note", "Mets la note dans un autre dossier", "Archive la note"],
     "vault:delete": ["Supprime la note", "Efface le fichier Brouillon.md", "Mets la note à la corbeille", "Débarrasse-toi de cette vieille note", "Supprimer une note"],

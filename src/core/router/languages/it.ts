@@ -35,7 +35,7 @@ export const it: RouterLanguage = {
     "vault:append": ["Aggiungi questa frase alla fine della nota", "Metti una riga in più nella nota", "Completa la nota con questo punto", "Scrivi questo in fondo a Inbox.md", "Annota questo nel file"],
     "vault:edit": ["Sostituisci \"vecchio\" con \"nuovo\" nella nota", "Cambia il testo della nota", "Correggi l'errore di battitura in Idee.md", "Sostituisci questa parola con un'altra", "Modifica la frase nella nota", "Riscrivi la riga della nota"],
     "vault:list": ["Elenca tutte le note della cartella", "Quali file ci sono nella cartella Progetti?", "Mostrami cosa c'è nella cartella", "Quante note ho?", "L'elenco dei miei file"],
-    "vault:search": ["Cerca questa parola nelle mie note", "Trova le note che parlano di questo argomento", "Dove avevo scritto di questo?", "Cerca nel vault un termine", "Quale nota ne parla?"],
+    "vault:search": ["Ho qualcosa nelle note su questo argomento?", "Cerca questa parola nelle mie note", "Trova le note che parlano di questo argomento", "Dove avevo scritto di questo?", "Cerca nel vault un termine", "Quale nota ne parla?"],
     "vault:semantic_search": ["Trova note simili a questa idea", "Cosa pensavo di questo tema?", "Note affini su questo argomento"],
     "vault:move": ["Sposta la nota nella cartella Archivio", "Rinomina il file", "Dai un nuovo nome alla nota", "Metti la nota in un'altra cartella", "Archivia la nota"],
     "vault:delete": ["Cancella la nota", "Elimina il file Bozza.md", "Butta la nota nel cestino", "Togli questa vecchia nota", "Eliminare una nota"],

@@ -35,7 +35,7 @@ export const nl: RouterLanguage = {
     "vault:append": ["Voeg deze zin toe aan het einde van de notitie", "Zet er een regel bij in de notitie", "Vul de notitie aan met dit punt", "Schrijf dit onderaan Inbox.md", "Noteer dit in het bestand"],
     "vault:edit": ["Vervang \"oud\" door \"nieuw\" in de notitie", "Verander de tekst in de notitie", "Verbeter de typfout in Ideeën.md", "Vervang dit woord door een ander", "Pas de zin in de notitie aan", "Bewerk de regel in de notitie"],
     "vault:list": ["Geef een lijst van alle notities in de map", "Welke bestanden staan in de map Projecten?", "Laat zien wat er in de map zit", "Hoeveel notities heb ik?", "Overzicht van mijn bestanden"],
-    "vault:search": ["Zoek dit woord in mijn notities", "Vind notities waarin dit onderwerp voorkomt", "Waar heb ik daarover geschreven?", "Doorzoek de kluis op een term", "Welke notitie noemt dit?"],
+    "vault:search": ["Staat er iets over dit onderwerp in mijn notities?", "Zoek dit woord in mijn notities", "Vind notities waarin dit onderwerp voorkomt", "Waar heb ik daarover geschreven?", "Doorzoek de kluis op een term", "Welke notitie noemt dit?"],
     "vault:semantic_search": ["Vind notities die op dit idee lijken", "Wat dacht ik over dit onderwerp?", "Vergelijkbare notities over dit thema"],
     "vault:move": ["Verplaats de notitie naar de map Archief", "Hernoem het bestand", "Geef de notitie een nieuwe naam", "Zet de notitie in een andere map", "Archiveer de notitie"],
     "vault:delete": ["Verwijder de notitie", "Wis het bestand Concept.md", "Gooi de notitie in de prullenbak", "Haal deze oude notitie weg", "Notitie verwijderen"],

@@ -34,7 +34,7 @@ export const pl: RouterLanguage = {
     "vault:append": ["Dodaj to zdanie na końcu notatki", "Dopisz linijkę do notatki", "Uzupełnij notatkę o ten punkt", "Wpisz to na dole Inbox.md", "Zanotuj to w pliku"],
     "vault:edit": ["Zamień „stare” na „nowe” w notatce", "Zmień tekst w notatce", "Popraw literówkę w Pomysły.md", "Zastąp to słowo innym", "Przeredaguj zdanie w notatce", "Edytuj linijkę w notatce"],
     "vault:list": ["Wypisz wszystkie notatki w folderze", "Jakie pliki są w folderze Projekty?", "Pokaż, co jest w folderze", "Ile mam notatek?", "Lista moich plików"],
-    "vault:search": ["Wyszukaj to słowo w moich notatkach", "Znajdź notatki, w których jest mowa o tym temacie", "Gdzie o tym pisałem?", "Przeszukaj sejf pod kątem hasła", "Która notatka o tym wspomina?"],
+    "vault:search": ["Czy mam coś w notatkach na ten temat?", "Wyszukaj to słowo w moich notatkach", "Znajdź notatki, w których jest mowa o tym temacie", "Gdzie o tym pisałem?", "Przeszukaj sejf pod kątem hasła", "Która notatka o tym wspomina?"],
     "vault:semantic_search": ["Znajdź notatki podobne do tego pomysłu", "Co myślałem na ten temat?", "Podobne notatki na ten temat"],
     "vault:move": ["Przenieś notatkę do folderu Archiwum", "Zmień nazwę pliku", "Nadaj notatce nową nazwę", "Przełóż notatkę do innego folderu", "Zarchiwizuj notatkę"],
     "vault:delete": ["Usuń notatkę", "Skasuj plik Szkic.md", "Wyrzuć notatkę do kosza", "Pozbądź się tej starej notatki", "Usunąć notatkę"],

@@ -35,7 +35,7 @@ export const pt: RouterLanguage = {
     "vault:append": ["Adiciona esta frase no final da nota", "Acrescenta uma linha na nota", "Completa a nota com este item", "Coloca isto no fim do Inbox.md", "Anota isto no arquivo"],
     "vault:edit": ["Troca \"velho\" por \"novo\" na nota", "Muda o texto da nota", "Corrige o erro de digitação em Ideias.md", "Substitui esta palavra por outra", "Altera a frase da nota", "Edita a linha da nota"],
     "vault:list": ["Lista todas as notas da pasta", "Que arquivos tem na pasta Projetos?", "Mostra o que tem na pasta", "Quantas notas eu tenho?", "A lista dos meus arquivos"],
-    "vault:search": ["Procura esta palavra nas minhas notas", "Encontra as notas que falam deste assunto", "Onde foi que eu escrevi sobre isso?", "Pesquisa no cofre por um termo", "Que nota menciona isso?"],
+    "vault:search": ["Já escrevi alguma coisa sobre esse assunto?", "Procura esta palavra nas minhas notas", "Encontra as notas que falam deste assunto", "Onde foi que eu escrevi sobre isso?", "Pesquisa no cofre por um termo", "Que nota menciona isso?"],
     "vault:semantic_search": ["Encontra notas parecidas com esta ideia", "O que eu pensava sobre esse tema?", "Notas semelhantes sobre o assunto"],
     "vault:move": ["Move a nota para a pasta Arquivo", "Renomeia o arquivo", "Dá outro nome para a nota", "Passa a nota para outra pasta", "Arquiva a nota"],
     "vault:delete": ["Apaga a nota", "Exclui o arquivo Rascunho.md", "Manda a nota pra lixeira", "Remove essa nota velha", "Excluir uma nota"],

@@ -34,7 +34,7 @@ export const tr: RouterLanguage = {
     "vault:append": ["Bu cümleyi notun sonuna ekle", "Nota bir satır ekle", "Notu bu maddeyle tamamla", "Bunu Inbox.md notunun en altına yaz", "Bunu dosyaya not et"],
     "vault:edit": ["Notta \"eski\" yazan yeri \"yeni\" yap", "Notundaki metni değiştir", "Fikirler.md içindeki yazım hatasını düzelt", "Bu kelimeyi başka bir kelimeyle değiştir", "Nottaki cümleyi düzenle", "Nottaki satırı güncelle"],
     "vault:list": ["Klasördeki tüm notları listele", "Projeler klasöründe hangi dosyalar var?", "Klasörde ne olduğunu göster", "Kaç notum var?", "Dosyalarımın listesi"],
-    "vault:search": ["Notlarımda bu kelimeyi ara", "Bu konudan bahseden notları bul", "Bunu nereye yazmıştım?", "Kasada bir terimi ara", "Hangi not bundan bahsediyor?"],
+    "vault:search": ["Notlarımda bu konuyla ilgili bir şey var mı?", "Notlarımda bu kelimeyi ara", "Bu konudan bahseden notları bul", "Bunu nereye yazmıştım?", "Kasada bir terimi ara", "Hangi not bundan bahsediyor?"],
     "vault:semantic_search": ["Bu fikre benzeyen notları bul", "Bu konu hakkında ne düşünmüştüm?", "Bu konuyla ilgili benzer notlar"],
     "vault:move": ["Notu Arşiv klasörüne taşı", "Dosyanın adını değiştir", "Nota yeni bir ad ver", "Notu başka bir klasöre koy", "Notu arşivle"],
     "vault:delete": ["Notu sil", "Taslak.md dosyasını sil", "Notu çöp kutusuna at", "Bu eski nottan kurtul", "Not silme"],
