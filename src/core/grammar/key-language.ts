@@ -16,6 +16,8 @@ export interface KeyLanguage {
   fixed: CharRanges[];
   tail: CharRanges;
   tailMax: number;
+  /** Keys left out of the language. */
+  excluded?: string[];
 }
 
 const ANY: CharRanges = [[0, 0x10ffff]];
@@ -101,11 +103,12 @@ function matchesAnything(n: RegexNode): boolean {
 
 /** True when the language holds every key up to its length cap. */
 export function isEveryKey(l: KeyLanguage): boolean {
-  return l.fixed.length === 0 && l.tail.length === 1 && l.tail[0][0] === 0 && l.tail[0][1] === 0x10ffff;
+  return !l.excluded?.length && l.fixed.length === 0 && l.tail.length === 1 && l.tail[0][0] === 0 && l.tail[0][1] === 0x10ffff;
 }
 
 /** True when the key (a declared name) is in the language. */
 export function keyInLanguage(l: KeyLanguage, key: string): boolean {
+  if (l.excluded?.includes(key)) return false;
   const cps = [...key].map((c) => c.codePointAt(0)!);
   if (cps.length < l.fixed.length || cps.length > l.fixed.length + l.tailMax) return false;
   return cps.every((cp, i) => contains(i < l.fixed.length ? l.fixed[i] : l.tail, cp));
@@ -147,7 +150,9 @@ interface Trie {
 const setKey = (set: CharRanges) => set.map(([a, b]) => `${a}-${b}`).join(",");
 
 /** `"..."`: a key of the language that is none of `names`; null when no key qualifies. */
-export function keyRule(rules: RuleSet, names: string[], l: KeyLanguage, name = "extra-key"): GbnfExpr | null {
+export function keyRule(rules: RuleSet, names0: string[], l0: KeyLanguage, name = "extra-key"): GbnfExpr | null {
+  const names = [...names0, ...(l0.excluded ?? [])];
+  const l: KeyLanguage = { fixed: l0.fixed, tail: l0.tail, tailMax: l0.tailMax };
   const root: Trie = { terminal: false, children: new Map() };
   for (const name of names) {
     if (!keyInLanguage(l, name)) continue;

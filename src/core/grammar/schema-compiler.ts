@@ -1313,6 +1313,8 @@ export class SchemaCompiler {
     if (pn === false) return null;
     let lang: KeyLanguage | null = anyKeyLanguage(MAX_EXTRA_KEY_CHARS);
     if (!isSchema(pn)) return lang;
+    const listed = this.listedOrPattern(pn, ctx.base);
+    if (listed) return listed;
     const s = normalizeNode(pn, this.doc.draft);
     const known = ["type", "pattern", "minLength", "maxLength", "format"];
     const other = constrainingKeys(s).filter((k) => !known.includes(k));
@@ -1321,9 +1323,30 @@ export class SchemaCompiler {
       const pl = keyLanguageOf(s.pattern, MAX_EXTRA_KEY_CHARS);
       if (pl) lang = pl;
       else this.relax(`${ctx.pointer}/propertyNames`, "pattern", "the propertyNames pattern is not enforced on extra keys");
+      if (pl && !pl.exact) this.relax(`${ctx.pointer}/propertyNames`, "pattern", "only extra keys anchored at the start are offered for the unanchored propertyNames pattern");
     }
     if (lang && (typeof s.minLength === "number" || typeof s.maxLength === "number")) lang = boundKeyLanguage(lang, count(s.minLength) ?? 0, Math.min(count(s.maxLength) ?? MAX_EXTRA_KEY_CHARS, MAX_EXTRA_KEY_CHARS));
     return lang;
+  }
+
+  /**
+   * propertyNames `oneOf: [{enum: names}, {pattern}]` where every listed name matches the pattern
+   * (a list of exceptions to it): the pattern's keys without the listed ones. Null for other forms.
+   */
+  private listedOrPattern(pn: Schema, base: string): KeyLanguage | null {
+    const s = normalizeNode(pn, this.doc.draft);
+    if (!Array.isArray(s.oneOf) || s.oneOf.length !== 2 || constrainingKeys(s).some((k) => k !== "oneOf" && !(k === "type" && s.type === "string"))) return null;
+    const [x, y] = (s.oneOf as JsonSchema[]).map((b) => this.deref(b, base)).map((b) => (isSchema(b) ? normalizeNode(b, this.doc.draft) : null));
+    if (!x || !y) return null;
+    const isList = (b: Schema) => Array.isArray(b.enum) && constrainingKeys(b).every((k) => k === "enum" || (k === "type" && b.type === "string"));
+    const isPattern = (b: Schema) => typeof b.pattern === "string" && constrainingKeys(b).every((k) => k === "pattern" || (k === "type" && b.type === "string"));
+    const [list, pat] = isList(x) && isPattern(y) ? [x, y] : isList(y) && isPattern(x) ? [y, x] : [null, null];
+    if (!list || !pat) return null;
+    const lang = keyLanguageOf(pat.pattern as string, MAX_EXTRA_KEY_CHARS);
+    const re = patternRegex(pat.pattern as string);
+    const names = (list.enum as unknown[]).filter((v): v is string => typeof v === "string");
+    if (!lang || !lang.exact || !re || !names.every((n) => re.test(n) && keyInLanguage(lang, n))) return null;
+    return { fixed: lang.fixed, tail: lang.tail, tailMax: lang.tailMax, excluded: names };
   }
 
   private compileObject(s0: Schema, ctx: Ctx): GbnfExpr | null {

@@ -121,6 +121,8 @@ describe("not", () => {
     expect(agrees({ type: "string", maxLength: 3, not: { enum: ["a", 'b"c', "ab\n"] } }, ["a", 'b"c', "ab\n", "ab", "", "abcd", "b", 'b"', "ab\t"])).toBe(5);
     expect(agrees({ type: ["boolean", "string", "null"], not: { enum: [true, "x", null] } }, [true, false, "x", "y", null, 1])).toBe(2);
     expect(agrees({ type: "object", properties: { k: { not: { const: "none" } } } }, [{ k: "none" }, { k: "some" }, { k: 1 }, { k: [] }, {}])).toBe(4);
+    expect(agrees({ type: "string", not: { minLength: 3 } }, ["ab", "abc", ""])).toBe(2);
+    expect(agrees({ not: { type: "number", minimum: 0, maximum: 9 } }, [0, 9, 10, -1, 1.5, "a"])).toBe(3);
   });
 });
 
@@ -204,5 +206,12 @@ describe("extra keys beside patternProperties", () => {
       },
     };
     expect(agrees(schema, [[{ firstName: "a" }], [{ vehicle: "v", price: 1 }], [{}], [1], [{ firstName: "a", vehicle: "v" }], [{ firstName: 1 }]])).toBe(4);
+  });
+});
+
+describe("propertyNames", () => {
+  it("reads oneOf [listed names, a pattern they all match] as the pattern's keys without the listed ones", () => {
+    const schema = { type: "object", additionalProperties: { type: "integer" }, propertyNames: { oneOf: [{ type: "string", enum: ["ab", "cd"] }, { type: "string", pattern: "^[a-z]+$" }] } };
+    expect(agrees(schema, [{ xy: 1 }, { ab: 1 }, { cd: 1 }, { abc: 1 }, { A: 1 }, { xy: "s" }, {}])).toBe(3);
   });
 });
