@@ -77,6 +77,8 @@ export const PATTERNS_WITHIN_FORMAT: Record<string, Record<string, string>> = {
     [`^${ZOD_DATE}${ZOD_TIME_Z}$`]: `^${DATE}${ZOD_TIME_Z}$`,
     [`^${ZOD_DATE}${ZOD_TIME_OFFSET}$`]: `^${DATE}${ZOD_TIME_OFFSET}$`,
   },
+  // A URI with an http(s) scheme: after "http:" or "https:" only the `//` authority form can follow.
+  uri: { "^https?://": `^https?://${REGNAME}*(?::\\d*)?(?:/${PCHAR}*)*(?:\\?${QCHAR}*)?(?:#${QCHAR}*)?$` },
   uuid: {
     "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$":
       "^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$",

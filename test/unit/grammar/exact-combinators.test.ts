@@ -215,3 +215,9 @@ describe("propertyNames", () => {
     expect(agrees(schema, [{ xy: 1 }, { ab: 1 }, { cd: 1 }, { abc: 1 }, { A: 1 }, { xy: "s" }, {}])).toBe(3);
   });
 });
+
+describe("pattern beside format", () => {
+  it("compiles a uri restricted to http(s) exactly", () => {
+    expect(agrees({ type: "string", format: "uri", pattern: "^https?://" }, ["https://example.com/a?b#c", "http://x", "https:/x", "ftp://x", "https://a:80/p", "mailto:a@b"])).toBe(3);
+  });
+});
