@@ -62,6 +62,8 @@ interface Extra {
   lang: KeyLanguage;
   /** Keys in none of these languages (and in `lang`). */
   outside?: KeyLanguage[];
+  /** Keys the pattern matches (instead of `lang`). */
+  regex?: string;
   value: JsonSchema;
   pointer: string;
 }
@@ -1301,6 +1303,12 @@ export class SchemaCompiler {
       return out;
     }
     if (patterns.every(([, v]) => isTrivial(v)) && isTrivial(additional)) return [{ lang, value: true, pointer: `${ctx.pointer}/patternProperties` }];
+    // The only extra keys are one pattern's, which no declared name matches: keys are written by the pattern itself.
+    const declaredNames = [...Object.keys(isSchema(s.properties) ? s.properties : {}), ...(Array.isArray(s.required) ? s.required.map(String) : [])];
+    const re = patterns.length === 1 ? patternRegex(patterns[0][0]) : null;
+    if (re && isEveryKey(lang) && isTrivialFalse(additional) && !declaredNames.some((k) => re.test(k))) {
+      return [{ lang, regex: patterns[0][0], value: patterns[0][1] as JsonSchema, pointer: `${ctx.pointer}/patternProperties/${escapePointer(patterns[0][0])}` }];
+    }
     // Overlapping or complex patterns: keys are not told apart by the grammar.
     this.relax(`${ctx.pointer}`, "patternProperties", "extra keys are not matched against their patterns; each may take any of the patterns' value schemas");
     const values = patterns.map(([, v]) => v as JsonSchema);
@@ -1327,6 +1335,16 @@ export class SchemaCompiler {
     }
     if (lang && (typeof s.minLength === "number" || typeof s.maxLength === "number")) lang = boundKeyLanguage(lang, count(s.minLength) ?? 0, Math.min(count(s.maxLength) ?? MAX_EXTRA_KEY_CHARS, MAX_EXTRA_KEY_CHARS));
     return lang;
+  }
+
+  /** `"..."`: a key the pattern matches (each quantifier capped like a default-capped string); null when none. */
+  private patternKey(pattern: string, pointer: string): GbnfExpr | null {
+    const translated = translatePatternCapped(pattern, 0, MAX_EXTRA_KEY_CHARS, this.rules);
+    if (!translated.ok) {
+      this.relax(pointer, "patternProperties", `${translated.reason}, so extra keys may be any key`);
+      return extraKey(this.rules, [], MAX_EXTRA_KEY_CHARS);
+    }
+    return translated.content && this.rules.add("pattern-key", seq(lit('"'), translated.content, lit('"')));
   }
 
   /**
@@ -1403,7 +1421,7 @@ export class SchemaCompiler {
     for (const extra of extras) {
       const value = this.value(extra.value, { base: ctx.base, pointer: extra.pointer });
       if (!value) continue;
-      const key = extra.outside ? keyRuleOutside(this.rules, taken, extra.outside, MAX_EXTRA_KEY_CHARS) : isEveryKey(extra.lang) ? extraKey(this.rules, taken, extra.lang.tailMax) : keyRule(this.rules, taken, extra.lang);
+      const key = extra.regex !== undefined ? this.patternKey(extra.regex, extra.pointer) : extra.outside ? keyRuleOutside(this.rules, taken, extra.outside, MAX_EXTRA_KEY_CHARS) : isEveryKey(extra.lang) ? extraKey(this.rules, taken, extra.lang.tailMax) : keyRule(this.rules, taken, extra.lang);
       if (key) members.push(seq(key, lit(":"), value));
     }
     if (members.length) {

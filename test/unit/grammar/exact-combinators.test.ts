@@ -221,3 +221,10 @@ describe("pattern beside format", () => {
     expect(agrees({ type: "string", format: "uri", pattern: "^https?://" }, ["https://example.com/a?b#c", "http://x", "https:/x", "ftp://x", "https://a:80/p", "mailto:a@b"])).toBe(3);
   });
 });
+
+describe("patternProperties with a pattern outside the simple key forms", () => {
+  it("writes extra keys by the pattern itself when no declared name matches it", () => {
+    const schema = { type: "object", properties: { root: { type: "string" } }, patternProperties: { "^(/[^/]+)+$": { type: "string" } }, additionalProperties: false };
+    expect(agrees(schema, [{ "/a": "x" }, { "/a/b": "y", root: "r" }, { "/": "x" }, { "a/b": "x" }, { "/a//b": "x" }, { "/a": 1 }, { root: "r" }])).toBe(3);
+  });
+});
