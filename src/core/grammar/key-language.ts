@@ -127,7 +127,7 @@ const NEVER_RAW: CharRanges = [
 ];
 
 /** One key character of the set, in its one canonical spelling; null when the set is empty. */
-function keyChar(set: CharRanges): GbnfExpr | null {
+export function keyChar(set: CharRanges): GbnfExpr | null {
   const options: GbnfExpr[] = [];
   const raw = intersect(set, complement(NEVER_RAW));
   if (raw.length) options.push(complement(raw).length < raw.length ? cls(complement(raw), true) : cls(raw));
@@ -203,4 +203,35 @@ export function keyRule(rules: RuleSet, names: string[], l: KeyLanguage, name = 
   const body = walk(root, 0);
   if (!body) return null;
   return rules.add(name, seq(lit('"'), body, lit('"')), `keylang|${l.fixed.map(setKey).join("/")}|${setKey(l.tail)}|${l.tailMax}|${JSON.stringify([...names].sort())}`);
+}
+
+/**
+ * `"..."`: a key outside the language (of an anchored pattern): shorter than its fixed part, a fixed
+ * position holding another character, or a character outside the tail class after the fixed part.
+ * Keys longer than the length cap that match the pattern are in neither. Declared names are not
+ * excluded: the caller uses this only when every declared name matches the pattern. Null when every
+ * key is in the language.
+ */
+export function keyOutside(rules: RuleSet, l: KeyLanguage, maxChars: number): GbnfExpr | null {
+  const char = (set: CharRanges): GbnfExpr | null => {
+    const e = keyChar(set);
+    return e && e.kind !== "class" && e.kind !== "literal" ? rules.add("key-char", e, `keychar|${setKey(set)}`) : e;
+  };
+  const anyChar = char(ANY)!;
+  const options: GbnfExpr[] = [];
+  const prefix: GbnfExpr[] = [];
+  for (let i = 0; i < l.fixed.length; i++) {
+    // Ends before position i, or holds another character there.
+    options.push(seq(...prefix));
+    const other = char(complement(l.fixed[i]));
+    if (other) options.push(seq(...prefix, other, boundedRepeat(anyChar, 0, maxChars)));
+    const here = char(l.fixed[i]);
+    if (!here) return options.length ? rules.add("outside-key", seq(lit('"'), alt(...options), lit('"'))) : null;
+    prefix.push(here);
+  }
+  const notTail = char(complement(l.tail));
+  const tail = char(l.tail);
+  if (notTail) options.push(seq(...prefix, ...(tail ? [boundedRepeat(tail, 0, maxChars)] : []), notTail, boundedRepeat(anyChar, 0, maxChars)));
+  if (options.length === 0) return null;
+  return rules.add("outside-key", seq(lit('"'), alt(...options), lit('"')), `outside|${l.fixed.map(setKey).join("/")}|${setKey(l.tail)}|${maxChars}`);
 }

@@ -19,7 +19,7 @@ import { jsonBoolean, jsonInteger, jsonNull, jsonNumber, jsonString } from "./js
 import { literalChoice } from "./literal-choice";
 import { patternLengths, translatePattern, translatePatternCapped } from "./json-string-pattern";
 import { provablyDisjoint } from "./schema-combinators";
-import { anyKeyLanguage, boundKeyLanguage, disjointKeyLanguages, isEveryKey, keyInLanguage, keyLanguageOf, keyRule, type KeyLanguage } from "./key-language";
+import { anyKeyLanguage, boundKeyLanguage, disjointKeyLanguages, isEveryKey, keyInLanguage, keyLanguageOf, keyOutside, keyRule, type KeyLanguage } from "./key-language";
 import { SchemaDocument } from "./schema-document";
 import { SchemaShapes } from "./schema-shapes";
 import { mergeParts, normalizeNode, typesOf, type Merged, type Part } from "./schema-merge";
@@ -1048,7 +1048,7 @@ export class SchemaCompiler {
    * additionalProperties. With patterns, extra keys come from the patterns' languages (keys matching no
    * pattern are left out: a narrowing, never a loosening); overlapping or complex patterns relax.
    */
-  private extras(s: Schema, ctx: Ctx): Array<{ lang: KeyLanguage; value: JsonSchema; pointer: string }> {
+  private extras(s: Schema, ctx: Ctx): Array<{ lang: KeyLanguage; value: JsonSchema; pointer: string; key?: GbnfExpr }> {
     let lang: KeyLanguage | null = anyKeyLanguage(MAX_EXTRA_KEY_CHARS);
     const additional = (s.additionalProperties ?? true) as JsonSchema;
     const patterns = isSchema(s.patternProperties) ? Object.entries(s.patternProperties) : [];
@@ -1071,7 +1071,17 @@ export class SchemaCompiler {
       return [{ lang, value: value as JsonSchema, pointer: `${ctx.pointer}/patternProperties/${escapePointer(pattern)}` }];
     }
     if (isEveryKey(lang) && langs.every((l) => l !== null) && langs.every((a, x) => langs.every((b, y) => x >= y || disjointKeyLanguages(a, b)))) {
-      return patterns.map(([pattern, value], k) => ({ lang: langs[k], value: value as JsonSchema, pointer: `${ctx.pointer}/patternProperties/${escapePointer(pattern)}` }));
+      const out: Array<{ lang: KeyLanguage; value: JsonSchema; pointer: string; key?: GbnfExpr }> = patterns.map(([pattern, value], k) => ({ lang: langs[k], value: value as JsonSchema, pointer: `${ctx.pointer}/patternProperties/${escapePointer(pattern)}` }));
+      // Keys matching no pattern take additionalProperties: written exactly for one anchored pattern
+      // whose language every declared name is in (so none of them can come back as such a key).
+      const only = langs.length === 1 ? langs[0] : null;
+      const names = [...Object.keys(isSchema(s.properties) ? s.properties : {}), ...(Array.isArray(s.required) ? s.required.map(String) : [])];
+      const re = patternRegex(patterns[0][0]);
+      if (additional !== false && only?.exact && re && names.every((n) => re.test(n))) {
+        const key = keyOutside(this.rules, only, MAX_EXTRA_KEY_CHARS);
+        if (key) out.push({ lang: anyKeyLanguage(MAX_EXTRA_KEY_CHARS), value: additional, pointer: `${ctx.pointer}/additionalProperties`, key });
+      }
+      return out;
     }
     if (patterns.every(([, v]) => isTrivial(v)) && isTrivial(additional)) return [{ lang, value: true, pointer: `${ctx.pointer}/patternProperties` }];
     // Overlapping or complex patterns: keys are not told apart by the grammar.
@@ -1153,7 +1163,7 @@ export class SchemaCompiler {
     for (const extra of extras) {
       const value = this.value(extra.value, { base: ctx.base, pointer: extra.pointer });
       if (!value) continue;
-      const key = isEveryKey(extra.lang) ? extraKey(this.rules, taken, extra.lang.tailMax) : keyRule(this.rules, taken, extra.lang);
+      const key = extra.key ?? (isEveryKey(extra.lang) ? extraKey(this.rules, taken, extra.lang.tailMax) : keyRule(this.rules, taken, extra.lang));
       if (key) members.push(seq(key, lit(":"), value));
     }
     if (members.length) {
