@@ -4,7 +4,7 @@
  * node-llama-cpp's own JSON-schema grammar for the same envelope shape, on one model in one run.
  * Lives in src/engine because it is the code that loads node-llama-cpp.
  */
-import { GeneralChatWrapper, getLlama, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token } from "node-llama-cpp";
+import { GeneralChatWrapper, getLlama, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token, type TokenBias } from "node-llama-cpp";
 import { GbnfWalker } from "../../core/grammar/gbnf-walker";
 import { GbnfRecognizer } from "../../core/grammar/recognizer";
 import { ChoiceMasks } from "../host/choice-masks";
@@ -59,6 +59,12 @@ export interface SamplingBenchResult {
   jump_warmup_ms: number;
   /** The untimed first jump envelope, which also computes the grammar's first masks. */
   jump_first_envelope: { ms: number; tokens: number; masks: number };
+  /**
+   * Where a sampled step's CPU time goes, by the bias it was sampled under (entries node-llama-cpp
+   * copies into the sampler at that step) and for steps that also evaluated forced tokens: CPU ms per
+   * step and steps, beside a free step's cost (`free_cpu_ms_per_token`).
+   */
+  jump_steps_cpu_ms: Record<string, { steps: number; cpu_ms_per_step: number }>;
   /** The same per-token and per-envelope comparisons in CPU time of this process. */
   cpu_ms_per_produced_token: number;
   free_cpu_ms_per_token: number;
@@ -115,8 +121,18 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     const masks = new ChoiceMasks(model, walker, tokenBias ?? null);
     void TokenTexts.of(model).stringTokens;
     const jumpWarmupMs = performance.now() - warmStart;
+    const steps = new Map<string, { steps: number; cpu: number }>();
+    let recording = false;
+    const onStep = (step: { bias: TokenBias; evaluated: number; cpuMs: number }) => {
+      if (!recording) return;
+      const label = step.evaluated > 1 ? "with forced tokens" : stepKind(biasSize(step.bias));
+      const entry = steps.get(label) ?? { steps: 0, cpu: 0 };
+      entry.steps++;
+      entry.cpu += step.cpuMs;
+      steps.set(label, entry);
+    };
     const jumpOnce = (seed: number) =>
-      generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias, utf8: guard.tracker() });
+      generateConstrained({ sequence, grammar: ours, walker, masks, prompt: PROMPT, maxTokens, temperature: 1, topP: 0.95, seed, baseBias: tokenBias, utf8: guard.tracker(), onStep });
     const firstStart = performance.now();
     const first = await jumpOnce(0);
     const jumpFirstEnvelopeMs = performance.now() - firstStart;
@@ -145,7 +161,9 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       await once("nlc", theirs, seed);
       const start = performance.now();
       const cpu = process.cpuUsage();
+      recording = true;
       const out = await jumpOnce(seed);
+      recording = false;
       jumpTotals.cpu += cpuMs(cpu);
       jumpTotals.ms += performance.now() - start;
       jumpTotals.chars += out.text.length;
@@ -179,6 +197,7 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
       jump_warmup_ms: round(jumpWarmupMs),
       jump_first_envelope: { ms: round(jumpFirstEnvelopeMs), tokens: first.tokens.length, masks: masks.size },
       // CPU time of this process (model threads included): steadier than wall time on a shared machine.
+      jump_steps_cpu_ms: Object.fromEntries([...steps].sort().map(([k, v]) => [k, { steps: v.steps, cpu_ms_per_step: round(v.cpu / v.steps) }])),
       cpu_ms_per_produced_token: round(jumpTotals.cpu / Math.max(1, jumpTotals.produced)),
       free_cpu_ms_per_token: round(totals.free.cpu / Math.max(1, totals.free.tokens)),
       cpu_ratio_produced_vs_free: round(jumpTotals.cpu / Math.max(1, jumpTotals.produced) / (totals.free.cpu / Math.max(1, totals.free.tokens))),
@@ -197,6 +216,24 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
     await context.dispose();
     await model.dispose();
   }
+}
+
+/** Entries of a bias (node-llama-cpp keeps them in `_biases`, a Map or an iterable list). */
+function biasSize(bias: TokenBias): number {
+  const entries = (bias as unknown as { _biases?: Iterable<unknown> })._biases;
+  if (!entries) return 0;
+  if (entries instanceof Map) return entries.size;
+  let n = 0;
+  const it = entries[Symbol.iterator]();
+  while (!it.next().done) n++;
+  return n;
+}
+
+function stepKind(entries: number): string {
+  if (entries < 1000) return "bias under 1k entries";
+  if (entries < 10_000) return "bias 1k-10k entries";
+  if (entries < 40_000) return "bias 10k-40k entries";
+  return "bias 40k+ entries";
 }
 
 function cpuMs(since: NodeJS.CpuUsage): number {

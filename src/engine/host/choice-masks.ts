@@ -198,7 +198,8 @@ export class ChoiceMasks {
 
   /** Characters a string at this position may still take, up to MAX_PROBED_ROOM + 1 (0: the probe is not admitted). */
   private roomLeft(pos: WalkPosition): number {
-    const key = this.walker.key(pos, this.horizon);
+    // The probe reads at most MAX_PROBED_ROOM + 1 characters, so positions alike that far share a room.
+    const key = this.walker.key(pos, MAX_PROBED_ROOM + 1);
     let room = this.rooms.get(key);
     if (room === undefined) {
       let p = pos;

@@ -48,6 +48,8 @@ export interface ConstrainedGenerationInput {
   onText?: (text: string) => void;
   /** Called once the prompt is evaluated (before the first produced token). */
   onPromptEvaluated?: () => void;
+  /** Benchmarks: called after each sampling step with the bias it sampled under, the tokens it evaluated, and its CPU time. */
+  onStep?: (step: { bias: TokenBias; evaluated: number; cpuMs: number }) => void;
 }
 
 /** What the generator needs of a UTF-8 tracker (the host's guard keeps output bytes valid UTF-8). */
@@ -250,7 +252,12 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
       const open = pending.length > 0 || (utf8 !== undefined && !utf8.atBoundary);
       const mask: TokenBias | null = !open && pos ? guarded(() => masks?.at(pos!) ?? null) : null;
       bias = open ? (utf8?.bias() ?? input.baseBias ?? noBias) : (mask ?? input.baseBias ?? noBias);
+      const cpu = input.onStep ? process.cpuUsage() : undefined;
       const step = await iterator.next(next);
+      if (cpu) {
+        const used = process.cpuUsage(cpu);
+        input.onStep!({ bias, evaluated: next?.length ?? evalTokens.length, cpuMs: (used.user + used.system) / 1000 });
+      }
       if (!promptDone) {
         promptDone = true;
         input.onPromptEvaluated?.();

@@ -78,7 +78,7 @@ async function tokensPerSecond(
  * more than the plain loop there. A fresh grammar's first reply is timed too: the generator's
  * per-grammar work (masks keyed by grammar position) must not grow with the repetition's bounds.
  */
-async function grammarPaths(path: string, tokens: number, rounds = 5): Promise<Record<string, number>> {
+async function grammarPaths(path: string, tokens: number, rounds = 8): Promise<Record<string, number>> {
   return withEngine(path, undefined, async (engine) => {
     const messages: ChatMessage[] = [{ role: "user", content: "Write a long note about the garden." }];
     const timed = async (request: Omit<OpParams["generate"], "messages" | "maxTokens">) => {
@@ -89,13 +89,16 @@ async function grammarPaths(path: string, tokens: number, rounds = 5): Promise<R
     };
     await timed({ seed: 1 });
     await timed({ grammar: NO_EARLY_END, seed: 1, jumpForward: false });
+    await timed({ grammar: NO_EARLY_END, seed: 1 });
     // A grammar this engine has not seen: its first reply pays for the walker and its masks.
     const cold = await timed({ grammar: "root ::= [a-z ]{1400,1998}", seed: 1 });
     const runs = { free: [] as number[], plain: [] as number[], jump: [] as number[], plainMs: [] as number[], jumpMs: [] as number[] };
     for (let run = 0; run < rounds; run++) {
+      // Alternating order (plain first, then jump first), so a slow spell on a shared machine hits both alike.
       const free = await timed({ seed: run + 2 });
-      const plain = await timed({ grammar: NO_EARLY_END, seed: run + 2, jumpForward: false });
-      const jump = await timed({ grammar: NO_EARLY_END, seed: run + 2 });
+      const first = await timed({ grammar: NO_EARLY_END, seed: run + 2, jumpForward: run % 2 === 1 });
+      const second = await timed({ grammar: NO_EARLY_END, seed: run + 2, jumpForward: run % 2 === 0 });
+      const [plain, jump] = run % 2 === 0 ? [first, second] : [second, first];
       runs.free.push(free.rate);
       runs.plain.push(plain.rate);
       runs.jump.push(jump.rate);

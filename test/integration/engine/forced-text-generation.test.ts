@@ -232,6 +232,33 @@ describe("forced-text generation", () => {
     expect((await generateConstrained(input(s, "<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n", { seed: 4, utf8 }))).utf8Valid).toBe(false);
   });
 
+  it("copies llama.cpp's grammar state only to heal a boundary, never per step (a copy costs in proportion to the grammar)", async () => {
+    const s = await setup(simpleTools);
+    const proto = LlamaGrammarEvaluationState.prototype as unknown as { clone(): unknown };
+    const clone = proto.clone;
+    let copies = 0;
+    proto.clone = function (this: unknown) {
+      copies++;
+      return clone.call(this);
+    };
+    let sampled = 0;
+    let forced = 0;
+    try {
+      for (const seed of [1, 2, 3, 4, 5, 6]) {
+        const res = await generateConstrained(input(s, "<|im_start|>user\nRead a note.<|im_end|>\n<|im_start|>assistant\n", { seed }));
+        expect(s.recognizer.accepts(res.text)).toBe(true);
+        sampled += res.sampled;
+        forced += res.forced;
+      }
+    } finally {
+      proto.clone = clone;
+    }
+    console.log(`grammar state copies: ${copies} for ${sampled} sampled and ${forced} forced tokens`);
+    expect(forced).toBeGreaterThan(0);
+    // A heal replaces a sampled token that runs into forced text (a status or a tool name): a few per envelope.
+    expect(copies).toBeLessThanOrEqual(6 * 4);
+  });
+
   it("reuses the evaluated prompt prefix of the sequence on the next turn", async () => {
     const s = await setup(simpleTools);
     const prompt = "<|im_start|>system\nYou keep notes for the user, in a vault of markdown files.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n";
