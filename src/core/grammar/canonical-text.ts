@@ -96,19 +96,30 @@ function acceptedHeads(r: GbnfRecognizer, state: RecognizerState, keys: string[]
   return out;
 }
 
-function* members(r: GbnfRecognizer, at: Step, obj: Record<string, unknown>, remaining: string[], first: boolean, left: { n: number }): Generator<Step> {
+/** Keys already probed at a state (their accepted heads), so the next member does not probe them again. */
+interface Probe {
+  state: RecognizerState;
+  heads: Map<string, RecognizerState>;
+  asked: Set<string>;
+}
+
+function* members(r: GbnfRecognizer, at: Step, obj: Record<string, unknown>, remaining: string[], first: boolean, left: { n: number }, probed?: Probe): Generator<Step> {
   if (remaining.length === 0) {
     const close = advance(r, at.state, "}", left);
     if (close) yield { state: close, text: at.text + "}" };
     return;
   }
-  const accepted = acceptedHeads(r, at.state, remaining, first, left);
+  let accepted: Map<string, RecognizerState>;
+  if (probed && probed.state === at.state) {
+    accepted = new Map(probed.heads);
+    for (const [k, s] of acceptedHeads(r, at.state, remaining.filter((k) => !probed.asked.has(k)), first, left)) accepted.set(k, s);
+  } else accepted = acceptedHeads(r, at.state, remaining, first, left);
   if (accepted.size === 0) return;
   // A key that leaves every other acceptable key acceptable after it is the grammar's next one
   // (declared members come in a fixed order, extra keys after them); it is tried first, so a value
   // whose keys are in another order is found without a search over orders.
   const head = (key: string) => `${first ? "" : ","}${JSON.stringify(key)}:`;
-  const started = new Map<string, { ways: Generator<Step>; first: Step }>();
+  const started = new Map<string, { ways: Generator<Step>; first: Step; probe?: Probe }>();
   let next: string | undefined;
   const candidates = remaining.filter((k) => accepted.has(k));
   if (candidates.length === 1) next = candidates[0];
@@ -117,9 +128,10 @@ function* members(r: GbnfRecognizer, at: Step, obj: Record<string, unknown>, rem
     const ways = write(r, accepted.get(key)!, obj[key], left);
     const firstWay = ways.next();
     if (firstWay.done) continue;
-    started.set(key, { ways, first: firstWay.value });
     const others = candidates.filter((k) => k !== key);
-    if (acceptedHeads(r, firstWay.value.state, others, false, left).size === others.length) next = key;
+    const heads = acceptedHeads(r, firstWay.value.state, others, false, left);
+    started.set(key, { ways, first: firstWay.value, probe: { state: firstWay.value.state, heads, asked: new Set(others) } });
+    if (heads.size === others.length) next = key;
   }
   const order = next === undefined ? candidates : [next, ...candidates.filter((k) => k !== next)];
   for (const key of order) {
@@ -128,7 +140,7 @@ function* members(r: GbnfRecognizer, at: Step, obj: Record<string, unknown>, rem
     const at2 = (v: Step): Step => ({ state: v.state, text: at.text + head(key) + v.text });
     const known = started.get(key);
     if (known) {
-      yield* members(r, at2(known.first), obj, rest, false, left);
+      yield* members(r, at2(known.first), obj, rest, false, left, known.probe);
       for (const v of known.ways) yield* members(r, at2(v), obj, rest, false, left);
     } else for (const v of write(r, accepted.get(key)!, obj[key], left)) yield* members(r, at2(v), obj, rest, false, left);
   }

@@ -50,6 +50,9 @@ function encodeChar(ch: string): string {
   return JSON.stringify(ch).slice(1, -1);
 }
 
+/** Sub-trie numbering per rule set (see extraKey). */
+const subTries = new WeakMap<RuleSet, Map<string, number>>();
+
 /** Sub-tries of at least this many nodes become shared rules. */
 const SHARED_SUBTRIE = 8;
 
@@ -79,18 +82,30 @@ export function extraKey(rules: RuleSet, names: string[], maxChars: number): Gbn
   const anyChar = rules.lookup("key-char|") ?? rules.add("key-char", keyCharExcept([]), "key-char|");
   // Sub-tries written alike (the same remaining names, the same length budget) are one shared rule:
   // objects that declare mostly the same names (schemas built by inheritance) share their key rules.
+  // Each sub-trie gets a number equal for sub-tries written alike, interned per rule set.
+  let interned = subTries.get(rules);
+  if (!interned) {
+    interned = new Map();
+    subTries.set(rules, interned);
+  }
+  const ids = interned;
   const canon = new Map<Trie, { text: string; size: number }>();
   const describe = (node: Trie): { text: string; size: number } => {
     const known = canon.get(node);
     if (known) return known;
-    let text = node.terminal ? "$" : "";
+    let shape = node.terminal ? "$" : "";
     let size = 1;
     for (const ch of [...node.children.keys()].sort()) {
       const d = describe(node.children.get(ch)!);
-      text += `${JSON.stringify(ch)}(${d.text})`;
+      shape += `${JSON.stringify(ch)}${d.text};`;
       size += d.size;
     }
-    const out = { text, size };
+    let id = ids.get(shape);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(shape, id);
+    }
+    const out = { text: `#${id}`, size };
     canon.set(node, out);
     return out;
   };

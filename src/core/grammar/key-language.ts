@@ -130,7 +130,7 @@ const NEVER_RAW: CharRanges = [
 ];
 
 /** One key character of the set, in its one canonical spelling; null when the set is empty. */
-function keyChar(set: CharRanges): GbnfExpr | null {
+export function keyChar(set: CharRanges): GbnfExpr | null {
   const options: GbnfExpr[] = [];
   const raw = intersect(set, complement(NEVER_RAW));
   if (raw.length) options.push(complement(raw).length < raw.length ? cls(complement(raw), true) : cls(raw));

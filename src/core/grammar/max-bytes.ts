@@ -7,7 +7,16 @@ function utf8Width(cp: number): number {
 
 function utf8Length(text: string): number {
   let n = 0;
-  for (const ch of text) n += utf8Width(ch.codePointAt(0)!);
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair is one 4-byte code point.
+      n += 4;
+      i++;
+    } else n += 3;
+  }
   return n;
 }
 

@@ -5,6 +5,18 @@ import { printExpr } from "./gbnf-printer";
 
 /** Maps any text to a llama.cpp rule name: letters, digits and single dashes only. */
 export function ruleNameFor(text: string): string {
+  const known = ruleNames.get(text);
+  if (known !== undefined) return known;
+  const name = ruleNameUncached(text);
+  if (ruleNames.size > 10_000) ruleNames.clear();
+  ruleNames.set(text, name);
+  return name;
+}
+
+/** Hints recur (every object of a tool is "<tool>-object"), so their names are kept. */
+const ruleNames = new Map<string, string>();
+
+function ruleNameUncached(text: string): string {
   const cleaned = text
     .replace(/[^A-Za-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")

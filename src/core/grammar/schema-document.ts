@@ -108,6 +108,18 @@ export class SchemaDocument {
    * schemas give subschemas ids while their `#/definitions/...` references mean the root.
    */
   resolve(ref: string, base: string): ResolvedRef | string {
+    // The document never changes, so each (reference, base) resolves once.
+    const key = `${base}\u0000${ref}`;
+    const known = this.resolved.get(key);
+    if (known !== undefined) return known;
+    const result = this.resolveUncached(ref, base);
+    this.resolved.set(key, result);
+    return result;
+  }
+
+  private readonly resolved = new Map<string, ResolvedRef | string>();
+
+  private resolveUncached(ref: string, base: string): ResolvedRef | string {
     const first = this.resolveOnce(ref, base);
     if (typeof first === "string" && ref.startsWith("#") && base !== DEFAULT_BASE) {
       const again = this.resolveOnce(ref, DEFAULT_BASE);

@@ -23,7 +23,7 @@ export interface GrammarOptions {
   maxStringChars?: number;
   /** Cap on arrays the schema leaves unbounded (default 32). */
   maxItems?: number;
-  /** Cap on keys of free-form objects (default 32). */
+  /** Cap on the extra keys (additionalProperties, patternProperties) of a typed object the schema leaves unbounded (default 256, as many as a free-form object's members). */
   maxKeys?: number;
   /** How many times a recursive `$ref` unrolls on one path (default 3). */
   recursionDepth?: number;
@@ -89,7 +89,7 @@ export const DEFAULT_GRAMMAR_OPTIONS: ResolvedGrammarOptions = {
   maxToolCalls: 4,
   maxStringChars: 2000,
   maxItems: 32,
-  maxKeys: 32,
+  maxKeys: 256,
   recursionDepth: 3,
   anyValueDepth: 10,
   anyValueMembers: 256,

@@ -95,3 +95,24 @@ describe("canonical text", () => {
     expect(JSON.parse(text!)).toEqual(value);
   });
 });
+
+describe("completeness on the sample's misses", () => {
+  it("lets keys that match no pattern take additionalProperties (not leave them out)", () => {
+    const schema: JsonSchema = { type: "object", properties: { default: { type: "integer" } }, patternProperties: { "^[a-zA-Z0-9_]*$": { type: "integer" } }, required: ["default"] };
+    const compiled = compileSchemaGrammar(schema);
+    expect(compiled.relaxations).toEqual([]);
+    const r = new GbnfRecognizer(compiled.gbnf);
+    const validate = schemaValidator(schema);
+    const values = [{ default: 1, "edition-1": { any: ["thing"] } }, { default: 1, abc: 2, "x.y": "s", "": 3 }, { default: 1, abc: "s" }, { default: "s" }, { "edition-1": 1 }];
+    for (const v of values) expect(canonicalText(r, v) !== null, JSON.stringify(v)).toBe(validate(v));
+  });
+
+  it("never lets a key outside the pattern spell a declared name again", () => {
+    // "Default" matches no lower-case pattern, so keys outside the pattern are not offered at all.
+    const compiled = compileSchemaGrammar({ type: "object", properties: { Default: { type: "integer" } }, patternProperties: { "^[a-z]+$": { type: "integer" } } });
+    const r = new GbnfRecognizer(compiled.gbnf);
+    expect(canonicalText(r, { Default: 1, abc: 2 })).not.toBeNull();
+    expect(canonicalText(r, { Default: "s" })).toBeNull();
+    expect(canonicalText(r, { Default: 1, abc: "s" })).toBeNull();
+  });
+});
