@@ -149,13 +149,10 @@ interface Trie {
 
 const setKey = (set: CharRanges) => set.map(([a, b]) => `${a}-${b}`).join(",");
 
-/** `"..."`: a key of the language that is none of `names`; null when no key qualifies. */
-export function keyRule(rules: RuleSet, names0: string[], l0: KeyLanguage, name = "extra-key"): GbnfExpr | null {
-  const names = [...names0, ...(l0.excluded ?? [])];
-  const l: KeyLanguage = { fixed: l0.fixed, tail: l0.tail, tailMax: l0.tailMax };
+/** The names as a trie of code points. */
+function nameTrie(names: string[]): Trie {
   const root: Trie = { terminal: false, children: new Map() };
   for (const name of names) {
-    if (!keyInLanguage(l, name)) continue;
     let node = root;
     for (const ch of name) {
       const cp = ch.codePointAt(0)!;
@@ -168,10 +165,21 @@ export function keyRule(rules: RuleSet, names0: string[], l0: KeyLanguage, name 
     }
     node.terminal = true;
   }
-  const charRule = (set: CharRanges): GbnfExpr | null => {
-    const e = keyChar(set);
-    return e && e.kind !== "class" && e.kind !== "literal" ? rules.add("key-char", e, `keychar|${setKey(set)}`) : e;
-  };
+  return root;
+}
+
+/** One key character of the set, as a shared rule when it is more than a class or a literal. */
+function keyCharRule(rules: RuleSet, set: CharRanges): GbnfExpr | null {
+  const e = keyChar(set);
+  return e && e.kind !== "class" && e.kind !== "literal" ? rules.add("key-char", e, `keychar|${setKey(set)}`) : e;
+}
+
+/** `"..."`: a key of the language that is none of `names`; null when no key qualifies. */
+export function keyRule(rules: RuleSet, names0: string[], l0: KeyLanguage, name = "extra-key"): GbnfExpr | null {
+  const names = [...names0, ...(l0.excluded ?? [])];
+  const l: KeyLanguage = { fixed: l0.fixed, tail: l0.tail, tailMax: l0.tailMax };
+  const root = nameTrie(names.filter((name) => keyInLanguage(l, name)));
+  const charRule = (set: CharRanges) => keyCharRule(rules, set);
   const setAt = (pos: number): CharRanges | null => (pos < l.fixed.length ? l.fixed[pos] : pos - l.fixed.length < l.tailMax ? l.tail : null);
   // Any continuation from position pos on: the remaining fixed characters, then the tail run.
   const rest = (pos: number): GbnfExpr | null => {
@@ -217,25 +225,8 @@ export function keyRule(rules: RuleSet, names0: string[], l0: KeyLanguage, name 
  * complete; once none can, any characters may follow.
  */
 export function keyRuleOutside(rules: RuleSet, names: string[], langs: KeyLanguage[], maxChars: number): GbnfExpr | null {
-  const root: Trie = { terminal: false, children: new Map() };
-  for (const name of names) {
-    if ([...name].length > maxChars) continue;
-    let node = root;
-    for (const ch of name) {
-      const cp = ch.codePointAt(0)!;
-      let next = node.children.get(cp);
-      if (!next) {
-        next = { terminal: false, children: new Map() };
-        node.children.set(cp, next);
-      }
-      node = next;
-    }
-    node.terminal = true;
-  }
-  const charRule = (set: CharRanges): GbnfExpr | null => {
-    const e = keyChar(set);
-    return e && e.kind !== "class" && e.kind !== "literal" ? rules.add("key-char", e, `keychar|${setKey(set)}`) : e;
-  };
+  const root = nameTrie(names.filter((name) => [...name].length <= maxChars));
+  const charRule = (set: CharRanges) => keyCharRule(rules, set);
   const setAt = (l: KeyLanguage, pos: number): CharRanges => (pos < l.fixed.length ? l.fixed[pos] : pos - l.fixed.length < l.tailMax ? l.tail : []);
   const acceptsAt = (l: KeyLanguage, pos: number) => pos >= l.fixed.length && pos <= l.fixed.length + l.tailMax;
   const trieIds = new Map<Trie, number>();
