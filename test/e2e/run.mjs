@@ -302,7 +302,7 @@ async function runTheme(context, theme) {
   await check(`[${theme}] the engine choice shows the server fields, the key's storage note, and Test connection's sentence`, async () => {
     const engineRow = page.locator(".setting-item:not(.setting-item-heading)", { has: page.locator(".setting-item-name", { hasText: /^Engine$/ }) });
     await engineRow.locator("select").selectOption("llama-server");
-    const url = page.locator('input[placeholder="http://127.0.0.1:8080"]');
+    const url = page.locator('input[placeholder="For example http://127.0.0.1:8080"]');
     await url.waitFor({ timeout: WAIT });
     await url.fill("http://192.168.1.20:8080");
     await url.press("Tab");
@@ -317,7 +317,7 @@ async function runTheme(context, theme) {
     assert(error === "The llama.cpp server at http://192.168.1.20:8080 cannot be reached from the test harness.", `test result was ${error}`);
     await shot("settings-engine-server");
     await engineRow.locator("select").selectOption("builtin");
-    await page.locator('input[placeholder="http://127.0.0.1:8080"]').waitFor({ state: "detached", timeout: WAIT });
+    await page.locator('input[placeholder="For example http://127.0.0.1:8080"]').waitFor({ state: "detached", timeout: WAIT });
   });
 
   await mcpScenes({ page, theme, check, assert, shot, input, waitTurnEnd, newConversation, call, say, WAIT });

@@ -74,7 +74,7 @@ export class EngineSection {
       .setName("Server URL")
       .setDesc(s.engineKind === "llama-server" ? "The address llama-server listens on, e.g. http://192.168.1.20:8080." : "The server's address, e.g. http://localhost:11434 or http://localhost:1234/v1.")
       .addText((t) => {
-        t.setPlaceholder("http://127.0.0.1:8080").setValue(s.serverUrl);
+        t.setPlaceholder("For example http://127.0.0.1:8080").setValue(s.serverUrl);
         t.inputEl.addEventListener("change", () => void this.saveText("serverUrl", t.inputEl));
       });
     new Setting(containerEl)
