@@ -303,19 +303,32 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     el.empty();
     new Setting(el).setName("Download a model").setDesc("Small instruct models that run well on a laptop. Downloads resume if interrupted.");
     const progressEl = el.createDiv({ cls: "vault-agent-download-progress" });
+    const progressText = (p: DownloadProgress | undefined) => (p ? ` — ${formatBytes(p.received)}${p.total ? ` of ${formatBytes(p.total)}` : ""}` : "");
+    // Progress rewrites the text and the bar in place: rebuilding the row would replace the Cancel button under
+    // the pointer several times a second, and a click pressed on one button and released on the next is lost.
+    let shown: { download: object; status: HTMLElement; bar: HTMLProgressElement } | null = null;
     const renderProgress = () => {
-      progressEl.empty();
       const d = this.download;
+      const p = d?.progress;
+      if (d && !d.error && shown?.download === d) {
+        shown.status.setText(progressText(p));
+        shown.bar.max = p?.total ?? 1;
+        shown.bar.value = p?.total ? p.received : 0;
+        return;
+      }
+      shown = null;
+      progressEl.empty();
       if (!d) return;
       const line = progressEl.createDiv({ cls: "vault-agent-download-line" });
       line.createSpan({ text: d.label });
-      const p = d.progress;
-      if (d.error) line.createSpan({ cls: "vault-agent-error-text", text: ` — ${d.error}` });
-      else if (p) line.createSpan({ cls: "vault-agent-muted", text: ` — ${formatBytes(p.received)}${p.total ? ` of ${formatBytes(p.total)}` : ""}` });
+      const status = d.error ? line.createSpan({ cls: "vault-agent-error-text", text: ` — ${d.error}` }) : line.createSpan({ cls: "vault-agent-muted", text: progressText(p) });
       const bar = progressEl.createEl("progress", { cls: "vault-agent-progress" });
       bar.max = p?.total ?? 1;
       bar.value = p?.total ? p.received : 0;
-      if (!d.error) new ButtonComponent(progressEl).setButtonText("Cancel").onClick(() => d.controller.abort());
+      if (!d.error) {
+        new ButtonComponent(progressEl).setButtonText("Cancel").onClick(() => d.controller.abort());
+        shown = { download: d, status, bar };
+      }
     };
     const start = (source: string, label: string) => {
       if (this.download && !this.download.error) {
