@@ -368,7 +368,7 @@ describe.skipIf(!bin)("llama.cpp server engine (real llama-server)", () => {
     writeFileSync(script, source);
     const bare = new EngineClient(nodeHostLauncher({ hostScript: script }), { server: config() });
     try {
-      const r = await bare.generate({ messages: [{ role: "user", content: "hi" }], grammar: 'root ::= "served"', maxTokens: 4 });
+      const r = await bare.generate({ messages: [{ role: "user", content: "hi" }], grammar: 'root ::= "served"', maxTokens: 16 });
       expect(r.text).toBe("served");
       // The built-in engine says what is missing instead of crashing the host.
       const local = await bare.loadModel({ model: { path: model } }).catch((e: unknown) => e);
