@@ -124,6 +124,31 @@ interface Compiled {
 }
 
 /** Where a subschema is read: its base URI and JSON pointer. */
+/** One declared or required member of an object: `"name":value`, and whether it must appear. */
+interface Slot {
+  required: boolean;
+  expr: GbnfExpr;
+}
+
+/** What an object's member list is built from (see SchemaCompiler.members). */
+interface MemberPlan {
+  slots: Slot[];
+  /** One undeclared member, when any is allowed. */
+  extraRule: GbnfExpr | null;
+  maxExtra: number;
+  minP: number;
+  maxP: number;
+  /** Members counted up to this many; past it only "at least one" matters. */
+  top: number;
+  /** members(i, c) by "i,c". */
+  memo: Map<string, GbnfExpr | null>;
+}
+
+/** `,` then the member. */
+function comma(e: GbnfExpr): GbnfExpr {
+  return seq(lit(","), e);
+}
+
 interface Ctx {
   base: string;
   pointer: string;
@@ -1398,10 +1423,6 @@ export class SchemaCompiler {
     };
 
     const order = [...declared.filter((k) => required.includes(k)), ...required.filter((k) => !declared.includes(k)), ...declared.filter((k) => !required.includes(k))];
-    interface Slot {
-      required: boolean;
-      expr: GbnfExpr;
-    }
     const slots: Slot[] = [];
     for (const key of order) {
       const isRequired = required.includes(key);
@@ -1445,50 +1466,50 @@ export class SchemaCompiler {
       maxP = Infinity;
       top = 1;
     }
-    const comma = (e: GbnfExpr) => seq(lit(","), e);
-    const memo = new Map<string, GbnfExpr | null>();
-    // rest(i, c): the members from slot i on, c members written so far (saturating at `top`).
-    const rest = (i: number, c: number): GbnfExpr | null => {
-      const key = `${i},${c}`;
-      if (memo.has(key)) return memo.get(key)!;
-      let e: GbnfExpr | null;
-      if (i === slots.length) {
-        const lo = Math.max(0, minP - c);
-        const hi = Math.min(maxExtra, maxP - c);
-        if (!extraRule) e = lo === 0 ? EMPTY : null;
-        else if (lo > hi) e = null;
-        else if (c > 0) e = boundedRepeat(comma(extraRule), lo, hi);
-        else if (hi === 0) e = EMPTY;
-        else {
-          const tail = boundedRepeat(comma(extraRule), Math.max(0, lo - 1), hi - 1);
-          e = lo === 0 ? opt(seq(extraRule, tail)) : seq(extraRule, tail);
-        }
-      } else if (c > 0 && top === 1 && minP <= 1) {
-        // Past the first member with nothing to count, each later member is independently there or not.
-        // Tails of long member lists are named every TAIL_CHUNK slots and shared, so an object's rules
-        // grow linearly with its properties (inlining every tail made them quadratic).
-        const end = Math.min(slots.length, (Math.floor(i / TAIL_CHUNK) + 1) * TAIL_CHUNK);
-        const tail = end === slots.length ? rest(slots.length, 1) : rest(end, 1);
-        const here = slots.slice(i, end).map((x) => (x.required ? comma(x.expr) : opt(comma(x.expr))));
-        e = tail && seq(...here, tail);
-        if (e && i % TAIL_CHUNK === 0 && slots.length > TAIL_CHUNK) e = this.rules.add(`${this.hint}-tail`, e);
-      } else {
-        const slot = slots[i];
-        const next = c + 1 > maxP ? null : rest(i + 1, Math.min(c + 1, top));
-        const present = next ? seq(c > 0 ? lit(",") : EMPTY, slot.expr, next) : null;
-        if (slot.required) e = present;
-        else {
-          const absent = rest(i + 1, c);
-          // Small objects inline the choice (as the reviewed grammars do); larger ones name it, which keeps the grammar linear.
-          e = present && absent ? (slots.length <= 8 ? alt(present, absent) : this.rules.add(`${this.hint}-members`, alt(present, absent))) : (present ?? absent);
-        }
-      }
-      memo.set(key, e);
-      return e;
-    };
-    const body = rest(0, 0);
+    const body = this.members({ slots, extraRule, maxExtra, minP, maxP, top, memo: new Map() }, 0, 0);
     if (body === null) return null;
     return this.rules.add(`${this.hint}-object`, seq(lit("{"), body, lit("}")));
+  }
+
+  /** members(m, i, c): an object's members from slot i on, c members written so far (saturating at `top`). */
+  private members(m: MemberPlan, i: number, c: number): GbnfExpr | null {
+    const key = `${i},${c}`;
+    if (m.memo.has(key)) return m.memo.get(key)!;
+    const { slots, extraRule, maxExtra, minP, maxP, top } = m;
+    let e: GbnfExpr | null;
+    if (i === slots.length) {
+      const lo = Math.max(0, minP - c);
+      const hi = Math.min(maxExtra, maxP - c);
+      if (!extraRule) e = lo === 0 ? EMPTY : null;
+      else if (lo > hi) e = null;
+      else if (c > 0) e = boundedRepeat(comma(extraRule), lo, hi);
+      else if (hi === 0) e = EMPTY;
+      else {
+        const tail = boundedRepeat(comma(extraRule), Math.max(0, lo - 1), hi - 1);
+        e = lo === 0 ? opt(seq(extraRule, tail)) : seq(extraRule, tail);
+      }
+    } else if (c > 0 && top === 1 && minP <= 1) {
+      // Past the first member with nothing to count, each later member is independently there or not.
+      // Tails of long member lists are named every TAIL_CHUNK slots and shared, so an object's rules
+      // grow linearly with its properties (inlining every tail made them quadratic).
+      const end = Math.min(slots.length, (Math.floor(i / TAIL_CHUNK) + 1) * TAIL_CHUNK);
+      const tail = end === slots.length ? this.members(m, slots.length, 1) : this.members(m, end, 1);
+      const here = slots.slice(i, end).map((x) => (x.required ? comma(x.expr) : opt(comma(x.expr))));
+      e = tail && seq(...here, tail);
+      if (e && i % TAIL_CHUNK === 0 && slots.length > TAIL_CHUNK) e = this.rules.add(`${this.hint}-tail`, e);
+    } else {
+      const slot = slots[i];
+      const next = c + 1 > maxP ? null : this.members(m, i + 1, Math.min(c + 1, top));
+      const present = next ? seq(c > 0 ? lit(",") : EMPTY, slot.expr, next) : null;
+      if (slot.required) e = present;
+      else {
+        const absent = this.members(m, i + 1, c);
+        // Small objects inline the choice (as the reviewed grammars do); larger ones name it, which keeps the grammar linear.
+        e = present && absent ? (slots.length <= 8 ? alt(present, absent) : this.rules.add(`${this.hint}-members`, alt(present, absent))) : (present ?? absent);
+      }
+    }
+    m.memo.set(key, e);
+    return e;
   }
 
   /** Free-form object args (static mode and whole-tool relaxations). */
