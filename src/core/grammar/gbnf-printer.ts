@@ -107,24 +107,13 @@ function emit(e: GbnfExpr, atom: boolean, out: string[]): void {
   }
 }
 
-/** One rule's line; a body that prints as nothing is written `""`. */
-function emitRule(name: string, body: GbnfExpr, out: string[]): void {
-  out.push(name, " ::= ");
-  const start = out.length;
-  emit(body, false, out);
-  let empty = true;
-  for (let k = start; k < out.length && empty; k++) empty = out[k] === "";
-  if (empty) out.push('""');
-  out.push("\n");
-}
-
 /** The whole grammar, root first, one rule per line. */
 export function printGbnf(grammar: GbnfGrammar): string {
-  const out: string[] = [];
+  const lines: string[] = [];
   const root = grammar.rules.get(grammar.root);
-  if (root) emitRule(grammar.root, root, out);
+  if (root) lines.push(`${grammar.root} ::= ${printExpr(root) || '""'}`);
   for (const [name, body] of grammar.rules) {
-    if (name !== grammar.root) emitRule(name, body, out);
+    if (name !== grammar.root) lines.push(`${name} ::= ${printExpr(body) || '""'}`);
   }
-  return out.length ? out.join("") : "\n";
+  return lines.join("\n") + "\n";
 }

@@ -16,6 +16,14 @@ export interface Part {
   pointer: string;
 }
 
+/**
+ * The part with another schema in its place. Written out rather than spread: parts spread from parts
+ * of varied origins made every later read of them slow.
+ */
+export function withSchema(p: Part, schema: JsonSchema): Part {
+  return { schema, base: p.base, pointer: p.pointer };
+}
+
 /** Number keywords whose tighter value is the larger one. */
 const LOWER = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
 /** Number keywords whose tighter value is the smaller one. */
@@ -186,9 +194,14 @@ export function mergeParts(parts: Part[]): Merged {
     if (p.uniqueItems === true) s.uniqueItems = true;
     if (Array.isArray(p.required)) s.required = [...new Set([...((s.required as string[]) ?? []), ...p.required.map(String)])];
     if (isSchema(p.properties)) {
-      const props = { ...((s.properties as Record<string, unknown>) ?? {}) };
-      for (const [k, v] of Object.entries(p.properties)) props[k] = both(props[k], v);
-      s.properties = props;
+      // The first part's properties are copied whole (merging each name into an empty record gives
+      // the same), unless a name is also one of Object.prototype's, which the merge below meets.
+      if (s.properties === undefined && !namesInherited(p.properties)) s.properties = { ...p.properties };
+      else {
+        const props = { ...((s.properties as Record<string, unknown>) ?? {}) };
+        for (const [k, v] of Object.entries(p.properties)) props[k] = both(props[k], v);
+        s.properties = props;
+      }
     }
     if (isSchema(p.patternProperties)) {
       const pp = { ...((s.patternProperties as Record<string, unknown>) ?? {}) };
@@ -249,6 +262,12 @@ export function mergeParts(parts: Part[]): Merged {
     }
   }
   return m;
+}
+
+/** True when a name of the record is also a property of every object (`constructor`, `__proto__`...). */
+function namesInherited(record: Record<string, unknown>): boolean {
+  for (const k in record) if (k in Object.prototype) return true;
+  return false;
 }
 
 function safeTest(pattern: string, key: string): boolean {
