@@ -4,7 +4,7 @@
  * `\u` only spells a control character, in JSON.stringify's one form, which keeps every encoding of
  * a declared name excluded.
  */
-import { alt, cls, lit, rep, seq, type GbnfExpr } from "./gbnf-ast";
+import { EMPTY, alt, cls, lit, rep, seq, type GbnfExpr } from "./gbnf-ast";
 import { complement, normalize, type CharRanges } from "./char-set";
 import { literalChoice } from "./literal-choice";
 import type { RuleSet } from "./rule-set";
@@ -45,20 +45,70 @@ function keyCharExcept(excluded: number[]): GbnfExpr {
   return afterBackslash.length ? alt(rawClass, seq(lit("\\"), alt(...afterBackslash))) : rawClass;
 }
 
+/** keyCharExcept by excluded set: the same few sets recur in the key tries of every schema. */
+const keyChars = new Map<string, GbnfExpr>();
+
+function keyCharExceptShared(excluded: number[], key: string): GbnfExpr {
+  let e = keyChars.get(key);
+  if (e === undefined) {
+    e = keyCharExcept(excluded);
+    if (keyChars.size > 1000) keyChars.clear();
+    keyChars.set(key, e);
+  }
+  return e;
+}
+
 /** The canonical JSON encoding of one character inside a string. */
 function encodeChar(ch: string): string {
   return JSON.stringify(ch).slice(1, -1);
 }
 
 /** Sub-trie numbering per rule set (see extraKey). */
-const subTries = new WeakMap<RuleSet, Map<string, number>>();
+const subTries = new WeakMap<RuleSet, TrieNumbers>();
+
+interface TrieNumbers {
+  /** Shape text → number, children compared as a set (sub-tries that can share a rule). */
+  sets: Map<string, number>;
+  /** Shape text → number, children in their order (sub-tries whose expressions print alike). */
+  orders: Map<string, number>;
+}
+
+function numberOf(numbers: Map<string, number>, shape: string): number {
+  let id = numbers.get(shape);
+  if (id === undefined) {
+    id = numbers.size;
+    numbers.set(shape, id);
+  }
+  return id;
+}
 
 /** Sub-tries of at least this many nodes become shared rules. */
 const SHARED_SUBTRIE = 8;
 
 interface Trie {
   terminal: boolean;
-  children: Map<string, Trie>;
+  /** Next characters, in the order the names were given (the order the grammar lists them). */
+  chars: string[];
+  /** The sub-trie after each of `chars`. */
+  kids: Trie[];
+  /** Equal for sub-tries holding the same names (-1 until described). */
+  id: number;
+  /** Equal for sub-tries holding the same names in the same order. */
+  orderedId: number;
+  /** Nodes in this sub-trie. */
+  size: number;
+}
+
+function trieNode(): Trie {
+  return { terminal: false, chars: [], kids: [], id: -1, orderedId: -1, size: 1 };
+}
+
+/** What one key trie's walk needs beside the node: the rules, the root, the any-character rule, the numbering. */
+interface KeyWalk {
+  rules: RuleSet;
+  root: Trie;
+  anyChar: GbnfExpr;
+  numbers: TrieNumbers;
 }
 
 /** `"..."` for any key of at most maxChars characters that is not one of `names`. */
@@ -66,73 +116,99 @@ export function extraKey(rules: RuleSet, names: string[], maxChars: number): Gbn
   const key = `extra-key|${maxChars}|${JSON.stringify([...names].sort())}`;
   const known = rules.lookup(key);
   if (known) return known;
-  const root: Trie = { terminal: false, children: new Map() };
+  const root = trieNode();
   for (const name of names) {
     let node = root;
     for (const ch of name) {
-      let next = node.children.get(ch);
-      if (!next) {
-        next = { terminal: false, children: new Map() };
-        node.children.set(ch, next);
+      const at = node.chars.indexOf(ch);
+      let next: Trie;
+      if (at >= 0) next = node.kids[at];
+      else {
+        next = trieNode();
+        node.chars.push(ch);
+        node.kids.push(next);
       }
       node = next;
     }
     node.terminal = true;
   }
-  const anyChar = rules.lookup("key-char|") ?? rules.add("key-char", keyCharExcept([]), "key-char|");
+  const anyChar = rules.lookup("key-char|") ?? rules.add("key-char", keyCharExceptShared([], "key-char|"), "key-char|");
   // Sub-tries written alike (the same remaining names, the same length budget) are one shared rule:
   // objects that declare mostly the same names (schemas built by inheritance) share their key rules.
-  // Each sub-trie gets a number equal for sub-tries written alike, interned per rule set.
-  let interned = subTries.get(rules);
-  if (!interned) {
-    interned = new Map();
-    subTries.set(rules, interned);
+  // Each sub-trie gets a number equal for sub-tries written alike, interned per rule set; a second
+  // number, equal only when the names also come in the same order, lets a small sub-trie's inline
+  // expression be reused as well.
+  let numbers = subTries.get(rules);
+  if (!numbers) {
+    numbers = { sets: new Map(), orders: new Map() };
+    subTries.set(rules, numbers);
   }
-  const ids = interned;
-  const canon = new Map<Trie, { text: string; size: number }>();
-  const describe = (node: Trie): { text: string; size: number } => {
-    const known = canon.get(node);
-    if (known) return known;
-    let shape = node.terminal ? "$" : "";
-    let size = 1;
-    for (const ch of [...node.children.keys()].sort()) {
-      const d = describe(node.children.get(ch)!);
-      shape += `${JSON.stringify(ch)}${d.text};`;
-      size += d.size;
-    }
-    let id = ids.get(shape);
-    if (id === undefined) {
-      id = ids.size;
-      ids.set(shape, id);
-    }
-    const out = { text: `#${id}`, size };
-    canon.set(node, out);
-    return out;
-  };
-  const walk = (node: Trie, budget: number): GbnfExpr | null => {
-    const d = node.children.size ? describe(node) : null;
-    if (!d || d.size < SHARED_SUBTRIE || node === root) return walkHere(node, budget);
-    const subKey = `extra-key-sub|${budget}|${d.text}`;
-    const known = rules.lookup(subKey);
-    if (known) return known;
-    const body = walkHere(node, budget);
-    return body && rules.add("extra-key-part", body, subKey);
-  };
-  const walkHere = (node: Trie, budget: number): GbnfExpr | null => {
-    const options: GbnfExpr[] = [];
-    if (!node.terminal) options.push(seq());
-    if (budget > 0) {
-      const excluded = [...node.children.keys()].map((c) => c.codePointAt(0)!);
-      const charKey = `key-char|${[...excluded].sort((x, y) => x - y).join(",")}`;
-      const other = excluded.length ? (rules.lookup(charKey) ?? rules.add("key-char", keyCharExcept(excluded), charKey)) : anyChar;
-      options.push(seq(other, rep(anyChar, 0, budget - 1)));
-      for (const [ch, child] of node.children) {
-        const rest = walk(child, budget - 1);
-        if (rest) options.push(seq(lit(encodeChar(ch)), rest));
-      }
-    }
-    return options.length ? alt(...options) : null;
-  };
-  const body = walk(root, maxChars) ?? seq();
+  // Plain functions over a state record rather than closures made per call: a closure's optimized
+  // code is lost once the closure is collected, and every compile would start it cold again.
+  const body = walk({ rules, root, anyChar, numbers }, root, maxChars) ?? seq();
   return rules.add("extra-key", seq(lit('"'), body, lit('"')), key);
+}
+
+/** Numbers a sub-trie and everything below it (see TrieNumbers). */
+function describe(numbers: TrieNumbers, node: Trie): void {
+  if (node.id >= 0) return;
+  const mark = node.terminal ? "$" : "-";
+  let ordered = mark;
+  let size = 1;
+  for (let k = 0; k < node.kids.length; k++) {
+    const kid = node.kids[k];
+    describe(numbers, kid);
+    size += kid.size;
+    ordered += `${node.chars[k]}${kid.orderedId};`;
+  }
+  let shape = mark;
+  if (node.kids.length === 1) shape += `${node.chars[0]}${node.kids[0].id};`;
+  else if (node.kids.length > 1) {
+    const order = node.kids.map((_, k) => k).sort((a, b) => (node.chars[a] < node.chars[b] ? -1 : 1));
+    for (const k of order) shape += `${node.chars[k]}${node.kids[k].id};`;
+  }
+  node.id = numberOf(numbers.sets, shape);
+  node.orderedId = numberOf(numbers.orders, ordered);
+  node.size = size;
+}
+
+/** The rest of a key from this node on, within `budget` more characters; null when none is left. */
+function walk(w: KeyWalk, node: Trie, budget: number): GbnfExpr | null {
+  if (node === w.root) return walkHere(w, node, budget);
+  describe(w.numbers, node);
+  const memoKey = `extra-key-walk|${budget}|${node.orderedId}`;
+  const memo = w.rules.recall(memoKey);
+  if (memo !== undefined) return memo;
+  let out: GbnfExpr | null;
+  if (node.size < SHARED_SUBTRIE) out = walkHere(w, node, budget);
+  else {
+    const subKey = `extra-key-sub|${budget}|#${node.id}`;
+    const shared = w.rules.lookup(subKey);
+    if (shared) out = shared;
+    else {
+      const body = walkHere(w, node, budget);
+      out = body && w.rules.add("extra-key-part", body, subKey);
+    }
+  }
+  w.rules.remember(memoKey, out);
+  return out;
+}
+
+function walkHere(w: KeyWalk, node: Trie, budget: number): GbnfExpr | null {
+  const options: GbnfExpr[] = [];
+  if (!node.terminal) options.push(EMPTY);
+  if (budget > 0) {
+    let other = w.anyChar;
+    if (node.chars.length) {
+      const excluded = node.chars.map((c) => c.codePointAt(0)!).sort((x, y) => x - y);
+      const charKey = `key-char|${excluded.join(",")}`;
+      other = w.rules.lookup(charKey) ?? w.rules.add("key-char", keyCharExceptShared(excluded, charKey), charKey);
+    }
+    options.push(seq(other, rep(w.anyChar, 0, budget - 1)));
+    for (let k = 0; k < node.kids.length; k++) {
+      const rest = walk(w, node.kids[k], budget - 1);
+      if (rest) options.push(seq(lit(encodeChar(node.chars[k])), rest));
+    }
+  }
+  return options.length ? alt(...options) : null;
 }

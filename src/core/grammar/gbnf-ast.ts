@@ -41,14 +41,17 @@ export function ref(name: string): GbnfExpr {
 export function seq(...items: GbnfExpr[]): GbnfExpr {
   const out: GbnfExpr[] = [];
   for (const item of items) {
-    const parts = item.kind === "seq" ? item.items : [item];
-    for (const p of parts) {
-      const last = out[out.length - 1];
-      if (p.kind === "literal" && last?.kind === "literal") out[out.length - 1] = lit(last.text + p.text);
-      else out.push(p);
-    }
+    if (item.kind === "seq") for (const p of item.items) pushItem(out, p);
+    else pushItem(out, item);
   }
   return out.length === 1 ? out[0] : { kind: "seq", items: out };
+}
+
+/** Appends one sequence item, merging it into a literal just before it. */
+function pushItem(out: GbnfExpr[], p: GbnfExpr): void {
+  const last = out.length ? out[out.length - 1] : undefined;
+  if (p.kind === "literal" && last?.kind === "literal") out[out.length - 1] = lit(last.text + p.text);
+  else out.push(p);
 }
 
 /** An alternation, flattened; a single option is returned as is. */

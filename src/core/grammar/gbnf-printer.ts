@@ -25,7 +25,11 @@ function classChar(cp: number): string {
   return literalChar(cp);
 }
 
+/** Text whose every character prints as itself (printable ASCII other than quote and backslash). */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 export function printLiteral(text: string): string {
+  if (PLAIN.test(text)) return `"${text}"`;
   let out = '"';
   for (const ch of text) out += literalChar(ch.codePointAt(0)!);
   return out + '"';
@@ -62,16 +66,23 @@ function printUncached(e: GbnfExpr, atom: boolean): string {
     case "ref":
       return e.name;
     case "seq": {
-      if (e.items.length === 0) return atom ? '""' : "";
-      const body = e.items.map((i) => printExpr(i, i.kind === "alt")).join(" ");
-      return atom && e.items.length > 1 ? `(${body})` : body;
+      const items = e.items;
+      if (items.length === 0) return atom ? '""' : "";
+      let body = printUncached(items[0], items[0].kind === "alt");
+      for (let k = 1; k < items.length; k++) body += " " + printUncached(items[k], items[k].kind === "alt");
+      return atom && items.length > 1 ? `(${body})` : body;
     }
     case "alt": {
-      const body = e.options.map((o) => (o.kind === "seq" && o.items.length === 0 ? '""' : printExpr(o))).join(" | ");
+      let body = "";
+      for (let k = 0; k < e.options.length; k++) {
+        const o = e.options[k];
+        if (k > 0) body += " | ";
+        body += o.kind === "seq" && o.items.length === 0 ? '""' : printUncached(o, false);
+      }
       return atom ? `(${body})` : body;
     }
     case "repeat":
-      return printRepeat(printExpr(e.item, true), e.min, e.max);
+      return printRepeat(printUncached(e.item, true), e.min, e.max);
   }
 }
 

@@ -20,42 +20,60 @@ function utf8Length(text: string): number {
   return n;
 }
 
+/** What one computation keeps: the grammar, each rule's length once known, the rules being computed. */
+interface Walk {
+  grammar: GbnfGrammar;
+  memo: Map<string, number>;
+  visiting: Set<string>;
+}
+
+// Plain functions over a state record rather than closures made per call: a closure's optimized code
+// is lost once the closure is collected, and every compile would start it cold again.
 export function maxBytesOf(grammar: GbnfGrammar): number {
-  const memo = new Map<string, number>();
-  const visiting = new Set<string>();
-  const ruleBytes = (name: string): number => {
-    const known = memo.get(name);
-    if (known !== undefined) return known;
-    // A rule reached again while computing itself is recursive: its language is unbounded.
-    if (visiting.has(name)) return Infinity;
-    const body = grammar.rules.get(name);
-    if (!body) return 0;
-    visiting.add(name);
-    const n = exprBytes(body);
-    visiting.delete(name);
-    memo.set(name, n);
-    return n;
-  };
-  const exprBytes = (e: GbnfExpr): number => {
-    switch (e.kind) {
-      case "literal":
-        return utf8Length(e.text);
-      case "class":
-        if (e.negated) return 4;
-        return e.ranges.reduce((m, [, b]) => Math.max(m, utf8Width(b)), 0);
-      case "any":
-        return 4;
-      case "ref":
-        return ruleBytes(e.name);
-      case "seq":
-        return e.items.reduce((s, i) => s + exprBytes(i), 0);
-      case "alt":
-        return e.options.reduce((m, o) => Math.max(m, exprBytes(o)), 0);
-      case "repeat": {
-        const one = exprBytes(e.item);
-        return one === 0 ? 0 : one * e.max;
-      }
+  return ruleBytes({ grammar, memo: new Map(), visiting: new Set() }, grammar.root);
+}
+
+function ruleBytes(w: Walk, name: string): number {
+  const known = w.memo.get(name);
+  if (known !== undefined) return known;
+  // A rule reached again while computing itself is recursive: its language is unbounded.
+  if (w.visiting.has(name)) return Infinity;
+  const body = w.grammar.rules.get(name);
+  if (!body) return 0;
+  w.visiting.add(name);
+  const n = exprBytes(w, body);
+  w.visiting.delete(name);
+  w.memo.set(name, n);
+  return n;
+}
+
+function exprBytes(w: Walk, e: GbnfExpr): number {
+  switch (e.kind) {
+    case "literal":
+      return utf8Length(e.text);
+    case "class": {
+      if (e.negated) return 4;
+      let m = 0;
+      for (const [, b] of e.ranges) m = Math.max(m, utf8Width(b));
+      return m;
     }
-  };
-  return ruleBytes(grammar.root);
+    case "any":
+      return 4;
+    case "ref":
+      return ruleBytes(w, e.name);
+    case "seq": {
+      let s = 0;
+      for (const i of e.items) s += exprBytes(w, i);
+      return s;
+    }
+    case "alt": {
+      let m = 0;
+      for (const o of e.options) m = Math.max(m, exprBytes(w, o));
+      return m;
+    }
+    case "repeat": {
+      const one = exprBytes(w, e.item);
+      return one === 0 ? 0 : one * e.max;
+    }
+  }
 }

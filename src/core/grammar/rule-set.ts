@@ -31,6 +31,8 @@ export class RuleSet {
   private byKey = new Map<string, string>();
   /** Next numeric suffix to try per derived name. */
   private suffixes = new Map<string, number>();
+  /** Inline expressions built from these rules, by a key that determines them (see `remember`). */
+  private derived = new Map<string, GbnfExpr | null>();
 
   /** A name not used yet, derived deterministically from the hint. */
   reserve(hint: string): string {
@@ -73,6 +75,20 @@ export class RuleSet {
     return name === undefined ? undefined : ref(name);
   }
 
+  /** The expression remembered under this key: undefined when none, null when it was "nothing". */
+  recall(key: string): GbnfExpr | null | undefined {
+    return this.derived.get(key);
+  }
+
+  /**
+   * Remembers an inline expression (one printed where it is used, not a rule) under a key that
+   * determines it, so a part built alike for another object is not built again. A rollback forgets
+   * them all, since they may name rules it removes.
+   */
+  remember(key: string, e: GbnfExpr | null): void {
+    this.derived.set(key, e);
+  }
+
   /** How many rules exist so far. */
   get size(): number {
     return this.rules.size;
@@ -87,6 +103,7 @@ export class RuleSet {
   rollback(mark: number): void {
     const names = [...this.rules.keys()].slice(mark);
     for (const n of names) this.rules.delete(n);
+    if (names.length) this.derived.clear();
     const gone = new Set(names);
     for (const [k, n] of [...this.byKey]) if (gone.has(n)) this.byKey.delete(k);
   }
@@ -104,8 +121,11 @@ export class RuleSet {
 
   /** The finished grammar; repeated groups that would expand into many llama.cpp rules become named rules first. */
   grammar(root: GbnfExpr): GbnfGrammar {
-    const hoistedRoot = this.hoist(root);
-    for (const [n, b] of [...this.rules]) this.rules.set(n, this.hoist(b));
+    // Rule bodies share subexpressions (a member written once, used by several member rules), so each
+    // node is hoisted once; a node with nothing to hoist is kept as it is rather than copied.
+    const hoisted = new Map<GbnfExpr, GbnfExpr>();
+    const hoistedRoot = this.hoist(root, hoisted);
+    for (const [n, b] of [...this.rules]) this.rules.set(n, this.hoist(b, hoisted));
     const rules = new Map<string, GbnfExpr>([["root", hoistedRoot]]);
     for (const [n, b] of this.rules) rules.set(n, b);
     return { rules, root: "root" };
@@ -116,22 +136,44 @@ export class RuleSet {
    * times the repetition exceed 2000 ("exceeds sane defaults"). A group that itself holds a group or
    * a repetition is therefore moved into its own rule, which llama.cpp counts as one.
    */
-  private hoist(e: GbnfExpr): GbnfExpr {
+  private hoist(e: GbnfExpr, done: Map<GbnfExpr, GbnfExpr>): GbnfExpr {
+    if (e.kind !== "seq" && e.kind !== "alt" && e.kind !== "repeat") return e;
+    const known = done.get(e);
+    if (known !== undefined) return known;
+    let out: GbnfExpr = e;
     switch (e.kind) {
-      case "seq":
-        return { kind: "seq", items: e.items.map((i) => this.hoist(i)) };
-      case "alt":
-        return { kind: "alt", options: e.options.map((o) => this.hoist(o)) };
+      case "seq": {
+        const items = this.hoistAll(e.items, done);
+        if (items !== e.items) out = { kind: "seq", items };
+        break;
+      }
+      case "alt": {
+        const options = this.hoistAll(e.options, done);
+        if (options !== e.options) out = { kind: "alt", options };
+        break;
+      }
       case "repeat": {
-        let item = this.hoist(e.item);
+        let item = this.hoist(e.item, done);
         const printsAsGroup = item.kind === "alt" || (item.kind === "seq" && item.items.length > 1);
         // Groups written alike (an optional member repeated across objects) share one rule.
         if (printsAsGroup && generatesRules(item)) item = this.add("group", item, `group|${printExpr(item)}`);
-        return { kind: "repeat", item, min: e.min, max: e.max };
+        if (item !== e.item) out = { kind: "repeat", item, min: e.min, max: e.max };
+        break;
       }
-      default:
-        return e;
     }
+    done.set(e, out);
+    return out;
+  }
+
+  /** The hoisted list, or the list itself when no member changed. */
+  private hoistAll(list: GbnfExpr[], done: Map<GbnfExpr, GbnfExpr>): GbnfExpr[] {
+    let out: GbnfExpr[] | null = null;
+    for (let i = 0; i < list.length; i++) {
+      const h = this.hoist(list[i], done);
+      if (out === null && h !== list[i]) out = list.slice(0, i);
+      if (out !== null) out.push(h);
+    }
+    return out ?? list;
   }
 }
 
