@@ -35,6 +35,10 @@ export async function runtimeScenes({ page, theme, check, assert, shot, WAIT }) 
     const line = await page.locator(".vault-agent-engine-progress .vault-agent-download-line").textContent();
     assert(/^Downloading: vault-agent-runtime-.*linux-x64\.tar\.gz — \d+\.\d MB of 13\.5 MB$/.test(line), `progress line was ${line}`);
     await shot("engine-install-progress");
+    // Progress keeps coming (every 40 ms while held): Cancel must stay the same button, or a click can be lost.
+    await page.evaluate(() => document.querySelector(".vault-agent-engine-progress button")?.setAttribute("data-probe", "1"));
+    await page.waitForTimeout(400);
+    assert((await page.locator(".vault-agent-engine-progress button[data-probe]").count()) === 1, "Cancel was rebuilt while the download ran");
     await page.locator(".vault-agent-engine-progress button", { hasText: "Cancel" }).click();
     await page.locator(".vault-agent-engine-error").waitFor({ timeout: WAIT });
     const error = await page.locator(".vault-agent-engine-error").textContent();

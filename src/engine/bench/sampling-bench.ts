@@ -12,6 +12,7 @@ import { generateConstrained } from "../host/forced-text-generator";
 import { loadLlamaRuntime } from "../host/llama-runtime";
 import { generateUnderGrammar } from "../host/grammar-generation";
 import { TokenTexts } from "../host/token-texts";
+import { sealedBiasArrays } from "../host/sealed-bias";
 import { UTF8_BOUNDARY } from "../host/utf8-state";
 import { Utf8TokenGuard } from "../host/utf8-token-guard";
 
@@ -218,14 +219,18 @@ export async function runSamplingBench(input: SamplingBenchInput): Promise<Sampl
   }
 }
 
-/** Entries of a bias (node-llama-cpp keeps them in `_biases`, a Map or an iterable list). */
+const biasSizes = new WeakMap<TokenBias, number>();
+
+/** Entries of a bias: a sealed bias's array length, else `_biases` counted once per bias (the labels must cost nothing inside the timed runs). */
 function biasSize(bias: TokenBias): number {
-  const entries = (bias as unknown as { _biases?: Iterable<unknown> })._biases;
-  if (!entries) return 0;
-  if (entries instanceof Map) return entries.size;
-  let n = 0;
-  const it = entries[Symbol.iterator]();
-  while (!it.next().done) n++;
+  let n = biasSizes.get(bias) ?? sealedBiasArrays(bias)?.keys.length;
+  if (n === undefined) {
+    const entries = (bias as unknown as { _biases?: Iterable<unknown> })._biases;
+    n = 0;
+    if (entries instanceof Map) n = entries.size;
+    else if (entries) for (const entry of entries) n += entry === undefined ? 0 : 1;
+  }
+  biasSizes.set(bias, n);
   return n;
 }
 

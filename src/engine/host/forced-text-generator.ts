@@ -16,6 +16,7 @@ import { llamaRuntime } from "./llama-runtime";
 import type { GbnfWalker, WalkPosition } from "../../core/grammar/gbnf-walker";
 import type { ChoiceMasks } from "./choice-masks";
 import { TokenTexts } from "./token-texts";
+import { sealBias, useSealedBiases } from "./sealed-bias";
 
 export interface ConstrainedGenerationInput {
   /** The sequence to generate on; its evaluated prefix matching the prompt is reused. */
@@ -157,7 +158,7 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
   let pending: Token[] = [];
   /** Tokens just before the undecoded ones, so a piece decodes as a continuation. */
   let context: Token[] = prompt.slice(-4);
-  const noBias = new (llamaRuntime().TokenBias)(model.tokenizer);
+  const noBias = sealBias(new (llamaRuntime().TokenBias)(model.tokenizer));
   let bias: TokenBias = input.baseBias ?? noBias;
 
   const emit = (text: string) => {
@@ -234,6 +235,7 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
     stopReason,
     utf8Valid: !utf8?.broken,
   });
+  useSealedBiases(sequence);
   const iterator = sequence.evaluate(evalTokens, {
     temperature: input.temperature,
     topP: input.topP,

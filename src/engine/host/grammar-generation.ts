@@ -9,6 +9,7 @@
  */
 import type { LlamaContextSequence, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { llamaRuntime } from "./llama-runtime";
+import { useSealedBiases } from "./sealed-bias";
 import type { GenerateResult } from "../../core/ports/engine";
 import type { Utf8TokenGuard } from "./utf8-token-guard";
 
@@ -95,6 +96,7 @@ export async function generateUnderGrammar(input: GrammarGenerationInput): Promi
   };
 
   if (input.signal?.aborted) return { text: "", tokens: [], tokensOut: 0, stopReason: "abort", reusedTokens, utf8Valid: true };
+  useSealedBiases(sequence);
   const iterator = sequence.evaluate(toEvaluate, {
     temperature: input.temperature,
     topP: input.topP,

@@ -65,6 +65,35 @@ export class TokenTexts {
     return (this.strings ??= stringTokens(this.texts, (id) => this.split[id] === 1));
   }
 
+  private readonly runs = new Map<string, RunTokens>();
+
+  /**
+   * Tokens whose every character is one of `chars` (sorted code points; no quote, backslash or
+   * control character), shortest first, with their lengths in code points; kept per set.
+   */
+  runTokens(chars: number[]): RunTokens {
+    const sig = chars.join(",");
+    let run = this.runs.get(sig);
+    if (!run) {
+      const inSet = new Set(chars);
+      const found: Array<[number, number]> = [];
+      this.texts.forEach((text, id) => {
+        if (text === null) return;
+        let n = 0;
+        for (const ch of text) {
+          if (!inSet.has(ch.codePointAt(0)!)) return;
+          n++;
+        }
+        found.push([id, n]);
+      });
+      found.sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+      run = { ids: Int32Array.from(found.map((f) => f[0])), lengths: Int32Array.from(found.map((f) => f[1])), longest: found.length ? found[found.length - 1][1] : 0, sig };
+      if (this.runs.size >= 64) this.runs.clear();
+      this.runs.set(sig, run);
+    }
+    return run;
+  }
+
   /** Tokens whose text starts with this code point, sorted by text. */
   startingWith(cp: number): Int32Array {
     return this.byFirst.get(cp) ?? EMPTY;
@@ -72,6 +101,17 @@ export class TokenTexts {
 }
 
 const EMPTY = new Int32Array(0);
+
+/** The tokens a run of characters from one set can be written with. */
+export interface RunTokens {
+  /** Token ids, shortest text first. */
+  ids: Int32Array;
+  /** Their lengths in code points. */
+  lengths: Int32Array;
+  longest: number;
+  /** The set, as its sorted code points joined. */
+  sig: string;
+}
 
 /** How tokens read inside JSON string content. */
 export interface StringTokens {

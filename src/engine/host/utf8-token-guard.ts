@@ -20,6 +20,7 @@
  */
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import { llamaRuntime } from "./llama-runtime";
+import { sealBias } from "./sealed-bias";
 import { vocabularyBytes } from "./token-bytes";
 import { UTF8_BOUNDARY, UTF8_INVALID, UTF8_STATES, utf8Run } from "./utf8-state";
 
@@ -86,7 +87,7 @@ export class Utf8TokenGuard {
       const bias = new Bias(model.tokenizer);
       if (state === UTF8_BOUNDARY || !track) for (const t of ids) bias.set(t as Token, "never");
       else for (const t of allowed[state]) bias.set(t as Token, { logit: CONTINUE_BOOST });
-      return bias;
+      return sealBias(bias);
     });
   }
 

@@ -5,7 +5,7 @@
  */
 import { ButtonComponent } from "obsidian";
 import type { InstallController } from "../runtime/install-controller";
-import { renderInstallPanel } from "../settings/engine-runtime-section";
+import { renderInstallPanel, updateInstallPanel } from "../settings/engine-runtime-section";
 
 /**
  * Renders into `el` and follows the install; returns the cleanup. `builtIn` says whether the built-in engine is
@@ -13,10 +13,13 @@ import { renderInstallPanel } from "../settings/engine-runtime-section";
  */
 export function engineCard(el: HTMLElement, controller: InstallController, openSettings: () => void, builtIn: () => boolean = () => true): () => void {
   let disposed = false;
+  /** The card's install panel, where progress is rewritten in place. */
+  let panelEl: HTMLElement | null = null;
   const fill = async () => {
     const status = await controller.status().catch(() => null);
     if (disposed) return;
     el.empty();
+    panelEl = null;
     const panel = controller.current.kind !== "idle";
     if (!status || (!panel && (status.ready || !builtIn()))) {
       el.addClass("is-hidden");
@@ -45,9 +48,13 @@ export function engineCard(el: HTMLElement, controller: InstallController, openS
       new ButtonComponent(buttons).setButtonText("Open settings").onClick(openSettings);
       return;
     }
+    panelEl = card;
     renderInstallPanel(card, controller);
   };
-  const off = controller.onChange(() => void fill());
+  const off = controller.onChange(() => {
+    if (panelEl && updateInstallPanel(panelEl, controller)) return;
+    void fill();
+  });
   void fill();
   return () => {
     disposed = true;

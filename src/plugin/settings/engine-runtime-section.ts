@@ -40,9 +40,50 @@ const STAGES: Record<InstallProgress["stage"], string> = {
   check: "Starting the engine to check it",
 };
 
+/** A shown install progress, rewritten in place while the same install runs. */
+interface ProgressPanel {
+  cancel: () => void;
+  box: HTMLElement;
+  title: HTMLElement;
+  detail: HTMLElement;
+  bar: HTMLProgressElement;
+  button: ButtonComponent | null;
+}
+const progressPanels = new WeakMap<HTMLElement, ProgressPanel>();
+
+/**
+ * Rewrites the progress `el` shows when it is the running install's (text, bar, Cancel while
+ * downloading), so Cancel stays one button: rebuilt on every progress report, a click pressed on
+ * one button and released on the next was lost. False when `el` shows something else.
+ */
+export function updateInstallPanel(el: HTMLElement, controller: InstallController): boolean {
+  const view = controller.current;
+  const panel = progressPanels.get(el);
+  if (view.kind !== "installing" || !panel || panel.cancel !== view.cancel) return false;
+  showProgress(panel, view);
+  return true;
+}
+
+function showProgress(panel: ProgressPanel, view: Extract<InstallController["current"], { kind: "installing" }>): void {
+  const { progress } = view;
+  const d = progress.download;
+  const downloading = progress.stage === "download";
+  panel.title.setText(`${STAGES[progress.stage]}: ${progress.pack.file}`);
+  panel.detail.setText(downloading && d ? ` — ${mb(d.received)}${d.total ? ` of ${mb(d.total)}` : ""}${d.resumedFrom > 0 ? " (resumed)" : ""}` : "");
+  panel.bar.max = downloading ? (d?.total ?? progress.pack.bytes) || 1 : 1;
+  if (downloading) panel.bar.value = d?.received ?? 0;
+  else panel.bar.removeAttribute("value");
+  if (downloading && !panel.button) panel.button = new ButtonComponent(panel.box).setButtonText("Cancel").onClick(() => view.cancel());
+  else if (!downloading && panel.button) {
+    panel.button.buttonEl.remove();
+    panel.button = null;
+  }
+}
+
 /** The consent screen, progress, result or error; nothing when idle. Returns whether it showed something. */
 export function renderInstallPanel(el: HTMLElement, controller: InstallController): boolean {
   el.empty();
+  progressPanels.delete(el);
   const view = controller.current;
   if (view.kind === "idle") return false;
   if (view.kind === "consent") {
@@ -51,16 +92,17 @@ export function renderInstallPanel(el: HTMLElement, controller: InstallControlle
   }
   if (view.kind === "installing") {
     const box = el.createDiv({ cls: "vault-agent-engine-progress" });
-    const { progress } = view;
     const line = box.createDiv({ cls: "vault-agent-download-line" });
-    line.createSpan({ text: `${STAGES[progress.stage]}: ${progress.pack.file}` });
-    const d = progress.download;
-    if (progress.stage === "download" && d) line.createSpan({ cls: "vault-agent-muted", text: ` — ${mb(d.received)}${d.total ? ` of ${mb(d.total)}` : ""}${d.resumedFrom > 0 ? " (resumed)" : ""}` });
-    const bar = box.createEl("progress", { cls: "vault-agent-progress" });
-    bar.max = progress.stage === "download" ? (d?.total ?? progress.pack.bytes) || 1 : 1;
-    bar.value = progress.stage === "download" ? (d?.received ?? 0) : 1;
-    if (progress.stage !== "download") bar.removeAttribute("value");
-    if (progress.stage === "download") new ButtonComponent(box).setButtonText("Cancel").onClick(() => view.cancel());
+    const panel: ProgressPanel = {
+      cancel: view.cancel,
+      box,
+      title: line.createSpan(),
+      detail: line.createSpan({ cls: "vault-agent-muted" }),
+      bar: box.createEl("progress", { cls: "vault-agent-progress" }),
+      button: null,
+    };
+    progressPanels.set(el, panel);
+    showProgress(panel, view);
     return true;
   }
   if (view.kind === "done") {
@@ -133,13 +175,18 @@ function describeStatus(status: RuntimeStatus): string {
 
 export class EngineRuntimeSection {
   private unsubscribe: (() => void) | null = null;
+  /** The install panel of the last render (progress is rewritten there in place). */
+  private panel: HTMLElement | null = null;
 
   constructor(private readonly deps: EngineRuntimeDeps) {}
 
   /** Renders into `el`; re-renders itself when the install state changes. Call `detach` when the tab closes. */
   render(el: HTMLElement): void {
     this.unsubscribe?.();
-    this.unsubscribe = this.deps.controller.onChange(() => void this.fill(el));
+    this.unsubscribe = this.deps.controller.onChange(() => {
+      if (this.panel && updateInstallPanel(this.panel, this.deps.controller)) return;
+      void this.fill(el);
+    });
     void this.fill(el);
   }
 
@@ -177,7 +224,8 @@ export class EngineRuntimeSection {
           }),
       );
     }
-    renderInstallPanel(el.createDiv({ cls: "vault-agent-engine-panel" }), controller);
+    this.panel = el.createDiv({ cls: "vault-agent-engine-panel" });
+    renderInstallPanel(this.panel, controller);
 
     for (const offer of status.gpuOffers) {
       new Setting(el)

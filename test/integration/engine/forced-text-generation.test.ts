@@ -13,6 +13,7 @@ import { ChoiceMasks } from "../../../src/engine/host/choice-masks";
 import { loadLlamaRuntime } from "../../../src/engine/host/llama-runtime";
 import { generateConstrained, type ConstrainedGenerationInput } from "../../../src/engine/host/forced-text-generator";
 import { TokenTexts } from "../../../src/engine/host/token-texts";
+import { sealBias, useSealedBiases } from "../../../src/engine/host/sealed-bias";
 import { testModelPath } from "../../helpers/test-model";
 import { validatorFor } from "../../unit/grammar/helpers/ajv";
 import { syntheticGrammarTools } from "../../unit/grammar/helpers/catalog";
@@ -299,7 +300,7 @@ describe("choice masks", () => {
     }
   });
 
-  it("ban no token that a string can hold, cap plain tokens at the room left, and near the cap lift every token that fits", async () => {
+  it("inside a string allow exactly the tokens the grammar admits there: no ban of a token it can hold, a ban of every quote or backslash token it refuses, plain tokens capped at the room left, and near the cap a lift of every token that fits", async () => {
     const s = await setup(simpleTools);
     const texts = TokenTexts.of(model);
     const entries = (b: TokenBias) => {
@@ -321,12 +322,40 @@ describe("choice masks", () => {
         const ok = s.recognizer.acceptsPrefix(prefix + text);
         const allowed = lift ? (bias.get(id) ?? 0) > 0 : bias.get(id) !== -Infinity;
         if (!allowed) excluded++;
-        if (ok) expect(allowed, `${JSON.stringify(text)} excluded with ${left} characters left`).toBe(true);
+        // Both ways: a token the grammar refuses here would be rejected by llama.cpp, which then walks the whole vocabulary.
+        expect(allowed, `${JSON.stringify(text)} ${ok ? "excluded" : "allowed"} with ${left} characters left`).toBe(ok);
       });
       expect(excluded).toBeGreaterThan(0);
     }
     // With one character left most plain tokens are too long: the lift is the shorter list there.
     expect([...forms].sort()).toEqual(["ban", "lift"]);
+  });
+
+  it("inside a pattern's run of one class lift exactly the tokens the grammar admits, at every room left", async () => {
+    const tags: GrammarTool = {
+      name: "tag:add",
+      schema: { type: "object", properties: { tags: { type: "array", maxItems: 3, items: { type: "string", pattern: "^#?[A-Za-z0-9_/-]{1,24}$" } } }, required: ["tags"], additionalProperties: false },
+    };
+    const s = await setup([tags]);
+    const texts = TokenTexts.of(model);
+    const head = '{"thought":"hi","status":"Task","message_to_user":null,"tool_calls":[{"name":"tag:add","args":{"tags":["';
+    let lifted = 0;
+    for (const tag of ["#", "#a", "x".repeat(12), "#" + "y".repeat(23), "b", "Z".repeat(23)]) {
+      const prefix = head + tag;
+      const pos = s.walker.advance(s.walker.start(), prefix)!;
+      const bias = s.masks.at(pos)!;
+      const sum = new Map<number, number>();
+      for (const [t, v] of (bias as unknown as { _biases: Iterable<[number, number]> })._biases) sum.set(t, (sum.get(t) ?? 0) + v);
+      const lift = [...sum.values()].some((v) => v > 0);
+      if (lift) lifted++;
+      texts.texts.forEach((text, id) => {
+        if (text === null) return;
+        const allowed = lift ? (sum.get(id) ?? 0) > 0 : sum.get(id) !== -Infinity;
+        expect(allowed, `${JSON.stringify(text)} after ${JSON.stringify(tag)}`).toBe(s.recognizer.acceptsPrefix(prefix + text));
+      });
+    }
+    // Every position above but the one after "#" alone is inside the run (there the class must still come).
+    expect(lifted).toBeGreaterThanOrEqual(5);
   });
 
   it("compute a bounded repetition's masks once per position of the grammar, not once per count", async () => {
@@ -352,5 +381,49 @@ describe("choice masks", () => {
     const status = new GbnfWalker('root ::= "Task" | "Idle" | "Reflect"');
     const small = new ChoiceMasks(model, status, splitBan);
     expect(small.at(status.start())).toBeDefined();
+  });
+});
+
+describe("sealed biases", () => {
+  it("reach llama.cpp unchanged and are read once: a sealed ban samples what node-llama-cpp's own path samples with the same seed, never a banned token", async () => {
+    const texts = TokenTexts.of(model);
+    const banned = new Set<number>();
+    texts.texts.forEach((text, id) => {
+      if (text !== null && /[eo]/.test(text)) banned.add(id);
+    });
+    const plain = new TokenBias(model.tokenizer);
+    for (const t of banned) plain.set(t as Token, "never");
+    // The sealed copy counts how often its entries are read.
+    const entries = [...(plain as unknown as { _biases: Map<Token, number> })._biases];
+    let reads = 0;
+    const sealed = new TokenBias(model.tokenizer);
+    (sealed as unknown as { _biases: Iterable<[Token, number]> })._biases = {
+      [Symbol.iterator]() {
+        reads++;
+        return entries[Symbol.iterator]();
+      },
+    };
+    sealBias(sealed);
+    const prompt = model.tokenize("Write a short note:", true);
+    const other = await model.createContext({ contextSize: 512, threads: 1 });
+    try {
+      const sample = async (seq: LlamaContextSequence, bias: TokenBias) => {
+        await seq.clearHistory();
+        const out: Token[] = [];
+        for await (const t of seq.evaluate(prompt, { temperature: 1, topP: 0.95, seed: 7, tokenBias: () => bias, yieldEogToken: true })) {
+          if (model.isEogToken(t) || out.push(t) >= 48) break;
+        }
+        return out;
+      };
+      const theirs = await sample(other.getSequence(), plain);
+      expect(useSealedBiases(sequence)).toBe(true);
+      const ours = await sample(sequence, sealed);
+      expect(ours).toEqual(theirs);
+      expect(ours.length).toBe(48);
+      expect(ours.filter((t) => banned.has(t))).toEqual([]);
+      expect(reads).toBe(1);
+    } finally {
+      await other.dispose();
+    }
   });
 });
