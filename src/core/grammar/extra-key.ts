@@ -33,15 +33,31 @@ const CONTROL_ESCAPES: Array<[string, number]> = [...Array(0x20).keys()]
   .filter((cp) => !SHORT.some(([, c]) => c === cp))
   .map((cp) => [JSON.stringify(String.fromCharCode(cp)).slice(2, -1), cp]);
 
+/** The `u00..` spellings of the control characters not in `excluded`, by the ones kept (almost always all). */
+const controlChoices = new Map<string, GbnfExpr>();
+
+function controlChoice(excluded: number[]): GbnfExpr | null {
+  const kept = CONTROL_ESCAPES.filter(([, cp]) => !excluded.includes(cp));
+  if (!kept.length) return null;
+  const key = kept.map(([, cp]) => cp).join(",");
+  let e = controlChoices.get(key);
+  if (e === undefined) {
+    e = literalChoice(kept.map(([text]) => ({ text, then: seq() })));
+    if (controlChoices.size > 100) controlChoices.clear();
+    controlChoices.set(key, e);
+  }
+  return e;
+}
+
 /** One key character whose decoded code point is not in `excluded`. */
 function keyCharExcept(excluded: number[]): GbnfExpr {
   const raw = complement(normalize([...NEVER_RAW, ...excluded.map((c) => [c, c] as [number, number])]));
   const escapes = SHORT.filter(([, cp]) => !excluded.includes(cp)).map(([c]) => c);
-  const controls = CONTROL_ESCAPES.filter(([, cp]) => !excluded.includes(cp)).map(([text]) => ({ text, then: seq() }));
   const rawClass = cls(complement(raw), true);
   const afterBackslash: GbnfExpr[] = [];
   if (escapes.length) afterBackslash.push(cls(escapes.map((c) => [c.charCodeAt(0), c.charCodeAt(0)] as [number, number])));
-  if (controls.length) afterBackslash.push(literalChoice(controls));
+  const controls = controlChoice(excluded);
+  if (controls) afterBackslash.push(controls);
   return afterBackslash.length ? alt(rawClass, seq(lit("\\"), alt(...afterBackslash))) : rawClass;
 }
 
@@ -119,7 +135,11 @@ export function extraKey(rules: RuleSet, names: string[], maxChars: number): Gbn
   const root = trieNode();
   for (const name of names) {
     let node = root;
-    for (const ch of name) {
+    for (let i = 0; i < name.length; i++) {
+      // One code point at a time (a surrogate pair is one character of the key).
+      const cp = name.codePointAt(i)!;
+      if (cp > 0xffff) i++;
+      const ch = String.fromCodePoint(cp);
       const at = node.chars.indexOf(ch);
       let next: Trie;
       if (at >= 0) next = node.kids[at];

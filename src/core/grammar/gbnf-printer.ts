@@ -27,9 +27,12 @@ function classChar(cp: number): string {
 
 /** Text whose every character prints as itself (printable ASCII other than quote and backslash). */
 const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+/** Printable ASCII, where only quotes and backslashes are escaped (JSON keys: `"\"name\":"`). */
+const PRINTABLE = /^[\x20-\x7e]*$/;
 
 export function printLiteral(text: string): string {
   if (PLAIN.test(text)) return `"${text}"`;
+  if (PRINTABLE.test(text)) return `"${text.replace(/["\\]/g, "\\$&")}"`;
   let out = '"';
   for (const ch of text) out += literalChar(ch.codePointAt(0)!);
   return out + '"';

@@ -58,7 +58,7 @@ function exprBytes(w: Walk, e: GbnfExpr): number {
     case "class": {
       if (e.negated) return 4;
       let m = 0;
-      for (const [, b] of e.ranges) m = Math.max(m, utf8Width(b));
+      for (let k = 0; k < e.ranges.length; k++) m = Math.max(m, utf8Width(e.ranges[k][1]));
       return m;
     }
     case "any":
@@ -66,13 +66,14 @@ function exprBytes(w: Walk, e: GbnfExpr): number {
     case "ref":
       return ruleBytes(w, e.name);
     case "seq": {
+      // Index loops: this walk often runs before it is optimized, where for-of allocates per step.
       let s = 0;
-      for (const i of e.items) s += exprBytes(w, i);
+      for (let k = 0; k < e.items.length; k++) s += exprBytes(w, e.items[k]);
       return s;
     }
     case "alt": {
       let m = 0;
-      for (const o of e.options) m = Math.max(m, exprBytes(w, o));
+      for (let k = 0; k < e.options.length; k++) m = Math.max(m, exprBytes(w, e.options[k]));
       return m;
     }
     case "repeat": {

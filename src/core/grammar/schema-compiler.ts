@@ -290,7 +290,7 @@ export class SchemaCompiler {
 
   /** Reports what a reused subschema reported, at the pointer it is reused under. */
   private replay(known: Compiled, pointer: string): void {
-    if (known.pointer === pointer) return;
+    if (known.pointer === pointer || (known.relaxations.length === 0 && known.caps.length === 0)) return;
     const move = (p: string) => (p === known.pointer || p.startsWith(`${known.pointer}/`) ? pointer + p.slice(known.pointer.length) : p);
     for (const r of known.relaxations) this.relax(move(r.pointer), r.keyword, r.reason);
     for (const c of known.caps) this.cap(move(c.path), c.kind, c.cap);

@@ -183,7 +183,8 @@ export class SchemaShapes {
         if (bitOf.has(i)) this.cycleOf.set(n, bitOf.get(i)!);
         for (const e of edgesOf(n, bases.get(n)!)) {
           const j = componentOf.get(e.node)!;
-          if (j !== i) bits |= compReach[j];
+          // Most components reach no cycle; or-ing their 0n in would only make new BigInts.
+          if (j !== i && compReach[j] !== 0n) bits |= compReach[j];
         }
       }
       compReach[i] = bits;
