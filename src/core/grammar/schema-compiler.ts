@@ -140,8 +140,8 @@ interface MemberPlan {
   maxP: number;
   /** Members counted up to this many; past it only "at least one" matters. */
   top: number;
-  /** members(i, c) by "i,c". */
-  memo: Map<string, GbnfExpr | null>;
+  /** members(i, c) by i * (top + 1) + c. */
+  memo: Map<number, GbnfExpr | null>;
 }
 
 /** `,` then the member. */
@@ -1487,7 +1487,8 @@ export class SchemaCompiler {
 
   /** members(m, i, c): an object's members from slot i on, c members written so far (saturating at `top`). */
   private members(m: MemberPlan, i: number, c: number): GbnfExpr | null {
-    const key = `${i},${c}`;
+    // c never exceeds top, so this numbers each (i, c) once.
+    const key = i * (m.top + 1) + c;
     if (m.memo.has(key)) return m.memo.get(key)!;
     const { slots, extraRule, maxExtra, minP, maxP, top } = m;
     let e: GbnfExpr | null;
