@@ -41,48 +41,69 @@ function printClass(negated: boolean, ranges: Array<[number, number]>): string {
   return out + "]";
 }
 
-function printRepeat(item: string, min: number, max: number): string {
-  if (min === 0 && max === 1) return `${item}?`;
-  if (min === 0 && max === Infinity) return `${item}*`;
-  if (min === 1 && max === Infinity) return `${item}+`;
-  if (max === Infinity) return `${item}{${min},}`;
-  if (min === max) return `${item}{${min}}`;
-  return `${item}{${min},${max}}`;
+/** What follows a repeated item: `?`, `*`, `+` or a `{min,max}` count. */
+function repeatSuffix(min: number, max: number): string {
+  if (min === 0 && max === 1) return "?";
+  if (min === 0 && max === Infinity) return "*";
+  if (min === 1 && max === Infinity) return "+";
+  if (max === Infinity) return `{${min},}`;
+  if (min === max) return `{${min}}`;
+  return `{${min},${max}}`;
 }
 
 /** Prints one expression; `atom` asks for parentheses around anything that is not a single element. */
 export function printExpr(e: GbnfExpr, atom = false): string {
-  return printUncached(e, atom);
+  const out: string[] = [];
+  emit(e, atom, out);
+  return out.join("");
 }
 
-function printUncached(e: GbnfExpr, atom: boolean): string {
+/** Appends the pieces of one expression's text (joined once at the end: no string is built twice). */
+function emit(e: GbnfExpr, atom: boolean, out: string[]): void {
   switch (e.kind) {
     case "literal":
-      return printLiteral(e.text);
+      if (PLAIN.test(e.text)) out.push('"', e.text, '"');
+      else out.push(printLiteral(e.text));
+      return;
     case "class":
-      return printClass(e.negated, e.ranges);
+      out.push(printClass(e.negated, e.ranges));
+      return;
     case "any":
-      return ".";
+      out.push(".");
+      return;
     case "ref":
-      return e.name;
+      out.push(e.name);
+      return;
     case "seq": {
       const items = e.items;
-      if (items.length === 0) return atom ? '""' : "";
-      let body = printUncached(items[0], items[0].kind === "alt");
-      for (let k = 1; k < items.length; k++) body += " " + printUncached(items[k], items[k].kind === "alt");
-      return atom && items.length > 1 ? `(${body})` : body;
+      if (items.length === 0) {
+        if (atom) out.push('""');
+        return;
+      }
+      const group = atom && items.length > 1;
+      if (group) out.push("(");
+      for (let k = 0; k < items.length; k++) {
+        if (k > 0) out.push(" ");
+        emit(items[k], items[k].kind === "alt", out);
+      }
+      if (group) out.push(")");
+      return;
     }
     case "alt": {
-      let body = "";
+      if (atom) out.push("(");
       for (let k = 0; k < e.options.length; k++) {
         const o = e.options[k];
-        if (k > 0) body += " | ";
-        body += o.kind === "seq" && o.items.length === 0 ? '""' : printUncached(o, false);
+        if (k > 0) out.push(" | ");
+        if (o.kind === "seq" && o.items.length === 0) out.push('""');
+        else emit(o, false, out);
       }
-      return atom ? `(${body})` : body;
+      if (atom) out.push(")");
+      return;
     }
     case "repeat":
-      return printRepeat(printUncached(e.item, true), e.min, e.max);
+      emit(e.item, true, out);
+      out.push(repeatSuffix(e.min, e.max));
+      return;
   }
 }
 

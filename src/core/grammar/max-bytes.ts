@@ -5,7 +5,11 @@ function utf8Width(cp: number): number {
   return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
 }
 
+/** Text of ASCII characters only, one byte each. */
+const ASCII = /^[^\u0080-\uffff]*$/;
+
 function utf8Length(text: string): number {
+  if (ASCII.test(text)) return text.length;
   let n = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

@@ -22,7 +22,7 @@ import { provablyDisjoint } from "./schema-combinators";
 import { MAX_OUTSIDE_LANGUAGES, anyKeyLanguage, containedClassOf, keysWithout, boundKeyLanguage, disjointKeyLanguages, isEveryKey, keyInLanguage, keyLanguageOf, keyRule, keyRuleOutside, type KeyLanguage } from "./key-language";
 import { SchemaDocument } from "./schema-document";
 import { SchemaShapes } from "./schema-shapes";
-import { mergeParts, normalizeNode, typesOf, type Merged, type Part } from "./schema-merge";
+import { mergeParts, normalizeNode, typesOf, withSchema, type Merged, type Part } from "./schema-merge";
 import { ValueChecker, jsonEqual, patternRegex } from "./value-check";
 import type { RuleSet } from "./rule-set";
 import { GrammarRefusal, type GrammarCap, type GrammarRelaxation, type JsonSchema, type ResolvedGrammarOptions } from "./types";
@@ -124,6 +124,31 @@ interface Compiled {
 }
 
 /** Where a subschema is read: its base URI and JSON pointer. */
+/** One declared or required member of an object: `"name":value`, and whether it must appear. */
+interface Slot {
+  required: boolean;
+  expr: GbnfExpr;
+}
+
+/** What an object's member list is built from (see SchemaCompiler.members). */
+interface MemberPlan {
+  slots: Slot[];
+  /** One undeclared member, when any is allowed. */
+  extraRule: GbnfExpr | null;
+  maxExtra: number;
+  minP: number;
+  maxP: number;
+  /** Members counted up to this many; past it only "at least one" matters. */
+  top: number;
+  /** members(i, c) by "i,c". */
+  memo: Map<string, GbnfExpr | null>;
+}
+
+/** `,` then the member. */
+function comma(e: GbnfExpr): GbnfExpr {
+  return seq(lit(","), e);
+}
+
 interface Ctx {
   base: string;
   pointer: string;
@@ -156,6 +181,8 @@ export class SchemaCompiler {
   /** Strings and booleans a `not {enum}` leaves out of a merged node's rules. */
   private readonly excludedStrings = new WeakMap<Schema, string[]>();
   private readonly excludedBoolean = new WeakMap<Schema, boolean>();
+  /** Each node in draft 2020-12's vocabulary, made once (a node is read again in every conjunction that holds it). */
+  private readonly normalized = new WeakMap<Schema, Schema>();
   private nesting = 0;
   private judging = 0;
   private steps = 0;
@@ -207,6 +234,16 @@ export class SchemaCompiler {
     this.report.relaxations.push(entry);
   }
 
+  /** normalizeNode, once per node; the result is shared, so it is never changed in place. */
+  private normal(s: Schema): Schema {
+    let n = this.normalized.get(s);
+    if (n === undefined) {
+      n = normalizeNode(s, this.doc.draft);
+      this.normalized.set(s, n);
+    }
+    return n;
+  }
+
   private tick(pointer: string): void {
     if (++this.steps > this.options.maxSteps) throw new BudgetExceeded(pointer, "steps");
     if (this.rules.size - this.rulesAtStart > this.options.maxRules) throw new BudgetExceeded(pointer, "maxRules");
@@ -241,7 +278,7 @@ export class SchemaCompiler {
     this.nesting++;
     let expr: GbnfExpr | null;
     try {
-      const s = normalizeNode(schema, this.doc.draft);
+      const s = this.normal(schema);
       if (typeof s.$ref === "string" && constrainingKeys(s).length === 1) expr = this.ref(s.$ref, ctx);
       else expr = this.conjunction([{ schema: s, base: ctx.base, pointer: ctx.pointer }], ctx);
     } finally {
@@ -359,7 +396,7 @@ export class SchemaCompiler {
         out.push(p);
         continue;
       }
-      let s = normalizeNode(p.schema, this.doc.draft);
+      let s = this.normal(p.schema);
       if (typeof s.$ref === "string") {
         const { $ref: ref, ...rest } = s;
         s = rest;
@@ -394,7 +431,7 @@ export class SchemaCompiler {
         }
       }
       if (++count > MAX_INLINED) throw new GrammarRefusal(ctx.pointer, "allOf", `more than ${MAX_INLINED} subschemas are combined in one place`);
-      out.push({ ...p, schema: s });
+      out.push(withSchema(p, s));
     }
     return out;
   }
@@ -471,11 +508,11 @@ export class SchemaCompiler {
         const { [k]: _dropped, ...others } = s;
         s = kept.length ? { ...others, [k]: Object.fromEntries(kept) } : others;
       }
-      if (s !== p.schema) flat[i] = { ...p, schema: s };
+      if (s !== p.schema) flat[i] = withSchema(p, s);
       const keyword = Array.isArray(s.anyOf) ? "anyOf" : Array.isArray(s.oneOf) ? "oneOf" : isSchema(s.dependentRequired) ? "dependentRequired" : isSchema(s.dependentSchemas) ? "dependentSchemas" : null;
       if (!keyword) continue;
       const { [keyword]: value, ...rest } = s;
-      const others = flat.map((q, j) => (j === i ? { ...q, schema: rest } : q));
+      const others = flat.map((q, j) => (j === i ? withSchema(q, rest) : q));
       let branches: Part[][];
       let site: string;
       let sitePointer = p.pointer;
@@ -489,7 +526,7 @@ export class SchemaCompiler {
         const entries = Object.entries(value as Record<string, unknown>);
         const [name, dep] = entries[0];
         const remaining = Object.fromEntries(entries.slice(1));
-        if (entries.length > 1) others[i] = { ...others[i], schema: { ...rest, [keyword]: remaining } };
+        if (entries.length > 1) others[i] = withSchema(others[i], { ...rest, [keyword]: remaining });
         const where = this.dependencyPointer(p.pointer, keyword, name);
         site = `${where}|${keyword}`;
         sitePointer = where;
@@ -521,7 +558,9 @@ export class SchemaCompiler {
           perBranch = explore(branches.map((b, bi) => [...b, ...negated[bi].flatMap((n, j) => (j === bi ? [] : [{ schema: n, base: branches[j][0].base, pointer: `${p.pointer}/oneOf/${j}` }]))]));
         } else this.relax(p.pointer, "oneOf", "its branches may overlap, so the grammar allows a value that matches several (as anyOf)");
       }
-      return perBranch.flat();
+      const all: Alternative[] = [];
+      for (const list of perBranch) for (const a of list) all.push(a);
+      return all;
     }
     const merged = mergeParts(flat);
     // A combination that plainly admits nothing is dropped without using the budget (within a bound on all visited).
@@ -551,7 +590,7 @@ export class SchemaCompiler {
       }
       const { if: cond, then, else: otherwise, ...rest } = p.schema;
       if (then === undefined && otherwise === undefined) {
-        out.push({ ...p, schema: rest });
+        out.push(withSchema(p, rest));
         continue;
       }
       const test = this.discriminator(cond as JsonSchema, p.base);
@@ -560,7 +599,7 @@ export class SchemaCompiler {
         list.push({ test, then: then as JsonSchema | undefined, otherwise: otherwise as JsonSchema | undefined, part: p });
         groups.set(test.property, list);
         // The rest of the part stays; its if/then/else joins the group's cases.
-        out.push({ ...p, schema: rest });
+        out.push(withSchema(p, rest));
         continue;
       }
       const negated = this.negation(cond as JsonSchema, p.base);
@@ -568,7 +607,7 @@ export class SchemaCompiler {
         out.push(p);
         continue;
       }
-      out.push({ ...p, schema: rest });
+      out.push(withSchema(p, rest));
       const both = (a: JsonSchema, b: unknown): JsonSchema => (b === undefined ? a : { allOf: [a, b] });
       out.push({ schema: { anyOf: [both(cond as JsonSchema, then), both(negated, otherwise)] }, base: p.base, pointer: `${p.pointer}/if` });
     }
@@ -579,7 +618,7 @@ export class SchemaCompiler {
         // Too many cases to compile each: these ifs stay in place (relaxed).
         for (const { part } of list) {
           const { if: cond, then, else: otherwise } = part.schema as Schema;
-          out.push({ ...part, schema: { if: cond, then, else: otherwise } });
+          out.push(withSchema(part, { if: cond, then, else: otherwise }));
         }
         continue;
       }
@@ -612,7 +651,7 @@ export class SchemaCompiler {
   private discriminator(cond0: JsonSchema, base: string): DiscriminatorTest | null {
     const cond = this.deref(cond0, base);
     if (!isSchema(cond)) return null;
-    const n = normalizeNode(cond, this.doc.draft);
+    const n = this.normal(cond);
     const keys = constrainingKeys(n);
     if (keys.length === 1 && keys[0] === "anyOf" && Array.isArray(n.anyOf) && n.anyOf.length > 0) {
       const tests = n.anyOf.map((b) => this.discriminator(b as JsonSchema, base));
@@ -632,7 +671,7 @@ export class SchemaCompiler {
     if (types !== null && !(types.length === 1 && types[0] === "object")) return null;
     const test = this.deref(test0 as JsonSchema, base);
     if (!isSchema(test)) return null;
-    const t = normalizeNode(test, this.doc.draft);
+    const t = this.normal(test);
     const tkeys = constrainingKeys(t);
     if (!Array.isArray(t.enum) || !tkeys.every((k) => k === "enum" || k === "type")) return null;
     const vtypes = typesOf(t);
@@ -658,7 +697,7 @@ export class SchemaCompiler {
     for (const p of parts) {
       const s = this.deref(p.schema, p.base);
       if (!isSchema(s)) continue;
-      const own = typesOf(normalizeNode(s, this.doc.draft));
+      const own = typesOf(this.normal(s));
       if (own) types = types === null ? own : types.filter((t) => own.includes(t) || (t === "integer" && own.includes("number"))).concat(own.includes("integer") && types.includes("number") && !types.includes("integer") ? ["integer"] : []);
       if (Array.isArray(s.required)) required.push(...s.required.map(String));
       const declared = isSchema(s.properties) ? s.properties : {};
@@ -747,7 +786,7 @@ export class SchemaCompiler {
     if (x === true) return false;
     if (x === false) return true;
     if (!isSchema(x) || depth > 8) return null;
-    const n = normalizeNode(x, this.doc.draft);
+    const n = this.normal(x);
     const keys = constrainingKeys(n);
     if (keys.length === 0) return false;
     const all = (list: unknown[]) => list.map((b) => this.negation(b as JsonSchema, base, depth + 1));
@@ -959,7 +998,7 @@ export class SchemaCompiler {
       return;
     }
     if (!isSchema(n)) return;
-    n = normalizeNode(n, this.doc.draft);
+    n = this.normal(n);
     const keys = constrainingKeys(n);
     if (keys.length === 1 && keys[0] === "enum" && Array.isArray(n.enum) && this.excludeValues(s, n.enum)) return;
     if (keys.length === 1 && keys[0] === "type") {
@@ -1210,7 +1249,7 @@ export class SchemaCompiler {
     const x = this.deref(schema, base);
     if (x === false) return [];
     if (!isSchema(x)) return null;
-    const n = normalizeNode(x, this.doc.draft);
+    const n = this.normal(x);
     if (Array.isArray(n.enum)) {
       this.checker.undecided = null;
       const kept = (n.enum as unknown[]).filter((v) => this.checker.matches(x, v, this.doc.baseOf(x) ?? base));
@@ -1323,7 +1362,7 @@ export class SchemaCompiler {
     if (!isSchema(pn)) return lang;
     const listed = this.listedOrPattern(pn, ctx.base);
     if (listed) return listed;
-    const s = normalizeNode(pn, this.doc.draft);
+    const s = this.normal(pn);
     const known = ["type", "pattern", "minLength", "maxLength", "format"];
     const other = constrainingKeys(s).filter((k) => !known.includes(k));
     if (other.length) this.relax(`${ctx.pointer}/propertyNames`, other[0], `propertyNames ${other[0]} is not enforced on extra keys`);
@@ -1352,9 +1391,9 @@ export class SchemaCompiler {
    * (a list of exceptions to it): the pattern's keys without the listed ones. Null for other forms.
    */
   private listedOrPattern(pn: Schema, base: string): KeyLanguage | null {
-    const s = normalizeNode(pn, this.doc.draft);
+    const s = this.normal(pn);
     if (!Array.isArray(s.oneOf) || s.oneOf.length !== 2 || constrainingKeys(s).some((k) => k !== "oneOf" && !(k === "type" && s.type === "string"))) return null;
-    const [x, y] = (s.oneOf as JsonSchema[]).map((b) => this.deref(b, base)).map((b) => (isSchema(b) ? normalizeNode(b, this.doc.draft) : null));
+    const [x, y] = (s.oneOf as JsonSchema[]).map((b) => this.deref(b, base)).map((b) => (isSchema(b) ? this.normal(b) : null));
     if (!x || !y) return null;
     const isList = (b: Schema) => Array.isArray(b.enum) && constrainingKeys(b).every((k) => k === "enum" || (k === "type" && b.type === "string"));
     const isPattern = (b: Schema) => typeof b.pattern === "string" && constrainingKeys(b).every((k) => k === "pattern" || (k === "type" && b.type === "string"));
@@ -1398,10 +1437,6 @@ export class SchemaCompiler {
     };
 
     const order = [...declared.filter((k) => required.includes(k)), ...required.filter((k) => !declared.includes(k)), ...declared.filter((k) => !required.includes(k))];
-    interface Slot {
-      required: boolean;
-      expr: GbnfExpr;
-    }
     const slots: Slot[] = [];
     for (const key of order) {
       const isRequired = required.includes(key);
@@ -1445,50 +1480,50 @@ export class SchemaCompiler {
       maxP = Infinity;
       top = 1;
     }
-    const comma = (e: GbnfExpr) => seq(lit(","), e);
-    const memo = new Map<string, GbnfExpr | null>();
-    // rest(i, c): the members from slot i on, c members written so far (saturating at `top`).
-    const rest = (i: number, c: number): GbnfExpr | null => {
-      const key = `${i},${c}`;
-      if (memo.has(key)) return memo.get(key)!;
-      let e: GbnfExpr | null;
-      if (i === slots.length) {
-        const lo = Math.max(0, minP - c);
-        const hi = Math.min(maxExtra, maxP - c);
-        if (!extraRule) e = lo === 0 ? EMPTY : null;
-        else if (lo > hi) e = null;
-        else if (c > 0) e = boundedRepeat(comma(extraRule), lo, hi);
-        else if (hi === 0) e = EMPTY;
-        else {
-          const tail = boundedRepeat(comma(extraRule), Math.max(0, lo - 1), hi - 1);
-          e = lo === 0 ? opt(seq(extraRule, tail)) : seq(extraRule, tail);
-        }
-      } else if (c > 0 && top === 1 && minP <= 1) {
-        // Past the first member with nothing to count, each later member is independently there or not.
-        // Tails of long member lists are named every TAIL_CHUNK slots and shared, so an object's rules
-        // grow linearly with its properties (inlining every tail made them quadratic).
-        const end = Math.min(slots.length, (Math.floor(i / TAIL_CHUNK) + 1) * TAIL_CHUNK);
-        const tail = end === slots.length ? rest(slots.length, 1) : rest(end, 1);
-        const here = slots.slice(i, end).map((x) => (x.required ? comma(x.expr) : opt(comma(x.expr))));
-        e = tail && seq(...here, tail);
-        if (e && i % TAIL_CHUNK === 0 && slots.length > TAIL_CHUNK) e = this.rules.add(`${this.hint}-tail`, e);
-      } else {
-        const slot = slots[i];
-        const next = c + 1 > maxP ? null : rest(i + 1, Math.min(c + 1, top));
-        const present = next ? seq(c > 0 ? lit(",") : EMPTY, slot.expr, next) : null;
-        if (slot.required) e = present;
-        else {
-          const absent = rest(i + 1, c);
-          // Small objects inline the choice (as the reviewed grammars do); larger ones name it, which keeps the grammar linear.
-          e = present && absent ? (slots.length <= 8 ? alt(present, absent) : this.rules.add(`${this.hint}-members`, alt(present, absent))) : (present ?? absent);
-        }
-      }
-      memo.set(key, e);
-      return e;
-    };
-    const body = rest(0, 0);
+    const body = this.members({ slots, extraRule, maxExtra, minP, maxP, top, memo: new Map() }, 0, 0);
     if (body === null) return null;
     return this.rules.add(`${this.hint}-object`, seq(lit("{"), body, lit("}")));
+  }
+
+  /** members(m, i, c): an object's members from slot i on, c members written so far (saturating at `top`). */
+  private members(m: MemberPlan, i: number, c: number): GbnfExpr | null {
+    const key = `${i},${c}`;
+    if (m.memo.has(key)) return m.memo.get(key)!;
+    const { slots, extraRule, maxExtra, minP, maxP, top } = m;
+    let e: GbnfExpr | null;
+    if (i === slots.length) {
+      const lo = Math.max(0, minP - c);
+      const hi = Math.min(maxExtra, maxP - c);
+      if (!extraRule) e = lo === 0 ? EMPTY : null;
+      else if (lo > hi) e = null;
+      else if (c > 0) e = boundedRepeat(comma(extraRule), lo, hi);
+      else if (hi === 0) e = EMPTY;
+      else {
+        const tail = boundedRepeat(comma(extraRule), Math.max(0, lo - 1), hi - 1);
+        e = lo === 0 ? opt(seq(extraRule, tail)) : seq(extraRule, tail);
+      }
+    } else if (c > 0 && top === 1 && minP <= 1) {
+      // Past the first member with nothing to count, each later member is independently there or not.
+      // Tails of long member lists are named every TAIL_CHUNK slots and shared, so an object's rules
+      // grow linearly with its properties (inlining every tail made them quadratic).
+      const end = Math.min(slots.length, (Math.floor(i / TAIL_CHUNK) + 1) * TAIL_CHUNK);
+      const tail = end === slots.length ? this.members(m, slots.length, 1) : this.members(m, end, 1);
+      const here = slots.slice(i, end).map((x) => (x.required ? comma(x.expr) : opt(comma(x.expr))));
+      e = tail && seq(...here, tail);
+      if (e && i % TAIL_CHUNK === 0 && slots.length > TAIL_CHUNK) e = this.rules.add(`${this.hint}-tail`, e);
+    } else {
+      const slot = slots[i];
+      const next = c + 1 > maxP ? null : this.members(m, i + 1, Math.min(c + 1, top));
+      const present = next ? seq(c > 0 ? lit(",") : EMPTY, slot.expr, next) : null;
+      if (slot.required) e = present;
+      else {
+        const absent = this.members(m, i + 1, c);
+        // Small objects inline the choice (as the reviewed grammars do); larger ones name it, which keeps the grammar linear.
+        e = present && absent ? (slots.length <= 8 ? alt(present, absent) : this.rules.add(`${this.hint}-members`, alt(present, absent))) : (present ?? absent);
+      }
+    }
+    m.memo.set(key, e);
+    return e;
   }
 
   /** Free-form object args (static mode and whole-tool relaxations). */
@@ -1538,7 +1573,7 @@ function isTrivialFalse(s: unknown): boolean {
 function withoutDistributed(p: Part): Part {
   if (!isSchema(p.schema)) return p;
   const { anyOf: _a, oneOf: _o, dependentRequired: _r, dependentSchemas: _s, ...rest } = p.schema;
-  return { ...p, schema: rest };
+  return withSchema(p, rest);
 }
 
 function isTrivial(s: unknown): boolean {

@@ -16,12 +16,34 @@ export interface Part {
   pointer: string;
 }
 
+/**
+ * The part with another schema in its place. Written out rather than spread: parts spread from parts
+ * of varied origins made every later read of them slow.
+ */
+export function withSchema(p: Part, schema: JsonSchema): Part {
+  return { schema, base: p.base, pointer: p.pointer };
+}
+
 /** Number keywords whose tighter value is the larger one. */
 const LOWER = ["minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"];
 /** Number keywords whose tighter value is the smaller one. */
 const UPPER = ["maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"];
 /** Keywords gathered into lists on the merged node (each entry keeps the pointer it came from). */
 export const COLLECTED = ["not", "if", "contains", "unevaluatedProperties", "unevaluatedItems"] as const;
+
+/** Keywords whose subschemas' bases are remembered. */
+const SUBSCHEMA_KEYWORDS = ["properties", "patternProperties", "additionalProperties", "items", "prefixItems", "propertyNames", "dependentSchemas"];
+const DEPENDENCY_KEYWORDS = ["dependentRequired", "dependentSchemas"];
+/** Groups of keywords a merge reads, as bits (see mergeParts). */
+const SUBSCHEMAS = 1;
+const BOUNDS = 2;
+const DEPENDENCIES = 4;
+const COLLECTED_GROUP = 8;
+const GROUP_OF = new Map<string, number>();
+for (const k of SUBSCHEMA_KEYWORDS) GROUP_OF.set(k, SUBSCHEMAS);
+for (const k of [...LOWER, ...UPPER]) GROUP_OF.set(k, (GROUP_OF.get(k) ?? 0) | BOUNDS);
+for (const k of DEPENDENCY_KEYWORDS) GROUP_OF.set(k, (GROUP_OF.get(k) ?? 0) | DEPENDENCIES);
+for (const k of COLLECTED) GROUP_OF.set(k, (GROUP_OF.get(k) ?? 0) | COLLECTED_GROUP);
 
 /** One node, rewritten into draft 2020-12's vocabulary (draft-04 boolean exclusives, tuple items, dependencies). */
 export function normalizeNode(s: Schema, draft: Draft): Schema {
@@ -124,7 +146,11 @@ export function mergeParts(parts: Part[]): Merged {
       types = [];
       continue;
     }
-    for (const sub of ["properties", "patternProperties", "additionalProperties", "items", "prefixItems", "propertyNames", "dependentSchemas"]) {
+    // Which groups of keywords below this part has at all (most parts hold a few keywords; looking up
+    // every keyword of every group on each of them was most of a merge).
+    let groups = 0;
+    for (const k in p) groups |= GROUP_OF.get(k) ?? 0;
+    for (const sub of groups & SUBSCHEMAS ? SUBSCHEMA_KEYWORDS : []) {
       // Remember each subschema's base, since the merged node no longer says where it came from.
       const v = p[sub];
       if (isSchema(v) && (sub === "properties" || sub === "patternProperties" || sub === "dependentSchemas")) for (const c of Object.values(v)) m.bases.set(c, part.base);
@@ -137,15 +163,17 @@ export function mergeParts(parts: Part[]): Merged {
       const prev = s.enum as unknown[] | undefined;
       s.enum = prev === undefined ? [...values] : prev.filter((v) => values.some((w) => jsonEqual(v, w)));
     }
-    for (const k of LOWER) {
-      const v = p[k];
-      const prev = s[k];
-      if (typeof v === "number") s[k] = typeof prev === "number" ? Math.max(prev, v) : v;
-    }
-    for (const k of UPPER) {
-      const v = p[k];
-      const prev = s[k];
-      if (typeof v === "number") s[k] = typeof prev === "number" ? Math.min(prev, v) : v;
+    if (groups & BOUNDS) {
+      for (const k of LOWER) {
+        const v = p[k];
+        const prev = s[k];
+        if (typeof v === "number") s[k] = typeof prev === "number" ? Math.max(prev, v) : v;
+      }
+      for (const k of UPPER) {
+        const v = p[k];
+        const prev = s[k];
+        if (typeof v === "number") s[k] = typeof prev === "number" ? Math.min(prev, v) : v;
+      }
     }
     if (typeof p.pattern === "string") {
       if (s.pattern === undefined) s.pattern = p.pattern;
@@ -166,9 +194,14 @@ export function mergeParts(parts: Part[]): Merged {
     if (p.uniqueItems === true) s.uniqueItems = true;
     if (Array.isArray(p.required)) s.required = [...new Set([...((s.required as string[]) ?? []), ...p.required.map(String)])];
     if (isSchema(p.properties)) {
-      const props = { ...((s.properties as Record<string, unknown>) ?? {}) };
-      for (const [k, v] of Object.entries(p.properties)) props[k] = both(props[k], v);
-      s.properties = props;
+      // The first part's properties are copied whole (merging each name into an empty record gives
+      // the same), unless a name is also one of Object.prototype's, which the merge below meets.
+      if (s.properties === undefined && !namesInherited(p.properties)) s.properties = { ...p.properties };
+      else {
+        const props = { ...((s.properties as Record<string, unknown>) ?? {}) };
+        for (const [k, v] of Object.entries(p.properties)) props[k] = both(props[k], v);
+        s.properties = props;
+      }
     }
     if (isSchema(p.patternProperties)) {
       const pp = { ...((s.patternProperties as Record<string, unknown>) ?? {}) };
@@ -196,7 +229,7 @@ export function mergeParts(parts: Part[]): Merged {
       const items = both(prevItems, p.items);
       if (items !== undefined) s.items = items;
     }
-    for (const k of ["dependentRequired", "dependentSchemas"]) {
+    for (const k of groups & DEPENDENCIES ? DEPENDENCY_KEYWORDS : []) {
       if (isSchema(p[k])) {
         const prev = (s[k] as Record<string, unknown>) ?? {};
         const next = { ...prev };
@@ -206,7 +239,7 @@ export function mergeParts(parts: Part[]): Merged {
         s[k] = next;
       }
     }
-    for (const k of COLLECTED) {
+    for (const k of groups & COLLECTED_GROUP ? COLLECTED : []) {
       if (p[k] === undefined) continue;
       const sub: JsonSchema = k === "if" ? { if: p.if, then: p.then, else: p.else } : (p[k] as JsonSchema);
       m.collected.push({ keyword: k, part: { schema: sub, base: part.base, pointer: `${part.pointer}/${k}` } });
@@ -229,6 +262,12 @@ export function mergeParts(parts: Part[]): Merged {
     }
   }
   return m;
+}
+
+/** True when a name of the record is also a property of every object (`constructor`, `__proto__`...). */
+function namesInherited(record: Record<string, unknown>): boolean {
+  for (const k in record) if (k in Object.prototype) return true;
+  return false;
 }
 
 function safeTest(pattern: string, key: string): boolean {

@@ -69,9 +69,13 @@ export class SchemaShapes {
         if (typeof r !== "string" && typeof r.schema === "object") out.push({ node: r.schema, base: r.base });
       }
     }
-    const children: Array<[string, unknown]> = Array.isArray(node) ? (node as unknown[]).map((v) => ["", v]) : Object.entries(node);
-    for (const [k, v] of children) {
+    if (Array.isArray(node)) {
+      for (const v of node as unknown[]) if (typeof v === "object" && v !== null) out.push({ node: v, base: own });
+      return out;
+    }
+    for (const k of Object.keys(node)) {
       if (NOT_SCHEMAS.has(k)) continue;
+      const v = (node as Record<string, unknown>)[k];
       if (typeof v === "object" && v !== null) out.push({ node: v, base: own });
     }
     return out;
@@ -102,7 +106,15 @@ export class SchemaShapes {
     const stack: object[] = [];
     const components: object[][] = [];
     let counter = 0;
-    const edgesOf = (node: object, base: string) => this.edgesOf(node, base);
+    // Each node's edges are needed three times (cycles, cyclic components, reach): listed once per base.
+    const listed = new Map<object, { base: string; edges: Array<{ node: object; base: string }> }>();
+    const edgesOf = (node: object, base: string) => {
+      const known = listed.get(node);
+      if (known !== undefined && known.base === base) return known.edges;
+      const edges = this.edgesOf(node, base);
+      listed.set(node, { base, edges });
+      return edges;
+    };
     const work: Frame[] = [];
     const open = (node: object, base: string) => {
       index.set(node, counter);
