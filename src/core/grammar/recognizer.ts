@@ -109,7 +109,17 @@ export function matches(el: CharElem, cp: number): boolean {
 /** Nesting of rule entries within one character step beyond which the grammar must be left-recursive. */
 const MAX_EXPANSION_DEPTH = 2000;
 
-/** One run over a text: frames are interned per run. */
+/** Where a frame leads without reading a character: the stacks waiting on a terminal, and whether the root can end. */
+interface Expansion {
+  out: Frame[];
+  accepted: boolean;
+}
+
+/**
+ * One run over a text: frames are interned per run, and so is what each frame expands to, so a
+ * step over known stacks allocates only its result (the walker takes a step per character of every
+ * produced token, and per character of every token it checks for a mask).
+ */
 export class Run {
   private frames = new Map<string, Frame>();
   private nextId = 0;
@@ -117,6 +127,12 @@ export class Run {
   accepted = false;
   private visited = new Set<number>();
   private out: Frame[] = [];
+  /** By frame id: its expansion, and the frame after its terminal. */
+  private readonly expansions: Array<Expansion | undefined> = [];
+  private readonly successors: Array<Frame | undefined> = [];
+  /** By frame id: the step that last took the frame into its result (dedupes without a set per step). */
+  private readonly taken: number[] = [];
+  private stamp = 0;
 
   constructor(private readonly program: Program) {}
 
@@ -136,23 +152,49 @@ export class Run {
   }
 
   start(): Frame[] {
-    this.begin();
-    for (const s of this.program.root.alts) this.expand(this.frame(s, 0, 0, null));
-    return this.out;
+    const out: Frame[] = [];
+    this.stamp++;
+    let accepted = false;
+    for (const s of this.program.root.alts) accepted = this.take(this.expansion(this.frame(s, 0, 0, null)), out) || accepted;
+    this.accepted = accepted;
+    return out;
   }
 
   step(threads: Frame[], cp: number): Frame[] {
-    this.begin();
+    const out: Frame[] = [];
+    this.stamp++;
+    let accepted = false;
     for (const f of threads) {
-      if (matches(f.seq.elems[f.i] as CharElem, cp)) this.expand(this.frame(f.seq, f.i + 1, 0, f.parent));
+      if (!matches(f.seq.elems[f.i] as CharElem, cp)) continue;
+      let next = this.successors[f.id];
+      if (!next) this.successors[f.id] = next = this.frame(f.seq, f.i + 1, 0, f.parent);
+      accepted = this.take(this.expansion(next), out) || accepted;
     }
-    return this.out;
+    this.accepted = accepted;
+    return out;
   }
 
-  private begin(): void {
-    this.accepted = false;
-    this.visited = new Set();
-    this.out = [];
+  /** Adds an expansion's stacks not yet in this step's result; returns whether it reaches the end. */
+  private take(e: Expansion, out: Frame[]): boolean {
+    for (const t of e.out) {
+      if (this.taken[t.id] === this.stamp) continue;
+      this.taken[t.id] = this.stamp;
+      out.push(t);
+    }
+    return e.accepted;
+  }
+
+  private expansion(f: Frame): Expansion {
+    let e = this.expansions[f.id];
+    if (!e) {
+      this.accepted = false;
+      this.visited = new Set();
+      this.out = [];
+      this.expand(f);
+      e = { out: this.out, accepted: this.accepted };
+      this.expansions[f.id] = e;
+    }
+    return e;
   }
 
   /** Follows rule entries and exits until every stack waits on a terminal. */

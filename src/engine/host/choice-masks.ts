@@ -66,11 +66,11 @@ interface PairList {
   values: Float32Array;
 }
 
-/** A string position's refused tokens, and the lists built for them. */
+/** A string position's refused tokens (and the same as text, the key of their shared lists). */
 interface RefusedSet {
   id: number;
   tokens: Int32Array;
-  lists?: StringLists;
+  content: string;
 }
 
 interface StringLists {
@@ -82,7 +82,19 @@ interface StringLists {
   liftFixed: number;
 }
 
-const NO_REFUSALS: RefusedSet = { id: 0, tokens: new Int32Array(0) };
+const NO_REFUSALS: RefusedSet = { id: 0, tokens: new Int32Array(0), content: "" };
+
+/** What a refused set's lists hold: the string bans and lifts, and the class runs' lifts by class. */
+interface SharedLists extends StringLists {
+  runs: Map<string, PairList & { fixed: number }>;
+}
+/**
+ * Lists are shared by every grammar of a model with the same universal bans (keyed by that bias, or
+ * by the model's token texts without one) and the same refused set: each holds about one entry per
+ * vocabulary token (2 MB at 262k tokens), and the host keeps the masks of 16 grammars.
+ */
+const sharedLists = new WeakMap<object, Map<string, SharedLists>>();
+const MAX_SHARED_LISTS = 12;
 
 /** A small choice's mask, and the longest admitted token text. */
 interface ChoiceMask {
@@ -103,7 +115,6 @@ export class ChoiceMasks {
   private readonly maybeHorizon: number;
   /** Class runs: the room left by position, the lift lists by class and refused set, the biases by list and fit. */
   private readonly runRooms = new Map<string, number>();
-  private readonly runLists = new Map<string, PairList & { fixed: number }>();
   private readonly runBiases = new Map<string, TokenBias>();
   /** Room left by string position. */
   private readonly rooms = new Map<string, number>();
@@ -156,21 +167,6 @@ export class ChoiceMasks {
     const room = this.runRoom(pos, chars, tokens);
     if (room <= 0) return undefined;
     const refused = this.refusedHere(pos);
-    const listKey = `${tokens.sig}|${refused.id}`;
-    let list = this.runLists.get(listKey);
-    if (!list) {
-      const strings = this.texts.stringTokens;
-      const refusedSet = new Set(refused.tokens);
-      const built = new ListBuilder();
-      for (const [t, v] of biasEntries(this.baseBias)) built.add(t, v);
-      // Pieces of split characters are lifted only where the class holds characters beyond ASCII.
-      for (const t of strings.maybe) if (!refusedSet.has(t) && (this.texts.texts[t] !== null || chars[chars.length - 1] >= 0x80)) built.add(t, LIFT);
-      const fixed = built.length;
-      for (const t of tokens.ids) built.add(t, LIFT);
-      list = { ...built.build(), fixed };
-      if (this.runLists.size >= MAX_REFUSED_SETS) this.runLists.clear();
-      this.runLists.set(listKey, list);
-    }
     // Run tokens are shortest first: those that fit are a prefix.
     let fit = 0;
     for (let hi = tokens.lengths.length; fit < hi; ) {
@@ -178,9 +174,24 @@ export class ChoiceMasks {
       if (tokens.lengths[mid] <= room) fit = mid + 1;
       else hi = mid;
     }
-    const biasKey = `${listKey}|${fit}`;
+    const biasKey = `${tokens.sig}|${refused.id}|${fit}`;
     let bias = this.runBiases.get(biasKey);
     if (!bias) {
+      const runs = this.sharedFor(refused).runs;
+      let list = runs.get(tokens.sig);
+      if (!list) {
+        const strings = this.texts.stringTokens;
+        const refusedSet = new Set(refused.tokens);
+        const built = new ListBuilder();
+        for (const [t, v] of biasEntries(this.baseBias)) built.add(t, v);
+        // Pieces of split characters are lifted only where the class holds characters beyond ASCII.
+        for (const t of strings.maybe) if (!refusedSet.has(t) && (this.texts.texts[t] !== null || chars[chars.length - 1] >= 0x80)) built.add(t, LIFT);
+        const fixed = built.length;
+        for (const t of tokens.ids) built.add(t, LIFT);
+        list = { ...built.build(), fixed };
+        if (runs.size >= MAX_REFUSED_SETS) runs.clear();
+        runs.set(tokens.sig, list);
+      }
       bias = listBias(this.model, list, list.fixed + fit);
       if (this.runBiases.size >= MAX_MASKS) this.runBiases.clear();
       this.runBiases.set(biasKey, bias);
@@ -335,7 +346,7 @@ export class ChoiceMasks {
     if (!bias) {
       const strings = this.texts.stringTokens;
       const longer = index > MAX_PROBED_ROOM || index >= strings.plainLonger.length ? 0 : strings.plainLonger[index];
-      const lists = (refused.lists ??= this.stringLists(refused.tokens));
+      const lists = this.sharedFor(refused);
       const banCount = lists.banFixed + longer;
       // Near the cap most plain tokens are too long: lifting the rest is then the shorter list. The
       // lift holds every token the string may take there (short plain text, and every token whose
@@ -373,13 +384,30 @@ export class ChoiceMasks {
       if (!set) {
         // Each distinct set keeps its own lists (about 8 bytes a vocabulary token); past a few, the
         // universal bans alone are used (correct, only slower when such a token is sampled).
-        set = this.refusedSets.size < MAX_REFUSED_SETS ? { id: this.refusedSets.size + 1, tokens: Int32Array.from(out) } : NO_REFUSALS;
+        set = this.refusedSets.size < MAX_REFUSED_SETS ? { id: this.refusedSets.size + 1, tokens: Int32Array.from(out), content } : NO_REFUSALS;
         if (set !== NO_REFUSALS) this.refusedSets.set(content, set);
       }
       if (this.refusals.size >= MAX_MASKS * 4) this.refusals.clear();
       this.refusals.set(key, set);
     }
     return set;
+  }
+
+  /** The lists of a refused set, shared across this model's grammars (built on first use). */
+  private sharedFor(refused: RefusedSet): SharedLists {
+    const owner: object = this.baseBias ?? this.texts;
+    let byContent = sharedLists.get(owner);
+    if (!byContent) sharedLists.set(owner, (byContent = new Map<string, SharedLists>()));
+    let lists = byContent.get(refused.content);
+    if (lists) {
+      // Most recently used last.
+      byContent.delete(refused.content);
+    } else {
+      lists = { ...this.stringLists(refused.tokens), runs: new Map() };
+      if (byContent.size >= MAX_SHARED_LISTS) byContent.delete(byContent.keys().next().value as string);
+    }
+    byContent.set(refused.content, lists);
+    return lists;
   }
 
   /** Bans for every room size, as one list: a room's ban is a prefix (the universal and refused bans, then plain tokens longest first). */

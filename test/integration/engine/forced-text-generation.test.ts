@@ -13,7 +13,7 @@ import { ChoiceMasks } from "../../../src/engine/host/choice-masks";
 import { loadLlamaRuntime } from "../../../src/engine/host/llama-runtime";
 import { generateConstrained, type ConstrainedGenerationInput } from "../../../src/engine/host/forced-text-generator";
 import { TokenTexts } from "../../../src/engine/host/token-texts";
-import { sealBias, useSealedBiases } from "../../../src/engine/host/sealed-bias";
+import { sealBias, sealedBiasArrays, useSealedBiases } from "../../../src/engine/host/sealed-bias";
 import { testModelPath } from "../../helpers/test-model";
 import { validatorFor } from "../../unit/grammar/helpers/ajv";
 import { syntheticGrammarTools } from "../../unit/grammar/helpers/catalog";
@@ -356,6 +356,16 @@ describe("choice masks", () => {
     }
     // Every position above but the one after "#" alone is inside the run (there the class must still come).
     expect(lifted).toBeGreaterThanOrEqual(5);
+  });
+
+  it("share the string lists of one model between grammars (each holds about one entry per vocabulary token)", async () => {
+    const one = await setup(simpleTools);
+    const two = await setup([simpleTools[0]]);
+    const inThought = (x: Awaited<ReturnType<typeof setup>>) => x.masks.at(x.walker.advance(x.walker.start(), '{"thought":"ab')!)!;
+    const a = sealedBiasArrays(inThought(one))!;
+    const b = sealedBiasArrays(inThought(two))!;
+    expect(a.keys.length).toBeGreaterThan(0);
+    expect(b.keys.buffer).toBe(a.keys.buffer);
   });
 
   it("compute a bounded repetition's masks once per position of the grammar, not once per count", async () => {
