@@ -43,13 +43,8 @@ export function boundKeyLanguage(l: KeyLanguage, minLength: number, maxLength: n
  * start is read as anchored): keys from it all match, some matching keys are left out.
  */
 export function keyLanguageOf(pattern: string, maxChars: number): (KeyLanguage & { exact: boolean }) | null {
-  let branches;
-  try {
-    branches = parseRegex(pattern);
-  } catch (err) {
-    if (err instanceof UntranslatableRegex) return null;
-    throw err;
-  }
+  const branches = parsedOrNull(pattern);
+  if (branches === null) return null;
   if (branches.length !== 1) return null;
   const { start, end } = branches[0];
   const node = unwrap(branches[0].node);
@@ -90,6 +85,16 @@ export function disjointKeyLanguages(a: KeyLanguage, b: KeyLanguage): boolean {
 }
 
 /** A group of one item is that item (`([a-z])*` is `[a-z]*`). */
+/** The pattern's branches, or null when it is outside the regex subset. */
+function parsedOrNull(pattern: string): ReturnType<typeof parseRegex> | null {
+  try {
+    return parseRegex(pattern);
+  } catch (err) {
+    if (err instanceof UntranslatableRegex) return null;
+    throw err;
+  }
+}
+
 function unwrap(n: RegexNode): RegexNode {
   if (n.kind === "seq" && n.items.length === 1) return unwrap(n.items[0]);
   if (n.kind === "repeat") return { ...n, item: unwrap(n.item) };
@@ -276,13 +281,8 @@ export const MAX_OUTSIDE_LANGUAGES = 6;
  * `\w{1,255}`): a key matches exactly when it contains a character of C. Null otherwise.
  */
 export function containedClassOf(pattern: string): CharRanges | null {
-  let branches;
-  try {
-    branches = parseRegex(pattern);
-  } catch (err) {
-    if (err instanceof UntranslatableRegex) return null;
-    throw err;
-  }
+  const branches = parsedOrNull(pattern);
+  if (branches === null) return null;
   if (branches.length !== 1 || branches[0].start || branches[0].end) return null;
   const node = unwrap(branches[0].node);
   if (node.kind === "set") return node.ranges;

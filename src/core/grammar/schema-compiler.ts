@@ -46,6 +46,15 @@ const MAX_CONDITIONAL_CASES = 16;
 const MAX_COUNT_STATES = 4096;
 /** Optional members per named tail rule of a long object (see compileObject). */
 const TAIL_CHUNK = 8;
+/** A count keyword's type and its opposite bound (negating `minLength: c` leaves `maxLength: c - 1`). */
+const COUNT_OPPOSITES: Record<string, [string, string]> = {
+  minLength: ["string", "maxLength"],
+  maxLength: ["string", "minLength"],
+  minItems: ["array", "maxItems"],
+  maxItems: ["array", "minItems"],
+  minProperties: ["object", "maxProperties"],
+  maxProperties: ["object", "minProperties"],
+};
 
 /** The compile ran out of its step or rule budget at this pointer (the caller may retry shallower). */
 export class BudgetExceeded extends Error {
@@ -858,29 +867,19 @@ export class SchemaCompiler {
           break;
         }
         case "minLength":
-          if (c === undefined) return null;
-          if (c > 0) fails("string", { maxLength: c - 1 });
-          break;
         case "maxLength":
-          if (c === undefined) return null;
-          fails("string", { minLength: c + 1 });
-          break;
         case "minItems":
-          if (c === undefined) return null;
-          if (c > 0) fails("array", { maxItems: c - 1 });
-          break;
         case "maxItems":
-          if (c === undefined) return null;
-          fails("array", { minItems: c + 1 });
-          break;
         case "minProperties":
+        case "maxProperties": {
           if (c === undefined) return null;
-          if (c > 0) fails("object", { maxProperties: c - 1 });
+          // A count bound fails where the opposite bound, one past it, holds (a minimum of 0 never fails).
+          const [type, opposite] = COUNT_OPPOSITES[k];
+          if (k.startsWith("min")) {
+            if (c > 0) fails(type, { [opposite]: c - 1 });
+          } else fails(type, { [opposite]: c + 1 });
           break;
-        case "maxProperties":
-          if (c === undefined) return null;
-          fails("object", { minProperties: c + 1 });
-          break;
+        }
         case "minimum":
         case "maximum":
         case "exclusiveMinimum":
