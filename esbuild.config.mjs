@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { dirname } from "node:path";
 
 const production = process.argv[2] === "production";
-const HOST_ENTRY = "src/engine/host/main.ts";
+const HOST_ENTRY = "src/host/main.ts";
 export const HOST_OUT = "build/engine-host.mjs";
 
 // Packages that run only in the engine host and load from node_modules in the plugin folder.

@@ -1,5 +1,5 @@
 // Lint: Obsidian's recommended rules (which include typescript-eslint's type-checked set) over the whole repo.
-// Node-only code (CLI, engine host, tests) keeps the type-checked rules but not the renderer-only ones.
+// Node-only code (CLI, engine host, tests; src/engine runs in the renderer but reaches Node on desktop only) keeps the type-checked rules but not the renderer-only ones.
 import { defineConfig, globalIgnores } from "eslint/config";
 import obsidianmd from "eslint-plugin-obsidianmd";
 
@@ -24,7 +24,7 @@ export default defineConfig([
   {
     // Headless code and the engine host run in plain Node, never in Obsidian's renderer: console output,
     // Node built-ins and global timers are how they are supposed to work.
-    files: ["src/node/**", "src/engine/**", "test/**", "*.mjs", "vitest.config.ts"],
+    files: ["src/node/**", "src/host/**", "src/engine/**", "test/**", "*.mjs", "vitest.config.ts"],
     rules: {
       "obsidianmd/rule-custom-message": "off",
       "obsidianmd/prefer-window-timers": "off",
@@ -36,24 +36,15 @@ export default defineConfig([
       "import/no-extraneous-dependencies": "off",
     },
   },
+  // Layer fences (ARCHITECTURE.md): imports only point down. When a fence rejects an import, fix the structure, never
+  // the fence. Lowest first: core/ports < core/protocol < core's parts < core/agent < tools < engine (renderer-side)
+  // < host (the engine host process) < app (the one assembly) < plugin, node. A relative import names the folder it
+  // reaches, so each fence matches folder names; the core's own fence also keeps hosts and Node out.
+  ...layerFences(),
   {
-    // The core runs in the renderer and headless alike, so it uses the timers both have; it imports no host
-    // (the fence from ARCHITECTURE.md: fix the structure, never the fence).
+    // The core runs in the renderer and headless alike, so it uses the timers both have.
     files: ["src/core/**"],
-    rules: {
-      "obsidianmd/prefer-window-timers": "off",
-      "no-restricted-imports": [
-        "error",
-        {
-          patterns: [
-            { regex: "^(obsidian|electron|node-llama-cpp|vectra)$", message: "src/core talks to hosts through its ports only." },
-            { regex: "^node:", message: "src/core must not import Node built-ins." },
-            { regex: "^(fs|path|os|child_process|crypto|http|https|url|worker_threads)(/.*)?$", message: "src/core must not import Node built-ins." },
-            { regex: "(^|/)(plugin|node|engine)/", message: "src/core must not import a host layer." },
-          ],
-        },
-      ],
-    },
+    rules: { "obsidianmd/prefer-window-timers": "off" },
   },
   {
     // The model download and the runtime's start-up check run in the renderer and in Node alike (the CLI's
@@ -90,3 +81,27 @@ export default defineConfig([
     },
   },
 ]);
+
+/** One no-restricted-imports entry per layer: what each folder may not reach (each entry is whole, flat config does not merge rule options). */
+function layerFences() {
+  const folder = (names, message) => ({ regex: `(^|/)(${names.join("|")})/`, message });
+  const outerOfCore = folder(["tools", "engine", "host", "app", "plugin", "node"], "src/core must not import an outer layer: it talks to hosts through its ports.");
+  const nodeBuiltins = [
+    { regex: "^node:", message: "This layer runs where Node may not exist: no Node built-ins." },
+    { regex: "^(fs|path|os|child_process|crypto|http|https|net|url|worker_threads)(/.*)?$", message: "This layer runs where Node may not exist: no Node built-ins." },
+  ];
+  const hostPackages = { regex: "^(obsidian|electron|node-llama-cpp|vectra)$", message: "This layer talks to hosts through the core's ports only." };
+  const core = [hostPackages, ...nodeBuiltins, outerOfCore];
+  const fence = (files, patterns) => ({ files, rules: { "no-restricted-imports": ["error", { patterns }] } });
+  return [
+    fence(["src/core/**"], core),
+    fence(["src/core/{grammar,router,gatekeeper,memory,journal}/**"], [...core, folder(["agent"], "The core's parts sit below the agent loop; move what both need to core/ports or core/protocol.")]),
+    fence(["src/core/protocol/**"], [...core, folder(["grammar", "router", "gatekeeper", "memory", "journal", "agent"], "core/protocol holds plain types; it may use core/ports only.")]),
+    fence(["src/core/ports/**"], [...core, folder(["protocol", "grammar", "router", "gatekeeper", "memory", "journal", "agent"], "core/ports is the lowest layer; it imports nothing of the core.")]),
+    fence(["src/tools/**"], [hostPackages, ...nodeBuiltins, folder(["engine", "host", "app", "plugin", "node"], "src/tools sits above the core only; hosts hand tools their ports.")]),
+    fence(["src/engine/**"], [{ regex: "^(obsidian|node-llama-cpp|vectra)$", message: "Renderer-side engines reach node-llama-cpp and vectra through the engine host, and Obsidian through their callers." }, folder(["tools", "host", "app", "plugin", "node"], "src/engine (renderer-side engines) may use src/core only.")]),
+    fence(["src/host/**"], [{ regex: "^obsidian$", message: "The engine host is a plain Node process: no Obsidian." }, folder(["tools", "app", "plugin", "node"], "The engine host may use src/core and src/engine only.")]),
+    fence(["src/app/**"], [{ regex: "^(obsidian|node-llama-cpp|vectra)$", message: "The assembly takes ports; hosts make them." }, ...nodeBuiltins, folder(["plugin", "node"], "src/app is below the hosts that call it.")]),
+    fence(["src/plugin/**", "main.ts"], [folder(["node"], "The plugin must not import headless code (src/node).")]),
+  ];
+}

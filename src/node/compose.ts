@@ -6,7 +6,7 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Agent } from "../core/agent/agent";
-import type { MemoryPrefetch } from "../core/agent/ports";
+import type { MemoryPrefetch } from "../core/ports/agent";
 import { Indexer, createMemorySearch, prefetchMemories } from "../core/memory";
 import type { IndexStore } from "../core/ports/index-store";
 import type { AgentOptions } from "../core/agent/options";
@@ -29,7 +29,7 @@ import { createToolCatalog, dailySettingsFromObsidian } from "../tools/index";
 import { ToolRegistry } from "../tools/registry";
 import { FolderVault } from "./folder-vault/folder-vault";
 import { cachedTestModel } from "./test-model/model-cache";
-import { clampTools, type ClampOptions } from "./eval/clamp-schema";
+import { clampTools, type ClampOptions } from "../app/clamp-schema";
 
 /**
  * Grammar caps for the tiny random-weight test model: short strings keep every envelope's byte bound

@@ -5,7 +5,7 @@
 import { compileSchemaGrammar, type CompiledGrammar, type GrammarOptions, type JsonSchema } from "../core/grammar";
 import type { Engine } from "../core/ports/engine";
 import { TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "./compose";
-import { clampSchema } from "./eval/clamp-schema";
+import { clampSchema } from "../app/clamp-schema";
 
 /** Schema text shown to the model is cut here (the test model's context is small). */
 const MAX_SCHEMA_PROMPT_CHARS = 1500;

@@ -12,13 +12,13 @@ import type { ToolCatalog } from "../protocol/registry";
 import { Conversation } from "./conversation";
 import type { AgentEvent, AgentEventListener, ToolResultEvent, TurnOutcome } from "./events";
 import { DEFAULT_AGENT_OPTIONS, type AgentOptions } from "./options";
-import type { GrammarSource, MemoryPrefetch, RouterPort, TranscriptSink } from "./ports";
+import type { GrammarSource, MemoryPrefetch, RouterPort, TranscriptSink } from "../ports/agent";
 import { runTurnLoop } from "./turn-loop";
 import { Gatekeeper } from "../gatekeeper/gatekeeper";
 import { TokenCounter } from "./token-counter";
 
 export type { AgentOptions } from "./options";
-export type { GrammarSource, MemoryPrefetch, RouterPort, RouteDecision, TranscriptSink, CompiledGrammar } from "./ports";
+export type { GrammarSource, MemoryPrefetch, RouterPort, RouteDecision, TranscriptSink, CompiledGrammar } from "../ports/agent";
 
 /** Everything the agent works with, constructed once per host and passed in. */
 export interface AgentDeps {

@@ -6,6 +6,6 @@ export { Conversation, ConversationFormatError } from "./conversation";
 export type { ConversationData, ConversationEntry, StoredToolResult } from "./conversation";
 export { DEFAULT_AGENT_OPTIONS } from "./options";
 export type { AgentOptions } from "./options";
-export type { CompiledGrammar, GrammarSource, MemoryPrefetch, RouteDecision, RouterPort, TranscriptSink } from "./ports";
+export type { CompiledGrammar, GrammarSource, MemoryPrefetch, RouteDecision, RouterPort, TranscriptSink } from "../ports/agent";
 export { parseEnvelope } from "./envelope-parse";
 export { EnvelopeStream } from "./envelope-stream";

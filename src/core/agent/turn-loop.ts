@@ -7,7 +7,7 @@ import type { Envelope, EnvelopeToolCall } from "../protocol/envelope";
 import { Gatekeeper, ToolRefusal, type AgentState } from "../gatekeeper/gatekeeper";
 import { stateForStatus } from "../gatekeeper/states";
 import type { AgentDeps, TurnResult } from "./agent";
-import { TurnAborted, throwIfAborted } from "./abort";
+import { TurnAborted, throwIfAborted } from "../ports/abort";
 import { ContextFullError, budgetPrompt } from "./context-budget";
 import type { Conversation, ConversationEntry, StoredToolResult } from "./conversation";
 import { parseEnvelope } from "./envelope-parse";

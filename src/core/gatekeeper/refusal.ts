@@ -1,5 +1,5 @@
 /** A gatekeeper refusal: typed, with one sentence the model and the user can act on. */
-import type { AgentErrorCode } from "../agent/events";
+import type { AgentErrorCode } from "../protocol/error-codes";
 
 export class ToolRefusal extends Error {
   constructor(

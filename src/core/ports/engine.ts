@@ -1,4 +1,11 @@
-import type { ChatMessage } from "../protocol/messages";
+/** One chat message as the engine formats it with the model's own chat template. */
+export interface ChatMessage {
+  /** Who speaks. Tool results travel as `user` messages prefixed by the agent, so every chat template accepts them. */
+  role: "system" | "user" | "assistant";
+  /** Plain text. */
+  content: string;
+}
+
 
 /** What the agent asks of a language model. Implemented by the engine host client and by the scripted engine in tests. */
 export interface Engine {

@@ -38,3 +38,6 @@ export interface VectorHit {
   score: number;
   metadata: VectorItem["metadata"];
 }
+
+/** How a vector index file is encoded on disk: the compact format, or vectra's protobuf or JSON. */
+export type VectorCodec = "compact" | "protobuf" | "json";

@@ -6,7 +6,8 @@
 import type { ToolDefinition } from "./tool";
 
 /** A JSON Schema object (draft 2020-12 as `z.toJSONSchema` emits it, or what an MCP server sent). */
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema } from "../ports/json-schema";
+import type { JsonSchema } from "../ports/json-schema";
 
 /** What the grammar compiler needs of a tool. */
 export interface GrammarTool {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { UserPort, VaultPort, WorkspacePort } from "../ports";
-import type { JsonSchema } from "./registry";
+import type { JsonSchema } from "../ports/json-schema";
 
 /** What a tool does to the vault; decides whether the gatekeeper asks before running it. */
 export type ToolEffect = "read" | "write" | "destructive";

@@ -2,8 +2,8 @@
  * A router that follows a changing catalog: when tools arrive or leave (MCP servers), the ToolRouter is rebuilt over
  * the new tool cards, keeping the note names it was told. The hook between the registry and the router.
  */
-import type { AbortOptions } from "../agent/abort";
-import type { RouteDecision, RouterPort } from "../agent/ports";
+import type { AbortOptions } from "../ports/abort";
+import type { RouteDecision, RouterPort } from "../ports/agent";
 import type { ToolCatalog } from "../protocol/registry";
 import type { ToolDefinition } from "../protocol/tool";
 import type { ToolRouter } from "./tool-router";

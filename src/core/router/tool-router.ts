@@ -3,7 +3,7 @@
  * then a threshold, top-K, family completion for persist/change intents, tools named in the message,
  * and the two special decisions: chat only (offer nothing) and unsure (offer everything).
  */
-import type { RouteDecision, RouterPort } from "../agent/ports";
+import type { RouteDecision, RouterPort } from "../ports/agent";
 import type { EmbeddingScorer } from "./embedding-scorer";
 import { analyze } from "./analyze";
 import { aboutVault, asksToChange, looksLikeChat, namedTools, smallTalkRest, withoutQuestionStart } from "./intents";

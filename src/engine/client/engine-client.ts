@@ -9,7 +9,7 @@ import {
   type GenerateRequest,
   type ModelInfo,
 } from "../../core/ports/engine";
-import { abortedReply, type ClientMessage, type EngineEvent, type HostMessage, type ModelOptions, type OpResults } from "../host/protocol";
+import { abortedReply, type ClientMessage, type EngineEvent, type HostMessage, type ModelOptions, type OpResults } from "./host-protocol";
 import type { ServerEngineConfig, ServerProbe } from "../server/server-config";
 import { HostLog } from "./host-log";
 import type { ChildProcessLike, HostLauncher } from "./launcher";

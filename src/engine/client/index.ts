@@ -2,4 +2,4 @@
 export { EngineClient, type EngineClientOptions, type EngineState, type GeneratedReply, type RequestOptions } from "./engine-client";
 export type { ChildProcessLike, HostLauncher } from "./launcher";
 export { HostLog } from "./host-log";
-export type { EngineEvent, ModelOptions, HostStatus } from "../host/protocol";
+export type { EngineEvent, ModelOptions, HostStatus } from "./host-protocol";

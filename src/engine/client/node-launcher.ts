@@ -9,11 +9,11 @@ import { EngineClient, type EngineClientOptions } from "./engine-client";
 import type { HostLauncher } from "./launcher";
 
 /** The host's TypeScript entry in this source tree. */
-export const hostSourcePath = fileURLToPath(new URL("../host/main.ts", import.meta.url));
+export const hostSourcePath = fileURLToPath(new URL("../../host/main.ts", import.meta.url));
 
 /** How to start the host headless. */
 export interface NodeLauncherOptions {
-  /** Host script; default the TypeScript source (src/engine/host/main.ts). */
+  /** Host script; default the TypeScript source (src/host/main.ts). */
   hostScript?: string;
   /** Extra environment for the host (e.g. VAULT_AGENT_HOST_FAULT for tests). */
   env?: Record<string, string>;

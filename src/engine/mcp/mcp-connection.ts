@@ -8,7 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { McpCallResult, McpServerState, McpServerView, McpToolInfo } from "../../tools/mcp/mcp-port";
+import type { McpCallResult, McpServerState, McpServerView, McpToolInfo } from "../../core/ports/mcp";
 import type { McpServerConfig } from "./mcp-config";
 
 /** How connections are made and supervised; every default is stated. */

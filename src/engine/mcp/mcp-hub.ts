@@ -2,7 +2,7 @@
  * All configured MCP servers: one connection each, started together when first needed, stopped together on unload.
  * Implements the port the MCP tool adapters read (src/tools/mcp/mcp-port.ts).
  */
-import type { McpCallResult, McpServerView, McpToolHost } from "../../tools/mcp/mcp-port";
+import type { McpCallResult, McpServerView, McpToolHost } from "../../core/ports/mcp";
 import type { McpServerConfig } from "./mcp-config";
 import { McpConnection, type McpConnectionOptions } from "./mcp-connection";
 

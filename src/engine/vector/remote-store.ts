@@ -3,8 +3,7 @@
  * vectra (see host-ops.ts). Opens the index lazily on first use and passes any notice (a rebuilt
  * index) to `onNotice`.
  */
-import type { RelabelItem, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
-import type { VectorCodec } from "./vectra-store";
+import type { RelabelItem, VectorCodec, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
 
 /** The part of the engine client this store needs. */
 export interface EngineRequester {

@@ -11,7 +11,7 @@ import { availableParallelism } from "node:os";
 import type { ChatMessage } from "../../core/protocol/messages";
 import type { EngineClient } from "../../engine/client/engine-client";
 import { createNodeEngine } from "../../engine/client/node-launcher";
-import type { HostStatus, OpParams } from "../../engine/host/protocol";
+import type { HostStatus, OpParams } from "../../engine/client/host-protocol";
 import { parseArgs, UsageError } from "../cli-types";
 import { cachedTestModel } from "../test-model/model-cache";
 import { SERVER_FLAGS, serverFromFlags } from "../server-flags";

@@ -24,8 +24,8 @@ import { parseArgs, UsageError } from "../cli-types";
 import { generateVault } from "../vault-generator/generate-vault";
 import { openFolderMemory, type FolderMemory } from "../folder-vault/folder-memory";
 import { defaultTestModelPath } from "../compose";
-import { loadVectra } from "../../engine/vector/vectra-loader";
-import { CompactCodec } from "../../engine/vector/compact-codec";
+import { loadVectra } from "../../host/vector/vectra-loader";
+import { CompactCodec } from "../../host/vector/compact-codec";
 
 function log(line: string): void {
   process.stderr.write(`[bench index] ${line}\n`);

@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { compileEnvelopeGrammar, type GrammarTool } from "../../core/grammar";
 import { ENVELOPE_STATUS_VALUES } from "../../core/grammar/envelope";
-import { runSamplingBench } from "../../engine/bench/sampling-bench";
+import { runSamplingBench } from "../../host/bench/sampling-bench";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../cli-types";

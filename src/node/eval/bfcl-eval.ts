@@ -20,7 +20,7 @@ import { cliUser } from "../compose";
 import { FolderVault } from "../folder-vault/folder-vault";
 import { argsAcceptable } from "./bfcl-check";
 import type { BfclItem } from "./bfcl";
-import { clampTools, type ClampOptions } from "./clamp-schema";
+import { clampTools, type ClampOptions } from "../../app/clamp-schema";
 import { alignedTable, pct, RecordingEngine } from "./recording-engine";
 import { configAgentOptions, EVAL_CONFIGS, TurnClock, type EvalConfig } from "./run-eval";
 

@@ -11,7 +11,7 @@ import type { AgentOptions } from "../../core/agent/options";
 import type { Engine } from "../../core/ports/engine";
 import type { GrammarOptions } from "../../core/grammar";
 import { composeHeadless } from "../compose";
-import type { ClampOptions } from "./clamp-schema";
+import type { ClampOptions } from "../../app/clamp-schema";
 import { alignedTable, pct, RecordingEngine } from "./recording-engine";
 import { scoreCall } from "./score";
 import type { EvalCase } from "./suite";

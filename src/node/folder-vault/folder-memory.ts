@@ -6,7 +6,7 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { FolderVault } from "./folder-vault";
-import { FolderIndexStore } from "./folder-index-store";
+import { FolderIndexStore } from "../../host/vector/folder-index-store";
 import { Indexer, type IndexProgress } from "../../core/memory/indexer";
 import { createMemorySearch } from "../../core/memory/memory-search";
 import type { MemorySearch } from "../../core/protocol/tool";

@@ -12,7 +12,7 @@ export const PACK_FORMAT = 1;
 
 /**
  * vectra's dependencies the host does not load: it requires LocalIndex and the codecs directly
- * (src/engine/vector/vectra-loader.ts), which use uuid and wink-*; OpenAI, gRPC, HTML and tokenizer code are for
+ * (src/host/vector/vectra-loader.ts), which use uuid and wink-*; OpenAI, gRPC, HTML and tokenizer code are for
  * vectra's own CLI and embedding clients. The pack's smoke test opens, writes and queries a protobuf index to prove it.
  */
 export const DROPPED_DEPENDENCIES: Record<string, string[]> = {

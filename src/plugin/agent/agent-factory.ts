@@ -13,7 +13,7 @@ import { DEFAULT_TOOL_SETTINGS, type MemorySearch, type ToolContext, type ToolSe
 import { ToolRouter } from "../../core/router";
 import { CatalogRouter } from "../../core/router/catalog-router";
 import { McpCatalog } from "../../tools/mcp/mcp-catalog";
-import type { McpToolHost } from "../../tools/mcp/mcp-port";
+import type { McpToolHost } from "../../core/ports/mcp";
 import { createToolCatalog } from "../../tools";
 import { ToolRegistry } from "../../tools/registry";
 import { THINK_FIRST_TOKENS, type VaultAgentSettings } from "../settings/settings";

@@ -4,7 +4,7 @@
  * for the status bar and the chat pane's status line.
  */
 import type { Constraint, Engine, GenerateRequest, GenerateResult, ModelInfo } from "../../core/ports/engine";
-import type { HostStatus } from "../../engine/host/protocol";
+import type { HostStatus } from "../../engine/client/host-protocol";
 
 /** An engine that may also manage a process (EngineClient does; the scripted test engine does not). */
 export type InnerEngine = Engine & {

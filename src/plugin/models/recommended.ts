@@ -3,8 +3,6 @@
  * Chat models only from families the test matrix proves (test/integration/families: real tokenizer and
  * chat template through the engine).
  */
-import type { FamilyId } from "../../node/test-model/families";
-
 export interface RecommendedModel {
   /** What the picker shows. */
   name: string;
@@ -14,8 +12,8 @@ export interface RecommendedModel {
   approxBytes: number;
   /** One line on what it is good for. */
   note: string;
-  /** The tested family of a chat model; null for an embedding model. */
-  family: FamilyId | null;
+  /** The id of the family test model that proves a chat model (`make-test-model --family`; a test checks it); null for an embedding model. */
+  family: string | null;
 }
 
 export const RECOMMENDED_MODELS: RecommendedModel[] = [

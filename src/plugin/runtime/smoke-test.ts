@@ -6,7 +6,7 @@
 import * as path from "path";
 import { EngineClient } from "../../engine/client/engine-client";
 import type { HostLauncher } from "../../engine/client/launcher";
-import type { RuntimeCheckResult } from "../../engine/host/runtime-check";
+import type { RuntimeCheckResult } from "../../host/runtime-check";
 import { ensureHostScript } from "../engine/host-script";
 
 export interface SmokeTestOptions {

@@ -6,7 +6,7 @@
 import { Setting } from "obsidian";
 import { McpConfigError, parseMcpConfig } from "../../engine/mcp/mcp-config";
 import type { McpHub } from "../../engine/mcp/mcp-hub";
-import type { McpServerView } from "../../tools/mcp/mcp-port";
+import type { McpServerView } from "../../core/ports/mcp";
 import { mcpToolDefinitions, type McpToolReport } from "../../tools/mcp/mcp-tools";
 import { uniqueParts } from "../../tools/mcp/mcp-tool-name";
 import type { VaultAgentSettings } from "./settings";

@@ -3,7 +3,7 @@ import { ButtonComponent, Notice, PluginSettingTab, Setting, normalizePath, type
 import { toolFamilies } from "../agent/agent-factory";
 import type { DownloadProgress } from "../download/model-download";
 import type { EngineStatus } from "../engine/managed-engine";
-import type { HostStatus } from "../../engine/host/protocol";
+import type { HostStatus } from "../../engine/client/host-protocol";
 import { describeModel, formatBytes, type ModelEntry } from "../models/model-library";
 import { renderModelChecks } from "../models/model-checks";
 import { RECOMMENDED_MODELS } from "../models/recommended";

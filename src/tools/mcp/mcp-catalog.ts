@@ -5,7 +5,7 @@
  */
 import type { GrammarOptions } from "../../core/grammar";
 import type { ToolRegistry } from "../registry";
-import type { McpToolHost } from "./mcp-port";
+import type { McpToolHost } from "../../core/ports/mcp";
 import { mcpToolDefinitions, refusedNotice, type McpToolReport } from "./mcp-tools";
 import { uniqueParts } from "./mcp-tool-name";
 

@@ -4,7 +4,7 @@
  */
 import { ToolRefusal } from "../../core/gatekeeper/refusal";
 import type { ToolResult } from "../../core/protocol/tool";
-import type { McpCallResult, McpContent } from "./mcp-port";
+import type { McpCallResult, McpContent } from "../../core/ports/mcp";
 
 /** Characters of one result kept before the turn loop cuts it to its own result budget. */
 const MAX_RESULT_CHARS = 20_000;

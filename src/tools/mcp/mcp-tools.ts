@@ -9,7 +9,7 @@ import type { JsonSchema } from "../../core/protocol/registry";
 import type { ToolDefinition, ToolEffect } from "../../core/protocol/tool";
 import { defineTool } from "../define-tool";
 import { ToolRegistry } from "../registry";
-import type { McpToolHost, McpToolInfo } from "./mcp-port";
+import type { McpToolHost, McpToolInfo } from "../../core/ports/mcp";
 import { mcpResult } from "./mcp-result";
 import { mcpToolName, namePart, uniqueParts } from "./mcp-tool-name";
 

@@ -5,7 +5,7 @@ import { compileSchemaGrammar } from "../../../src/core/grammar";
 import { EngineError, type GenerateResult } from "../../../src/core/ports/engine";
 import type { EngineClient } from "../../../src/engine/client/engine-client";
 import { createNodeEngine } from "../../../src/engine/client/node-launcher";
-import type { HostStatus } from "../../../src/engine/host/protocol";
+import type { HostStatus } from "../../../src/engine/client/host-protocol";
 import { TEST_MODEL_SHAPE } from "../../../src/node/test-model/test-model";
 import { testModelPath } from "../../helpers/test-model";
 

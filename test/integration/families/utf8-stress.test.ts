@@ -6,14 +6,14 @@
  */
 import { getLlama, type Llama, type LlamaContext, type LlamaModel, type Token } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generateConstrained } from "../../../src/engine/host/forced-text-generator";
-import { generateUnderGrammar } from "../../../src/engine/host/grammar-generation";
-import { GrammarWalkers } from "../../../src/engine/host/grammar-walkers";
-import { loadLlamaRuntime } from "../../../src/engine/host/llama-runtime";
-import { UTF8_BOUNDARY } from "../../../src/engine/host/utf8-state";
-import { vocabularyBytes } from "../../../src/engine/host/token-bytes";
-import { isValidUtf8 } from "../../../src/engine/host/utf8-state";
-import { Utf8TokenGuard } from "../../../src/engine/host/utf8-token-guard";
+import { generateConstrained } from "../../../src/host/forced-text-generator";
+import { generateUnderGrammar } from "../../../src/host/grammar-generation";
+import { GrammarWalkers } from "../../../src/host/grammar-walkers";
+import { loadLlamaRuntime } from "../../../src/host/llama-runtime";
+import { UTF8_BOUNDARY } from "../../../src/host/utf8-state";
+import { vocabularyBytes } from "../../../src/host/token-bytes";
+import { isValidUtf8 } from "../../../src/host/utf8-state";
+import { Utf8TokenGuard } from "../../../src/host/utf8-token-guard";
 import { FAMILY_IDS } from "../../../src/node/test-model/families";
 import { familyModelPath } from "../../helpers/test-model";
 

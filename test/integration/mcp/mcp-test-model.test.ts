@@ -12,7 +12,7 @@ import { createNodeEngine } from "../../../src/engine/client/node-launcher";
 import type { EngineClient } from "../../../src/engine/client";
 import { McpHub } from "../../../src/engine/mcp/mcp-hub";
 import { TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../../../src/node/compose";
-import { clampTools } from "../../../src/node/eval/clamp-schema";
+import { clampTools } from "../../../src/app/clamp-schema";
 import { McpCatalog } from "../../../src/tools/mcp/mcp-catalog";
 import { ToolRegistry } from "../../../src/tools/registry";
 import { realServers } from "../../helpers/mcp-servers";

@@ -12,7 +12,7 @@ import { createNodeEngine } from "../../../src/engine/client/node-launcher";
 import type { EngineClient } from "../../../src/engine/client/engine-client";
 import { RemoteVectorStore } from "../../../src/engine/vector/remote-store";
 import { FolderVault } from "../../../src/node/folder-vault/folder-vault";
-import { FolderIndexStore } from "../../../src/node/folder-vault/folder-index-store";
+import { FolderIndexStore } from "../../../src/host/vector/folder-index-store";
 import { Indexer } from "../../../src/core/memory/indexer";
 import { createMemorySearch } from "../../../src/core/memory/memory-search";
 import { chunkNote } from "../../../src/core/memory/chunker";

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateVault } from "../../../src/node/vault-generator/generate-vault";
 import { FolderVault } from "../../../src/node/folder-vault/folder-vault";
-import { FolderIndexStore } from "../../../src/node/folder-vault/folder-index-store";
+import { FolderIndexStore } from "../../../src/host/vector/folder-index-store";
 import { Indexer } from "../../../src/core/memory/indexer";
 import { createMemorySearch } from "../../../src/core/memory/memory-search";
 import { createToolCatalog } from "../../../src/tools";

@@ -21,7 +21,7 @@ import { EngineClient } from "../../../src/engine/client/engine-client";
 import { createNodeEngine, nodeHostLauncher } from "../../../src/engine/client/node-launcher";
 import { RemoteVectorStore } from "../../../src/engine/vector/remote-store";
 import { TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR, composeHeadless } from "../../../src/node/compose";
-import { clampTools } from "../../../src/node/eval/clamp-schema";
+import { clampTools } from "../../../src/app/clamp-schema";
 import { FolderVault } from "../../../src/node/folder-vault/folder-vault";
 import { createToolCatalog } from "../../../src/tools/index";
 import { ToolRegistry } from "../../../src/tools/registry";

@@ -12,7 +12,7 @@ import { SubsetCache } from "../../../src/core/grammar";
 import type { EngineClient } from "../../../src/engine/client/engine-client";
 import { createNodeEngine } from "../../../src/engine/client/node-launcher";
 import { TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR, composeHeadless } from "../../../src/node/compose";
-import { clampTools } from "../../../src/node/eval/clamp-schema";
+import { clampTools } from "../../../src/app/clamp-schema";
 import { createToolCatalog } from "../../../src/tools/index";
 import { ToolRegistry } from "../../../src/tools/registry";
 import { requireLlamaServer, startLlamaServer, type RunningServer } from "../../helpers/llama-server";

@@ -3,7 +3,7 @@ import { createToolCatalog } from "../../../src/tools/index";
 import { ToolRegistry } from "../../../src/tools/registry";
 import { argMatches, scoreCall } from "../../../src/node/eval/score";
 import { EVAL_SUITE } from "../../../src/node/eval/suite";
-import { clampSchema } from "../../../src/node/eval/clamp-schema";
+import { clampSchema } from "../../../src/app/clamp-schema";
 
 const registry = new ToolRegistry(createToolCatalog({ semantic: false, network: false }));
 

@@ -1,8 +1,8 @@
 /** The host's request handling in-process: dispatch, extra ops, errors as replies (no model needed). */
 import { describe, expect, it } from "vitest";
 import { EngineError } from "../../../src/core/ports/engine";
-import { HostServer } from "../../../src/engine/host/host-server";
-import type { HostMessage } from "../../../src/engine/host/protocol";
+import { HostServer } from "../../../src/host/host-server";
+import type { HostMessage } from "../../../src/engine/client/host-protocol";
 
 function serverWith(extraOps: Record<string, (params: unknown) => Promise<unknown>>) {
   const sent: HostMessage[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { availableParallelism } from "node:os";
-import { chooseThreads } from "../../../src/engine/host/threads";
+import { chooseThreads } from "../../../src/host/threads";
 
 const MB = 1024 * 1024;
 

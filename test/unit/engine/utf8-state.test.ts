@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { vocabularyBytes } from "../../../src/engine/host/token-bytes";
-import { isValidUtf8, UTF8_BOUNDARY, UTF8_INVALID, utf8Run } from "../../../src/engine/host/utf8-state";
+import { vocabularyBytes } from "../../../src/host/token-bytes";
+import { isValidUtf8, UTF8_BOUNDARY, UTF8_INVALID, utf8Run } from "../../../src/host/utf8-state";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const b = (...xs: number[]) => Uint8Array.from(xs);

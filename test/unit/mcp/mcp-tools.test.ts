@@ -5,7 +5,7 @@ import { ToolRouter } from "../../../src/core/router/tool-router";
 import { ToolRefusal } from "../../../src/core/gatekeeper/refusal";
 import { McpConfigError, mcpConfigJson, parseMcpConfig } from "../../../src/engine/mcp/mcp-config";
 import { McpCatalog } from "../../../src/tools/mcp/mcp-catalog";
-import type { McpCallResult, McpServerView, McpToolHost, McpToolInfo } from "../../../src/tools/mcp/mcp-port";
+import type { McpCallResult, McpServerView, McpToolHost, McpToolInfo } from "../../../src/core/ports/mcp";
 import { base64Bytes, mcpResult } from "../../../src/tools/mcp/mcp-result";
 import { mcpEffect } from "../../../src/tools/mcp/mcp-tools";
 import { namePart, uniqueParts } from "../../../src/tools/mcp/mcp-tool-name";

@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FolderVault } from "../../../src/node/folder-vault/folder-vault";
-import { FolderIndexStore } from "../../../src/node/folder-vault/folder-index-store";
-import { VectraStore } from "../../../src/engine/vector/vectra-store";
+import { FolderIndexStore } from "../../../src/host/vector/folder-index-store";
+import { VectraStore } from "../../../src/host/vector/vectra-store";
 import { Indexer, type IndexerOptions, type IndexProgress } from "../../../src/core/memory/indexer";
 import { WordEmbedder } from "./word-embedder";
 

@@ -3,7 +3,7 @@ import { mkdtemp, rm, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RemoteTextStore } from "../../../src/engine/vector/remote-text-store";
-import { vectorOps } from "../../../src/engine/vector/host-ops";
+import { vectorOps } from "../../../src/host/vector/host-ops";
 
 /** The host's ops called in-process, as the engine client would over the pipe (with a JSON round trip). */
 const requester = {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TextIndex } from "../../../src/core/memory/text-index";
 import { contentHash } from "../../../src/core/memory/content-hash";
-import { FolderIndexStore } from "../../../src/node/folder-vault/folder-index-store";
+import { FolderIndexStore } from "../../../src/host/vector/folder-index-store";
 import type { IndexStore } from "../../../src/core/ports/index-store";
 
 const KEY = "text-index.json";

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { VectraStore } from "../../../src/engine/vector/vectra-store";
-import { vectorOps } from "../../../src/engine/vector/host-ops";
+import { VectraStore } from "../../../src/host/vector/vectra-store";
+import { vectorOps } from "../../../src/host/vector/host-ops";
 import type { VectorItem } from "../../../src/core/ports/vector-store";
 
 let dir: string;

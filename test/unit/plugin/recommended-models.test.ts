@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeFamily, modelFamily, TESTED_FAMILIES } from "../../../src/plugin/models/model-family";
 import { RECOMMENDED_MODELS } from "../../../src/plugin/models/recommended";
-import { FAMILIES, FAMILY_IDS } from "../../../src/node/test-model/families";
+import { FAMILIES, FAMILY_IDS, type FamilyId } from "../../../src/node/test-model/families";
 import type { ModelInfo } from "../../../src/core/ports/engine";
 
 describe("recommended models", () => {
@@ -13,7 +13,7 @@ describe("recommended models", () => {
         continue;
       }
       expect(FAMILY_IDS).toContain(m.family);
-      expect(m.name.toLowerCase().replace(/ /g, "")).toContain(FAMILIES[m.family].label.toLowerCase().replace(/[ -]/g, ""));
+      expect(m.name.toLowerCase().replace(/ /g, "")).toContain(FAMILIES[m.family as FamilyId].label.toLowerCase().replace(/[ -]/g, ""));
     }
   });
 });

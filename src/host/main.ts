@@ -4,10 +4,10 @@
  * the host's log. Bundled by esbuild as a separate script; node-llama-cpp and vectra stay external.
  */
 import { createInterface } from "node:readline";
-import { flushAllVectorStores, vectorOps } from "../vector/host-ops";
+import { flushAllVectorStores, vectorOps } from "./vector/host-ops";
 import { HostServer } from "./host-server";
 import { runtimeCheck } from "./runtime-check";
-import type { ClientMessage, HostMessage } from "./protocol";
+import type { ClientMessage, HostMessage } from "../engine/client/host-protocol";
 
 // Anything a library prints must not corrupt the protocol stream.
 const toStderr = (...args: unknown[]): void => {

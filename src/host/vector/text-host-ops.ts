@@ -4,7 +4,7 @@
  * the absolute folder where the index files live.
  */
 import { TextIndex } from "../../core/memory/text-index";
-import { FolderIndexStore } from "../../node/folder-vault/folder-index-store";
+import { FolderIndexStore } from "./folder-index-store";
 
 interface Entry {
   index: TextIndex;

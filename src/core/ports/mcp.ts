@@ -2,7 +2,7 @@
  * What the MCP tool adapters need of the MCP client (src/engine/mcp implements it): the servers with their state
  * and tool lists, change events, and tool calls that honour cancellation.
  */
-import type { JsonSchema } from "../../core/protocol/registry";
+import type { JsonSchema } from "./json-schema";
 
 /** Where a server is in its life. */
 export type McpServerState = "stopped" | "starting" | "ready" | "failed";

@@ -3,7 +3,7 @@
  * from the clamped schema accepts a subset of what the real schema allows, so every envelope stays valid, while
  * its byte bound becomes small: what lets a random-weight model finish every envelope within a few hundred tokens.
  */
-import type { GrammarTool, JsonSchema } from "../../tools/registry";
+import type { GrammarTool, JsonSchema } from "../tools/registry";
 
 export interface ClampOptions {
   /** Longest string any arg may be. */

@@ -4,7 +4,7 @@
  * bundled host keeps it external, and a static import would be hoisted to the bundle's top and fail at start.
  */
 import type * as NodeLlamaCpp from "node-llama-cpp";
-import { EngineError } from "../../core/ports/engine";
+import { EngineError } from "../core/ports/engine";
 
 export type LlamaRuntime = typeof NodeLlamaCpp;
 

@@ -5,7 +5,8 @@
  * `{codec?}` and answers with notices (e.g. a corrupt index that was rebuilt); "vector.relabel"
  * rewrites metadata on stored vectors (moved notes) and answers the ids it could not find.
  */
-import { VectraStore, type VectorCodec } from "./vectra-store";
+import { VectraStore } from "./vectra-store";
+import type { VectorCodec } from "../../core/ports/vector-store";
 import { textOps } from "./text-host-ops";
 import type { RelabelItem, VectorItem } from "../../core/ports/vector-store";
 

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import type { LlamaModel, TokenBias } from "node-llama-cpp";
-import { GbnfWalker } from "../../core/grammar/gbnf-walker";
+import { GbnfWalker } from "../core/grammar/gbnf-walker";
 import { ChoiceMasks } from "./choice-masks";
 
 export interface GrammarWalking {

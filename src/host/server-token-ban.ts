@@ -5,7 +5,7 @@
  * in a reply, which llama-server's chat parser then refuses ("does not match the expected … format").
  */
 import { existsSync } from "node:fs";
-import { sentencePieceBytes, splitCharacterTokens } from "../../core/grammar/utf8-guard";
+import { sentencePieceBytes, splitCharacterTokens } from "../core/grammar/utf8-guard";
 import { loadLlamaRuntime } from "./llama-runtime";
 
 /** GGUF `token_type` of control tokens (never text). */

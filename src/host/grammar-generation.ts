@@ -10,7 +10,7 @@
 import type { LlamaContextSequence, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { llamaRuntime } from "./llama-runtime";
 import { useSealedBiases } from "./sealed-bias";
-import type { GenerateResult } from "../../core/ports/engine";
+import type { GenerateResult } from "../core/ports/engine";
 import type { Utf8TokenGuard } from "./utf8-token-guard";
 
 /** One grammar-constrained generation. */

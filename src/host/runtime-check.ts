@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { VectraStore } from "../vector/vectra-store";
+import { VectraStore } from "./vector/vectra-store";
 import { loadLlamaRuntime } from "./llama-runtime";
 
 export interface RuntimeCheckParams {

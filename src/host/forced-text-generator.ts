@@ -13,7 +13,7 @@
  */
 import type { LlamaContextSequence, LlamaGrammar, LlamaGrammarEvaluationState, LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import { llamaRuntime } from "./llama-runtime";
-import type { GbnfWalker, WalkPosition } from "../../core/grammar/gbnf-walker";
+import type { GbnfWalker, WalkPosition } from "../core/grammar/gbnf-walker";
 import type { ChoiceMasks } from "./choice-masks";
 import { TokenTexts } from "./token-texts";
 import { sealBias, useSealedBiases } from "./sealed-bias";

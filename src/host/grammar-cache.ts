@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Llama, LlamaGrammar } from "node-llama-cpp";
-import { EngineError } from "../../core/ports/engine";
+import { EngineError } from "../core/ports/engine";
 import type { LlamaLogTail } from "./llama-log";
 
 export class GrammarCache {

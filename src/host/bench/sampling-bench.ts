@@ -7,14 +7,14 @@
 import { GeneralChatWrapper, getLlama, resolveChatWrapper, type LlamaGrammar, type LlamaModel, type Token, type TokenBias } from "node-llama-cpp";
 import { GbnfWalker } from "../../core/grammar/gbnf-walker";
 import { GbnfRecognizer } from "../../core/grammar/recognizer";
-import { ChoiceMasks } from "../host/choice-masks";
-import { generateConstrained } from "../host/forced-text-generator";
-import { loadLlamaRuntime } from "../host/llama-runtime";
-import { generateUnderGrammar } from "../host/grammar-generation";
-import { TokenTexts } from "../host/token-texts";
-import { sealedBiasArrays } from "../host/sealed-bias";
-import { UTF8_BOUNDARY } from "../host/utf8-state";
-import { Utf8TokenGuard } from "../host/utf8-token-guard";
+import { ChoiceMasks } from "../choice-masks";
+import { generateConstrained } from "../forced-text-generator";
+import { loadLlamaRuntime } from "../llama-runtime";
+import { generateUnderGrammar } from "../grammar-generation";
+import { TokenTexts } from "../token-texts";
+import { sealedBiasArrays } from "../sealed-bias";
+import { UTF8_BOUNDARY } from "../utf8-state";
+import { Utf8TokenGuard } from "../utf8-token-guard";
 
 /** What to measure. */
 export interface SamplingBenchInput {

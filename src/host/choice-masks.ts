@@ -23,7 +23,7 @@
  */
 import type { LlamaModel, Token, TokenBias } from "node-llama-cpp";
 import { llamaRuntime } from "./llama-runtime";
-import type { GbnfWalker, WalkPosition } from "../../core/grammar/gbnf-walker";
+import type { GbnfWalker, WalkPosition } from "../core/grammar/gbnf-walker";
 import { TokenTexts, type RunTokens } from "./token-texts";
 import { sealBias } from "./sealed-bias";
 

@@ -5,16 +5,16 @@
  */
 import { availableParallelism } from "node:os";
 import type { Llama } from "node-llama-cpp";
-import { EngineError, type ModelInfo } from "../../core/ports/engine";
-import { readGgufInfo } from "../gguf/read-gguf-info";
-import { createServerEngine, type ServerEngine } from "../server/create-server-engine";
-import type { ServerEngineConfig } from "../server/server-config";
+import { EngineError, type ModelInfo } from "../core/ports/engine";
+import { readGgufInfo } from "../engine/gguf/read-gguf-info";
+import { createServerEngine, type ServerEngine } from "../engine/server/create-server-engine";
+import type { ServerEngineConfig } from "../engine/server/server-config";
 import { GrammarCache } from "./grammar-cache";
 import { LlamaLogTail } from "./llama-log";
 import { loadLlamaRuntime } from "./llama-runtime";
 import { LoadedModel } from "./loaded-model";
 import { checkModelFile, loadCheckedModel } from "./model-loader";
-import type { ClientMessage, EngineEvent, HostMessage, HostStatus, ModelOptions, OpParams, OpResults } from "./protocol";
+import type { ClientMessage, EngineEvent, HostMessage, HostStatus, ModelOptions, OpParams, OpResults } from "../engine/client/host-protocol";
 import { serverSplitCharacterTokens } from "./server-token-ban";
 import { chooseThreads } from "./threads";
 

@@ -3,8 +3,8 @@
  * (lazily) an embedding context: everything generate / embed / countTokens need.
  */
 import type { ChatHistoryItem, Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
-import { EngineError, type GenerateResult, type ModelInfo } from "../../core/ports/engine";
-import type { ChatMessage } from "../../core/protocol/messages";
+import { EngineError, type GenerateResult, type ModelInfo } from "../core/ports/engine";
+import type { ChatMessage } from "../core/protocol/messages";
 import { ChatFormats } from "./chat-formats";
 import { ConversationSlots } from "./conversation-slots";
 import { GrammarCache } from "./grammar-cache";
@@ -13,7 +13,7 @@ import { generateUnderGrammar } from "./grammar-generation";
 import { GrammarWalkers } from "./grammar-walkers";
 import { UTF8_BOUNDARY } from "./utf8-state";
 import { Utf8TokenGuard } from "./utf8-token-guard";
-import { abortedReply, type OpParams, type OpResults } from "./protocol";
+import { abortedReply, type OpParams, type OpResults } from "../engine/client/host-protocol";
 
 /** What a LoadedModel is made of (built by the host's load op). */
 export interface LoadedModelParts {

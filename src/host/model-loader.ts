@@ -4,8 +4,8 @@
  * memory — so each failure is one sentence naming the file and what to do, and the host lives on.
  */
 import type { Llama, LlamaModel } from "node-llama-cpp";
-import { EngineError, type ModelInfo } from "../../core/ports/engine";
-import { readGgufInfo } from "../gguf/read-gguf-info";
+import { EngineError, type ModelInfo } from "../core/ports/engine";
+import { readGgufInfo } from "../engine/gguf/read-gguf-info";
 import type { LlamaLogTail } from "./llama-log";
 import { llamaRuntime } from "./llama-runtime";
 

@@ -9,12 +9,11 @@
 import { promises as fs } from "node:fs";
 import { join, resolve } from "node:path";
 import type { IndexCodec, IndexData, LocalIndex, MetadataTypes } from "vectra";
-import type { RelabelItem, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
+import type { VectorCodec, RelabelItem, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
 import { loadVectra } from "./vectra-loader";
 import { CompactCodec } from "./compact-codec";
 import { DeferredCodec, WriteBehindStorage } from "./write-behind-file";
 
-export type VectorCodec = "compact" | "protobuf" | "json";
 
 /** The index file each codec writes. */
 const FILE_NAMES: Record<VectorCodec, string> = { compact: "index.vec", protobuf: "index.pb", json: "index.json" };
