@@ -183,7 +183,7 @@ export class ManagedLlamaServer {
     for (;;) {
       if (spawnError) throw new Error(`${LOCAL_LLAMA_LABEL} could not start (${(spawnError as Error).message}); check the llama-server path in the settings.`);
       if (this.child !== child || child.exitCode !== null || child.signalCode !== null) {
-        throw new Error(`${capital(LOCAL_LLAMA_LABEL)} stopped while loading the model${this.lastLineNote()}; check the model file and the settings.`);
+        throw new Error(`${LOCAL_LLAMA_LABEL} stopped while loading the model${this.lastLineNote()}; check the model file and the settings.`);
       }
       const health = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) }).catch(() => null);
       if (health?.ok) break;
@@ -191,7 +191,7 @@ export class ManagedLlamaServer {
       this.options.onProgress?.(health ? "loading the model" : "starting llama-server", seconds);
       if (Date.now() > deadline) {
         await this.kill(child, "SIGKILL", 5000);
-        throw new Error(`${capital(LOCAL_LLAMA_LABEL)} did not become ready within ${seconds} s${this.lastLineNote()}; try a smaller model or context size.`);
+        throw new Error(`${LOCAL_LLAMA_LABEL} did not become ready within ${seconds} s${this.lastLineNote()}; try a smaller model or context size.`);
       }
       await sleep(250);
     }
@@ -212,8 +212,8 @@ export class ManagedLlamaServer {
     const max = this.options.maxRestarts ?? 5;
     this.exitNote =
       this.crashes > max
-        ? `${capital(LOCAL_LLAMA_LABEL)} stopped ${this.crashes} times in a row (${how}${this.lastLineNote(", last said: ")}); change the model or settings, which starts it again.`
-        : `${capital(LOCAL_LLAMA_LABEL)} stopped (${how}); it starts again for the next turn.`;
+        ? `${LOCAL_LLAMA_LABEL} stopped ${this.crashes} times in a row (${how}${this.lastLineNote(", last said: ")}); change the model or settings, which starts it again.`
+        : `${LOCAL_LLAMA_LABEL} stopped (${how}); it starts again for the next turn.`;
     this.stateName = this.crashes > max ? "failed" : "crashed";
     for (const listener of this.exitListeners) listener(this.exitNote);
   }
@@ -250,8 +250,4 @@ export class ManagedLlamaServer {
     const last = [...this.lastLines].reverse().find((l) => /error|fail|unable|cannot|invalid/i.test(l)) ?? this.lastLines[this.lastLines.length - 1];
     return last ? `${prefix}"${last.trim().slice(0, 200)}"` : "";
   }
-}
-
-function capital(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
