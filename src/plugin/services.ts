@@ -19,6 +19,8 @@ import type { ServerEngineConfig, ServerProbe } from "../engine/server/server-co
 import { serverConfig, type VaultAgentSettings } from "./settings/settings";
 import type { McpConnectionOptions } from "../engine/mcp/mcp-connection";
 import { nodeFetch } from "./mcp/node-fetch";
+import { localLlamaEngine, checkLocalLlama } from "./engine/local-llama";
+import type { LlamaServerReport } from "./settings/local-llama-section";
 
 export interface RuntimeReport {
   /** The engine can start (the needed runtime, or a developer install, is present). */
@@ -51,6 +53,8 @@ export interface PluginServices {
   createEngine(settings: VaultAgentSettings): Promise<InnerEngine>;
   /** "Test connection": tries the server for real from an engine host (which needs no runtime) and reports what it found. */
   testServer(config: ServerEngineConfig): Promise<ServerProbe>;
+  /** Finds ("" = PATH and the usual places) or checks a llama-server program for "llama.cpp on this computer". */
+  checkLlamaServer?(path: string): Promise<LlamaServerReport>;
   /** How MCP servers are reached on this machine (default: stdio child processes and the global fetch). */
   mcpConnection?(): Pick<McpConnectionOptions, "transport" | "fetch">;
 }
@@ -166,7 +170,20 @@ export class DesktopServices implements PluginServices {
     return { fetch: nodeFetch };
   }
 
+  checkLlamaServer(path: string): Promise<LlamaServerReport> {
+    return checkLocalLlama(path);
+  }
+
   async createEngine(settings: VaultAgentSettings): Promise<InnerEngine> {
+    if (settings.engineKind === "llama-cpp") {
+      if (!settings.modelPath) throw new EngineSetupError("No model selected; choose one in the settings.");
+      // The llama-server engine runs in an engine host, as for a server you run yourself; it needs only the host script.
+      const host = await ensureHostScript(this.pluginDir, this.host.source, this.host.hash);
+      return localLlamaEngine(settings, {
+        logFile: path.join(this.pluginDir, "engine.log"),
+        connect: (server) => new EngineClient(obsidianHostLauncher(this.pluginDir, host.path), { server, logFile: path.join(this.pluginDir, "engine.log") }),
+      });
+    }
     const server = serverConfig(settings);
     if (server) {
       if (!server.url) throw new EngineSetupError("No server address set; enter the server's URL in the settings.");

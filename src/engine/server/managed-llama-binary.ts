@@ -52,7 +52,8 @@ export function llamaServerFileName(platform: NodeJS.Platform = process.platform
  */
 export function llamaServerCandidates(platform: NodeJS.Platform, env: Record<string, string | undefined>, home: string): string[] {
   const name = llamaServerFileName(platform);
-  const { join } = platform === "win32" ? win32 : posix;
+  const paths = platform === "win32" ? win32 : posix;
+  const join = (...parts: string[]): string => paths.join(...parts);
   const fromPath = (env.PATH ?? env.Path ?? "").split(platform === "win32" ? ";" : ":").filter((p) => p.trim() !== "");
   const usual =
     platform === "darwin"

@@ -7,6 +7,7 @@ import { CONSTRAINT_LABELS, type Constraint } from "../../core/ports/engine";
 import type { ServerEngineConfig, ServerProbe } from "../../engine/server/server-config";
 import { normalizeServerUrl } from "../../engine/server/server-config";
 import type { EngineStatus } from "../engine/managed-engine";
+import { LocalLlamaSection, type LlamaServerReport } from "./local-llama-section";
 import { serverConfig, type EngineKind, type VaultAgentSettings } from "./settings";
 
 /** What the section needs from the plugin. */
@@ -18,10 +19,15 @@ export interface EngineSectionDeps {
   engineStatus: () => EngineStatus;
   /** Re-renders the whole tab (the fields depend on the engine choice). */
   redisplay: () => void;
+  /** Finds or checks the user's llama-server (desktop); without it "llama.cpp on this computer" shows no check. */
+  checkLlamaServer?: (path: string) => Promise<LlamaServerReport>;
+  /** The plugin's services, where the settings tab passes them: their llama-server check when no `checkLlamaServer` is given. */
+  services?: { checkLlamaServer?(path: string): Promise<LlamaServerReport> };
 }
 
 const ENGINE_OPTIONS: Record<EngineKind, string> = {
   builtin: "This computer",
+  "llama-cpp": "llama.cpp on this computer",
   "llama-server": "llama.cpp server",
   openai: "OpenAI-compatible server",
 };
@@ -29,6 +35,7 @@ const ENGINE_OPTIONS: Record<EngineKind, string> = {
 /** How each engine constrains a turn, before any turn ran. */
 const EXPECTED_CONSTRAINT: Record<EngineKind, string> = {
   builtin: `${CONSTRAINT_LABELS.gbnf}, compiled from the tools' schemas.`,
+  "llama-cpp": `${CONSTRAINT_LABELS.gbnf}, sent to your llama-server with each turn.`,
   "llama-server": `${CONSTRAINT_LABELS.gbnf}, sent to the server with each turn.`,
   openai: `${CONSTRAINT_LABELS.json_schema} (response_format), or ${CONSTRAINT_LABELS.none} when the server accepts no schema.`,
 };
@@ -41,7 +48,13 @@ export class EngineSection {
   /** The last "Test connection" result, kept while the tab is open. */
   private probe: { key: string; result?: ServerProbe; error?: string; running?: boolean } | null = null;
 
-  constructor(private readonly deps: EngineSectionDeps) {}
+  private readonly local: LocalLlamaSection | null;
+
+  constructor(private readonly deps: EngineSectionDeps) {
+    const services = deps.services;
+    const check = deps.checkLlamaServer ?? (services?.checkLlamaServer ? (path: string) => services.checkLlamaServer!(path) : undefined);
+    this.local = check ? new LocalLlamaSection({ settings: deps.settings, save: deps.save, checkLlamaServer: check }) : null;
+  }
 
   render(containerEl: HTMLElement): void {
     const s = this.deps.settings();
@@ -54,7 +67,7 @@ export class EngineSection {
           .addOptions(ENGINE_OPTIONS)
           .setValue(s.engineKind)
           .onChange(async (v) => {
-            await this.deps.save({ engineKind: v === "llama-server" || v === "openai" ? v : "builtin" });
+            await this.deps.save({ engineKind: v === "llama-cpp" || v === "llama-server" || v === "openai" ? v : "builtin" });
             this.probe = null;
             this.deps.redisplay();
           }),
@@ -69,6 +82,10 @@ export class EngineSection {
       )
       .setClass("vault-agent-engine-constraint");
     if (s.engineKind === "builtin") return;
+    if (s.engineKind === "llama-cpp") {
+      this.local?.render(containerEl);
+      return;
+    }
 
     new Setting(containerEl)
       .setName("Server URL")

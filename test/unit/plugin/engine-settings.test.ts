@@ -51,3 +51,14 @@ describe("engine choice settings", () => {
     );
   });
 });
+
+describe("llama.cpp on this computer in the settings", () => {
+  it("keeps the engine choice and the program path, needs no server address, and restarts the engine when the program changes", () => {
+    const s = loadSettings({ engineKind: "llama-cpp", llamaServerPath: "/opt/homebrew/bin/llama-server", modelPath: "/m/a.gguf" });
+    expect(s.engineKind).toBe("llama-cpp");
+    expect(s.llamaServerPath).toBe("/opt/homebrew/bin/llama-server");
+    expect(serverConfig(s)).toBeNull();
+    expect(needsEngineRestart({ llamaServerPath: "/usr/bin/llama-server" })).toBe(true);
+    expect(loadSettings({ engineKind: "llama.cpp" }).engineKind).toBe("builtin");
+  });
+});
