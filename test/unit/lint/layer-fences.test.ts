@@ -17,7 +17,7 @@ async function fenceErrors(file: string, code: string): Promise<string[]> {
   const rule = config.rules?.["no-restricted-imports"];
   if (!rule) return [];
   const linter = new Linter({ configType: "flat", cwd: repo });
-  const messages = linter.verify(code, [{ files: ["**/*.ts"], languageOptions: { parser: tseslint.parser as Linter.Parser }, rules: { "no-restricted-imports": rule } }], { filename: `${repo}/${file}` });
+  const messages = linter.verify(code, [{ files: ["**/*.ts"], languageOptions: { parser: tseslint.parser }, rules: { "no-restricted-imports": rule } }], { filename: `${repo}/${file}` });
   return messages.map((m) => m.message);
 }
 
