@@ -12,6 +12,8 @@ export async function localLlamaScenes({ page, theme, check, assert, shot, WAIT 
     assert((await page.locator(".setting-item-name", { hasText: /^API key$/ }).count()) === 0, "no API key field: the plugin makes a key per start");
     const constraint = await page.locator(".vault-agent-engine-constraint .setting-item-description").textContent();
     assert(constraint.includes("sent to your llama-server with each turn"), `constraint line was ${constraint}`);
+    // The engine choice at the top of the shot: the program field, its check line and how it runs follow it.
+    await engineRow.evaluate((el) => el.scrollIntoView({ block: "start" }));
     await shot("settings-engine-local-llama");
     await engineRow.locator("select").selectOption("builtin");
     await found.waitFor({ state: "detached", timeout: WAIT });
