@@ -16,6 +16,7 @@ import type { AgentErrorCode, AgentEvent, GrammarBranch, ToolResultEvent, TurnOu
 import type { AgentOptions } from "./options";
 import { systemPrompt } from "./prompt";
 import { TokenCounter } from "./token-counter";
+import { clip } from "../text/clip";
 
 export interface TurnLoopInput {
   deps: AgentDeps;
@@ -46,12 +47,6 @@ function newTurnId(): string {
 
 function isoDay(d: Date): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
-
-/** Cuts a tool result to the budget, keeping its start and saying how much was left out. */
-export function truncateResult(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}\n[…${text.length - maxChars} more characters not shown]`;
 }
 
 /** The second half of a correction: what to send next. */
@@ -285,7 +280,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
             continue;
           }
           const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, signal });
-          const content = truncateResult(res.content, options.resultChars);
+          const content = clip(res.content, options.resultChars, "not shown; ask for less");
           if (state === "Recover" && res.empty) {
             // Semantic guard: while recovering, "nothing found" means the correction did not work.
             failure ??= { code: "empty_result", tool: call.name, sentence: `Tool "${call.name}" found nothing with these arguments; try different arguments.` };
