@@ -9,6 +9,8 @@ export default defineConfig({
   test: {
     include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
     globalSetup: ["test/temp-root.ts"],
+    // A worker blocked past vitest's fixed 60 s RPC timeout must not fail a green run: see the file.
+    setupFiles: ["test/helpers/worker-rpc.ts"],
     // node-llama-cpp's native addon is safest in forked processes, not worker threads.
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
