@@ -11,7 +11,7 @@ import { EngineError, type GenerateRequest } from "../../core/ports/engine";
 import { GbnfWalker, type WalkPosition } from "../../core/grammar/gbnf-walker";
 import { restGrammar } from "../../core/grammar/rest-grammar";
 import type { ServerTimings } from "./chat-stream";
-import type { ServerReply } from "./llama-server-engine";
+import type { ServerReply } from "./server-opening";
 import { errorFields, GENERATE_HEADERS_TIMEOUT_MS, type ServerHttp } from "./server-http";
 import { readSse } from "./sse";
 
