@@ -4,11 +4,14 @@
  * walker finds the text the grammar forces (`","status":"`, keys, closing punctuation), appends it to the reply and
  * sends the reply so far as the end of the prompt (`/completion` with `cache_prompt` on the conversation's slot: the
  * server evaluates it at prompt speed), with the grammar of what may follow there. A request is cut (its stream
- * closed) as soon as the text it produced reaches forced text again. The chat template is the server's own
+ * closed) as soon as the text it produced reaches forced text again; where one character leads there (the quote that
+ * closes a string), it is a stop string, so the server ends the request itself without sampling a token past it,
+ * and the character is put back. The chat template is the server's own
  * (`/apply-template`), so the prompt is what `/v1/chat/completions` would have evaluated.
  */
 import { EngineError, type GenerateRequest } from "../../core/ports/engine";
 import { GbnfWalker, type WalkPosition } from "../../core/grammar/gbnf-walker";
+import type { CharElem, Frame } from "../../core/grammar/recognizer";
 import { restGrammar } from "../../core/grammar/rest-grammar";
 import type { ServerTimings } from "./chat-stream";
 import type { ServerReply } from "./server-opening";
@@ -28,6 +31,7 @@ interface CompletionEvent {
   content?: string;
   stop?: boolean;
   stop_type?: string;
+  stopping_word?: string;
   tokens_predicted?: number;
   tokens_evaluated?: number;
   timings?: ServerTimings;
@@ -140,6 +144,7 @@ export class ForcedTextCompletion {
     onPiece: (piece: string) => void,
   ): Promise<{ pos: WalkPosition; predicted: number; evaluated?: number; timings?: ServerTimings; end?: ServerReply["stopReason"]; aborted?: boolean }> {
     const cut = new AbortController();
+    const stops = this.stopChars(walker, from);
     const signal = request.signal ? AbortSignal.any([request.signal, cut.signal]) : cut.signal;
     const body = {
       prompt,
@@ -152,6 +157,7 @@ export class ForcedTextCompletion {
       repeat_penalty: 1,
       cache_prompt: true,
       id_slot: extra.id_slot,
+      ...(stops.length ? { stop: stops } : {}),
       stream: true,
     };
     let pos = from;
@@ -186,7 +192,14 @@ export class ForcedTextCompletion {
           pos = next;
           onPiece(piece);
         }
-        if (event.stop) return { pos, predicted, evaluated, timings, end: event.stop_type === "limit" ? "maxTokens" : event.stop_type === "word" ? "stop" : "eos" };
+        if (event.stop && event.stop_type === "word" && event.stopping_word) {
+          // One of our stop characters: the server left it out of the text; it belongs to the reply.
+          const next = walker.advance(pos, event.stopping_word);
+          if (!next) throw new EngineError(`${capital(this.http.label)} stopped at text outside the grammar ("${event.stopping_word}"); send the message again, and report it if it repeats.`, "internal");
+          onPiece(event.stopping_word);
+          return { pos: next, predicted, evaluated, timings };
+        }
+        if (event.stop) return { pos, predicted, evaluated, timings, end: event.stop_type === "limit" ? "maxTokens" : "eos" };
         if (walker.complete(pos) || walker.forcedText(pos, this.minForced).text.length >= this.minForced) {
           cut.abort();
           return { pos, predicted, evaluated, timings };
@@ -199,6 +212,26 @@ export class ForcedTextCompletion {
     }
     if (request.signal?.aborted) return { pos, predicted, evaluated, timings, aborted: true };
     throw this.http.dropped(new Error("the stream ended before the reply finished"));
+  }
+
+  /**
+   * Characters that some stack names explicitly at `pos` (a closing quote, a comma) after which the grammar forces
+   * at least `minForced` characters: sent as stop strings. A stop met elsewhere (an escaped quote) costs a request, not
+   * correctness: the character is put back and the walk goes on.
+   */
+  private stopChars(walker: GbnfWalker, pos: WalkPosition): string[] {
+    const chars = new Set<number>();
+    for (const f of pos.threads as Frame[]) {
+      const el = f.seq.elems[f.i] as CharElem;
+      if (el.negated) continue;
+      for (const [a, b] of el.ranges) if (b - a < 4) for (let c = a; c <= b; c++) chars.add(c);
+    }
+    return [...chars]
+      .filter((c) => {
+        const next = walker.step(pos, c);
+        return !walker.dead(next) && (walker.complete(next) || walker.forcedText(next, this.minForced).text.length >= this.minForced);
+      })
+      .map((c) => String.fromCodePoint(c));
   }
 
   /** Tokens of a prompt as `/completion` counts them (special tokens parsed, BOS added where the model wants one). */
