@@ -209,6 +209,9 @@ export class ForcedTextCompletion {
       if (request.signal?.aborted) return { pos, predicted, evaluated, timings, aborted: true };
       if (err instanceof EngineError) throw err;
       throw this.http.dropped(err);
+    } finally {
+      // However the request ends here, close it: an open stream keeps the server generating into the slot.
+      cut.abort();
     }
     if (request.signal?.aborted) return { pos, predicted, evaluated, timings, aborted: true };
     throw this.http.dropped(new Error("the stream ended before the reply finished"));

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseEnvelope } from "../../../src/core/agent/envelope-parse";
 import { GbnfRecognizer, SubsetCache } from "../../../src/core/grammar";
 import { LlamaServerEngine } from "../../../src/engine/server/llama-server-engine";
+import { serverSplitCharacterTokens } from "../../../src/host/server-token-ban";
 import type { ForcedTextReply } from "../../../src/engine/server/forced-text-completion";
 import { clampTools } from "../../../src/app/clamp-schema";
 import { TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../../../src/node/compose";
@@ -28,13 +29,14 @@ describe.skipIf(!bin)("llama-server engine, forced text as prompt (real llama-se
 
   beforeAll(async () => {
     server = await startLlamaServer(bin!, await testModelPath(), ["-c", "4096", "-np", "1"]);
-    engine = new LlamaServerEngine({ kind: "llama-server", url: server.url, forcedText: true });
+    // As the engine host makes it: the split-character ban keeps llama.cpp's byte-level grammar on whole characters.
+    engine = new LlamaServerEngine({ kind: "llama-server", url: server.url, forcedText: true }, { splitCharacterTokens: serverSplitCharacterTokens });
     await engine.connect();
   }, 240_000);
   afterAll(async () => server?.stop());
 
   it("answers with envelopes in the grammar's language, in several requests", async () => {
-    const grammar = envelopeGrammar(["read_note", "list_notes", "create_note"]);
+    const grammar = envelopeGrammar(["vault:read", "vault:list", "vault:write"]);
     const recognizer = new GbnfRecognizer(grammar);
     for (const seed of [1, 2, 3]) {
       const streamed: string[] = [];
@@ -52,7 +54,7 @@ describe.skipIf(!bin)("llama-server engine, forced text as prompt (real llama-se
   }, 300_000);
 
   it("stops at maxTokens without going over", async () => {
-    const grammar = envelopeGrammar(["read_note"]);
+    const grammar = envelopeGrammar(["vault:read"]);
     const reply = await engine.generate({ messages: [{ role: "user", content: "Write a long thought." }], grammar, maxTokens: 20, seed: 4 });
     expect(reply.stopReason).toBe("maxTokens");
     expect(reply.tokensOut).toBeLessThanOrEqual(20);
@@ -60,7 +62,7 @@ describe.skipIf(!bin)("llama-server engine, forced text as prompt (real llama-se
   }, 120_000);
 
   it("a cancelled turn settles as an abort with a prefix of the language", async () => {
-    const grammar = envelopeGrammar(["read_note"]);
+    const grammar = envelopeGrammar(["vault:read"]);
     const stop = new AbortController();
     let pieces = 0;
     const reply = await engine.generate({

@@ -116,7 +116,7 @@ describe.skipIf(!bin)("llama.cpp on this computer (real llama-server)", () => {
   const oldPath = process.env.PATH;
   const grammarOf = () => {
     const registry = new ToolRegistry(createToolCatalog({ semantic: false, network: false }));
-    return new SubsetCache(clampTools(registry.grammarTools(), TEST_MODEL_CLAMP), TEST_MODEL_GRAMMAR).get(["read_note"]).gbnf;
+    return new SubsetCache(clampTools(registry.grammarTools(), TEST_MODEL_CLAMP), TEST_MODEL_GRAMMAR).get(["vault:read"]).gbnf;
   };
 
   beforeAll(async () => {
