@@ -18,7 +18,7 @@ export interface LlamaServerBinary {
   /** The llama.cpp commit, when printed. */
   commit?: string;
   /** Flags the binary lists in `--help` that we pass only when present. */
-  supports: { noWebui: boolean; slotSavePath: boolean; skipChatParsing: boolean };
+  supports: { noWebui: boolean; slotSavePath: boolean };
 }
 
 /** A binary refused, with one sentence saying why and what to do. */
@@ -135,6 +135,6 @@ export async function checkLlamaServer(file: string, timeoutMs = 20_000): Promis
     version: parsed.version,
     ...(parsed.build !== undefined ? { build: parsed.build } : {}),
     ...(parsed.commit ? { commit: parsed.commit } : {}),
-    supports: { noWebui: help.text.includes("--no-webui"), slotSavePath: help.text.includes("--slot-save-path"), skipChatParsing: help.text.includes("--skip-chat-parsing") },
+    supports: { noWebui: help.text.includes("--no-webui"), slotSavePath: help.text.includes("--slot-save-path") },
   };
 }

@@ -154,9 +154,6 @@ export class ManagedLlamaServer {
     if (o.embeddings) args.push("--embeddings", "--pooling", "mean");
     if (o.slotSavePath && binary.supports.slotSavePath) args.push("--slot-save-path", o.slotSavePath);
     if (binary.supports.noWebui) args.push("--no-webui");
-    // The reply is our envelope, read by our parser: the template's tool-call parser refused replies it could not
-    // parse (measured: Qwen2.5's format on free generation), so builds that have it keep the content as generated.
-    if (binary.supports.skipChatParsing) args.push("--skip-chat-parsing");
     return args;
   }
 
