@@ -4,12 +4,10 @@ import type { DownloadProgress } from "../download/model-download";
 import { formatBytes } from "../models/model-library";
 import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { PluginServices } from "../services";
-import type { VaultAgentSettings } from "./settings";
+import type { SectionDeps } from "./setting-inputs";
 
 /** What the section needs from the plugin. */
-export interface DownloadsSectionDeps {
-  settings: () => VaultAgentSettings;
-  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
+export interface DownloadsSectionDeps extends SectionDeps {
   services: PluginServices;
 }
 
