@@ -1,5 +1,6 @@
 /** Runs one round's tool calls in order: gatekeeper check, authorization (confirmation), handler, result. */
 import { ToolRefusal } from "../gatekeeper/gatekeeper";
+import { clip } from "../text/clip";
 import type { EnvelopeToolCall } from "../protocol/envelope";
 import type { StoredToolResult } from "./conversation";
 import type { AgentErrorCode, ToolResultEvent } from "./events";
@@ -20,12 +21,6 @@ export interface RoundCalls {
   ended?: { code: AgentErrorCode; sentence: string };
   /** Calls that ran (or were answered from an earlier run) and found nothing. */
   empty: number;
-}
-
-/** Cuts a tool result to the budget, keeping its start and saying how much was left out. */
-export function truncateResult(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}\n[…${text.length - maxChars} more characters not shown]`;
 }
 
 const NOT_RUN = "Not run: the turn was stopped.";
@@ -88,7 +83,7 @@ async function runCall(
     });
     if (signal?.aborted) return stop();
     const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, signal });
-    const content = truncateResult(res.content, options.resultChars);
+    const content = clip(res.content, options.resultChars, "not shown; ask for less");
     if (recovery.state === "Recover" && res.empty) {
       // Semantic guard: while recovering, "nothing found" means the correction did not work.
       out.failure ??= { code: "empty_result", tool: call.name, sentence: `Tool "${call.name}" found nothing with these arguments; try different arguments.` };
