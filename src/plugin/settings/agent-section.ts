@@ -38,8 +38,8 @@ export function renderAgentSection(containerEl: HTMLElement, deps: AgentSectionD
     .setDesc("The most times the agent may call tools before it must answer.")
     .addText((t) => numberInput(t.inputEl, s.maxToolRounds, 1, 20, (v) => deps.save({ maxToolRounds: v })));
   new Setting(containerEl)
-    .setName("Saved conversation size (MB)")
-    .setDesc("The oldest turns of a conversation leave its saved file beyond this size.")
+    .setName("Largest saved conversation")
+    .setDesc("In megabytes. The oldest turns of a conversation leave its saved file beyond this size.")
     .addText((t) => numberInput(t.inputEl, s.conversationMaxMb, 1, 100, (v) => deps.save({ conversationMaxMb: v })));
   new Setting(containerEl)
     .setName("Edits to notes")
