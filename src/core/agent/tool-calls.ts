@@ -3,7 +3,7 @@ import { ToolRefusal } from "../gatekeeper/gatekeeper";
 import { clip } from "../text/clip";
 import type { EnvelopeToolCall } from "../protocol/envelope";
 import type { StoredToolResult } from "./conversation";
-import type { ToolResultEvent } from "./events";
+import type { AgentErrorCode, ToolResultEvent } from "./events";
 import type { Failure, Recovery } from "./recovery";
 import type { Turn, TurnLoopInput } from "./turn";
 
@@ -15,12 +15,18 @@ export interface RoundCalls {
   failure?: Failure;
   /** True when the turn was stopped: the remaining calls did not run. */
   stopped: boolean;
+  /** Corrections that are not recovery attempts (a repeated call), for the results entry. */
+  notes: string[];
+  /** Set when a call ends the turn (a third repeat): the sentence for the user. */
+  ended?: { code: AgentErrorCode; sentence: string };
+  /** Calls that ran (or were answered from an earlier run) and found nothing. */
+  empty: number;
 }
 
 const NOT_RUN = "Not run: the turn was stopped.";
 
 export async function runCalls(input: TurnLoopInput, turn: Turn, recovery: Recovery, round: number, calls: EnvelopeToolCall[]): Promise<RoundCalls> {
-  const out: RoundCalls = { results: [], stopped: false };
+  const out: RoundCalls = { results: [], stopped: false, notes: [], empty: 0 };
   const offered = new Set(recovery.names);
   for (let i = 0; i < calls.length; i++) {
     const callId = `r${round}c${i}`;
@@ -54,6 +60,20 @@ async function runCall(
   };
   try {
     const checked = gatekeeper.check(call, { state: recovery.state, offered, targets: recovery.targets });
+    const repeat = turn.guard.check(call);
+    if (repeat?.kind === "end") {
+      out.ended ??= { code: "repeated_call", sentence: repeat.sentence };
+      push({ ok: false, content: "Not run: the same call a third time.", error: { code: "repeated_call", message: repeat.sentence } });
+      return;
+    }
+    if (repeat) {
+      // No second run: the model gets the earlier result back with the correction.
+      out.notes.push(repeat.correction);
+      if (repeat.empty) out.empty++;
+      turn.emit({ type: "error", turnId: turn.id, code: "repeated_call", message: repeat.correction, recoverable: true });
+      push({ ok: true, content: repeat.content, args: checked.args, ...(repeat.empty ? { empty: true } : {}) });
+      return;
+    }
     await gatekeeper.authorize(checked, deps.toolContext, {
       writes: options.writes,
       writesOffHint: options.writesOffHint,
@@ -68,6 +88,8 @@ async function runCall(
       // Semantic guard: while recovering, "nothing found" means the correction did not work.
       out.failure ??= { code: "empty_result", tool: call.name, sentence: `Tool "${call.name}" found nothing with these arguments; try different arguments.` };
     }
+    turn.guard.ran(call, content, !!res.empty);
+    if (res.empty) out.empty++;
     push({ ok: true, content, args: checked.args, ...(res.empty ? { empty: true } : {}) });
   } catch (err) {
     if (err instanceof ToolRefusal) {
