@@ -16,6 +16,7 @@ import type { GrammarSource, MemoryPrefetch, RouterPort, TranscriptSink } from "
 import { runTurnLoop } from "./turn-loop";
 import { Gatekeeper } from "../gatekeeper/gatekeeper";
 import { TokenCounter } from "./token-counter";
+import type { ChangeJournal } from "../journal/change-journal";
 
 export type { AgentOptions } from "./options";
 export type { GrammarSource, MemoryPrefetch, RouterPort, RouteDecision, TranscriptSink, CompiledGrammar } from "../ports/agent";
@@ -40,6 +41,8 @@ export interface AgentDeps {
    * crashed one finishes its restart) so the router sees their tools. Absent = nothing to prepare.
    */
   prepare?: (options: { signal?: AbortSignal }) => Promise<void>;
+  /** Records every vault change a tool makes, before it happens, for undo; absent = no journal. */
+  journal?: ChangeJournal;
   /** Receives each event as one JSON line (the optional JSONL transcript). */
   transcript?: TranscriptSink;
   /** History to continue; default a new conversation. */

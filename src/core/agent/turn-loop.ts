@@ -4,7 +4,7 @@
  */
 import { EngineError, type Constraint } from "../ports/engine";
 import type { Envelope, EnvelopeToolCall } from "../protocol/envelope";
-import { Gatekeeper, ToolRefusal, type AgentState } from "../gatekeeper/gatekeeper";
+import { Gatekeeper, ToolRefusal, outboundContext, type AgentState } from "../gatekeeper/gatekeeper";
 import { stateForStatus } from "../gatekeeper/states";
 import type { AgentDeps, TurnResult } from "./agent";
 import { TurnAborted, throwIfAborted } from "../ports/abort";
@@ -276,6 +276,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
             writes: options.writes,
             writesOffHint: options.writesOffHint,
             alwaysAllowed: conversation.alwaysAllowed,
+            outbound: outboundContext(turnId, [...conversation.entries, assistantEntry, { kind: "tool-results", turnId, results }]),
             onAsk: (request) => emit({ type: "confirm-asked", turnId, callId, request }),
             onAnswer: (decision) => emit({ type: "confirm-answered", turnId, callId, decision }),
           });
@@ -284,7 +285,9 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
             results.push({ callId, name: call.name, ok: false, content: "Not run: the turn was stopped." });
             continue;
           }
-          const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, signal });
+          // Journaled: every change this call makes to the vault is recorded before it happens, so the turn can be undone.
+          const vault = deps.journal ? deps.journal.vaultFor(deps.toolContext.vault, { turnId, callId, tool: call.name, conversationId: conversation.id }) : deps.toolContext.vault;
+          const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, vault, signal });
           const content = truncateResult(res.content, options.resultChars);
           if (state === "Recover" && res.empty) {
             // Semantic guard: while recovering, "nothing found" means the correction did not work.
