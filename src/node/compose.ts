@@ -155,6 +155,8 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
         return existsSync(file) ? readFileSync(file, "utf8") : null;
       },
       transcript: transcriptFile ? (line) => appendFileSync(transcriptFile, line + "\n") : undefined,
+      // Node's fetch, only when network tools are on (the policy still asks before addresses the user did not write).
+      fetch: options.catalog?.network ? (url, init) => fetch(url, init) : undefined,
       journal: options.journalDir === false ? undefined : new FolderJournalStore(options.journalDir ?? defaultJournalDir(root, vault.configDir)),
       notice: (m) => user.notify(m, "warning"),
       now: options.now,

@@ -64,7 +64,7 @@ async function runCall(
       writesOffHint: options.writesOffHint,
       alwaysAllowed: conversation.alwaysAllowed,
       // This round's reply and its results so far are not in the conversation yet; the policy sees them too.
-      outbound: outboundContext(turn.id, [...conversation.entries, { kind: "assistant", turnId: turn.id, envelope: { tool_calls: calls } }, { kind: "tool-results", turnId: turn.id, results: out.results }]),
+      outbound: outboundContext(turn.id, [...conversation.entries, { kind: "assistant", turnId: turn.id, envelope: { tool_calls: calls } }, { kind: "tool-results", turnId: turn.id, results: out.results }], [...offered]),
       onAsk: (request) => turn.emit({ type: "confirm-asked", turnId: turn.id, callId, request }),
       onAnswer: (decision) => turn.emit({ type: "confirm-answered", turnId: turn.id, callId, decision }),
     });

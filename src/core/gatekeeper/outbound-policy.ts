@@ -4,8 +4,8 @@
  * - a `web:fetch` of an address the user did not write (and that is not a link inside a note, or inside a page
  *   fetched at an address the user wrote) asks first, showing the full address and where it came from;
  * - every call to an MCP server the user has not marked as trusted asks first, showing the full arguments;
- * - once a turn's context holds text from outside the vault (a page, an MCP result; from this turn or the history
- *   the model sees with it), "Allow for this conversation" does not apply to writes and outbound calls: each asks.
+ * - once a turn's context holds text from outside the vault (a page, an MCP result, from this turn or the history
+ *   the model sees with it; an untrusted MCP tool's description in the prompt), "Allow for this conversation" does not apply to writes and outbound calls: each asks.
  */
 import type { ToolDefinition } from "../protocol/tool";
 
@@ -35,6 +35,8 @@ export interface OutboundContext {
   userTexts: readonly string[];
   /** Tool results, oldest first. */
   results: readonly SeenResult[];
+  /** The tools offered this round: an untrusted MCP tool's description in the prompt is outside text too. */
+  offered?: readonly string[];
 }
 
 /** The policy's word on one call: why it asks, and lines for the card. */
@@ -112,10 +114,13 @@ export function judgeOutbound(
   }
   // The model sees the history too: outside text from an earlier turn is in this turn's context as well.
   const outsideSeen = ctx.results.find((r) => isOutside(r.tool) && (r.ok || lookup(r.tool)?.origin?.kind === "mcp"));
-  const suspendAlways = !!outsideSeen && (outbound || def.effect !== "read");
-  if (suspendAlways && outsideSeen) {
-    const when = outsideSeen.turnId === ctx.turnId ? "this turn" : "an earlier turn";
-    lines.push(`Asked again: the context holds text from outside the vault (${outsideSeen.tool}, call ${outsideSeen.callId} in ${when}), so “Allow for this conversation” does not apply to changes and outbound calls.`);
+  const described = outsideSeen ? undefined : ctx.offered?.find((name) => lookup(name)?.origin?.kind === "mcp" && isOutside(name));
+  const suspendAlways = (!!outsideSeen || !!described) && (outbound || def.effect !== "read");
+  if (suspendAlways) {
+    const what = outsideSeen
+      ? `${outsideSeen.tool}, call ${outsideSeen.callId} in ${outsideSeen.turnId === ctx.turnId ? "this turn" : "an earlier turn"}`
+      : `the description of ${described}, from a server you have not marked as trusted`;
+    lines.push(`Asked again: the context holds text from outside the vault (${what}), so “Allow for this conversation” does not apply to changes and outbound calls.`);
   }
   return { outbound, suspendAlways, lines };
 }
@@ -127,7 +132,7 @@ export type EntryView =
   | { kind: "tool-results"; turnId: string; results: readonly { callId: string; name: string; ok: boolean; content: string }[] };
 
 /** Builds the policy's context from conversation entries: results paired with the calls of the reply before them. */
-export function outboundContext(turnId: string, entries: readonly EntryView[]): OutboundContext {
+export function outboundContext(turnId: string, entries: readonly EntryView[], offered?: readonly string[]): OutboundContext {
   const userTexts: string[] = [];
   const results: SeenResult[] = [];
   let calls: readonly { name: string; args: unknown }[] = [];
@@ -143,5 +148,5 @@ export function outboundContext(turnId: string, entries: readonly EntryView[]): 
       }
     }
   }
-  return { turnId, userTexts, results };
+  return { turnId, userTexts, results, ...(offered ? { offered } : {}) };
 }
