@@ -1,5 +1,6 @@
 /** Runs one round's tool calls in order: gatekeeper check, authorization (confirmation), handler, result. */
 import { ToolRefusal, outboundContext } from "../gatekeeper/gatekeeper";
+import { clip } from "../text/clip";
 import type { EnvelopeToolCall } from "../protocol/envelope";
 import type { StoredToolResult } from "./conversation";
 import type { ToolResultEvent } from "./events";
@@ -14,12 +15,6 @@ export interface RoundCalls {
   failure?: Failure;
   /** True when the turn was stopped: the remaining calls did not run. */
   stopped: boolean;
-}
-
-/** Cuts a tool result to the budget, keeping its start and saying how much was left out. */
-export function truncateResult(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}\n[…${text.length - maxChars} more characters not shown]`;
 }
 
 const NOT_RUN = "Not run: the turn was stopped.";
@@ -72,7 +67,7 @@ async function runCall(
     // Journaled: every change this call makes to the vault is recorded before it happens, so the turn can be undone.
     const vault = deps.journal ? deps.journal.vaultFor(deps.toolContext.vault, { turnId: turn.id, callId, tool: call.name, conversationId: conversation.id }) : deps.toolContext.vault;
     const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, vault, signal });
-    const content = truncateResult(res.content, options.resultChars);
+    const content = clip(res.content, options.resultChars, "not shown; ask for less");
     if (recovery.state === "Recover" && res.empty) {
       // Semantic guard: while recovering, "nothing found" means the correction did not work.
       out.failure ??= { code: "empty_result", tool: call.name, sentence: `Tool "${call.name}" found nothing with these arguments; try different arguments.` };

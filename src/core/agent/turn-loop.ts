@@ -17,7 +17,6 @@ import { runCalls } from "./tool-calls";
 import { Turn, type TurnLoopInput } from "./turn";
 
 export type { TurnLoopInput } from "./turn";
-export { truncateResult } from "./tool-calls";
 
 /** Extra reply tokens under a server's JSON Schema, for the whitespace its converter allows between JSON tokens. */
 const JSON_SCHEMA_WHITESPACE_TOKENS = 512;
