@@ -8,6 +8,7 @@ import { EngineError, type Engine, type GenerateRequest, type ModelInfo } from "
 import { streamChat, type StreamedReply } from "./chat-stream";
 import type { ServerEngineConfig, ServerProbe } from "./server-config";
 import { ServerHttp } from "./server-http";
+import type { HttpTransport } from "./http-transport";
 import { SlotPool } from "./slot-pool";
 import { UntilFailure } from "./until-failure";
 
@@ -41,6 +42,8 @@ export interface LlamaServerEngineOptions {
    * server's model file when it is on this machine; default none.
    */
   splitCharacterTokens?: (modelPath: string) => Promise<number[]>;
+  /** How requests travel (http-transport.ts); default the platform's fetch. */
+  transport?: HttpTransport;
 }
 
 export class LlamaServerEngine implements Engine {
@@ -57,7 +60,7 @@ export class LlamaServerEngine implements Engine {
     private readonly config: ServerEngineConfig,
     private readonly options: LlamaServerEngineOptions = {},
   ) {
-    this.http = new ServerHttp(config);
+    this.http = new ServerHttp(config, options.transport);
   }
 
   /** Conversations holding a slot. */
@@ -94,6 +97,7 @@ export class LlamaServerEngine implements Engine {
       embeddings,
       slots: this.slots.size,
       ...(embeddings ? {} : { note: why ?? "Embeddings are off on this server." }),
+      ...this.http.transportReport(),
     };
   }
 

@@ -43,7 +43,7 @@ export class OpenAICompatibleEngine implements Engine {
     /** llama-server names a model by its file path, so a server on this machine can get the same ban. */
     private readonly options: LlamaServerEngineOptions = {},
   ) {
-    this.http = new ServerHttp(config);
+    this.http = new ServerHttp(config, options.transport);
   }
 
   /** Conversations are not tracked: the server handles its own prompt caching. */
@@ -88,6 +88,7 @@ export class OpenAICompatibleEngine implements Engine {
       embeddings,
       models: models.map((m) => m.id ?? "").filter(Boolean),
       ...(this.schemaRefused ? { note: this.promptOnlyNotice() } : {}),
+      ...this.http.transportReport(),
     };
   }
 

@@ -32,7 +32,7 @@ export class FlatVectorStore implements VectorStore {
   private dim = 0;
   private ids: string[] = [];
   private metadata: FlatMetadata[] = [];
-  private vectors = new Float32Array(0);
+  private vectors: Float32Array = new Float32Array(0);
   private slots = new Map<string, number>();
   private opening: Promise<void> | null = null;
   private notices: string[] = [];
