@@ -1,6 +1,6 @@
 /** The settings tab: engine, model, agent, memory, conversations, built-in engine runtime. */
 import { ButtonComponent, Notice, PluginSettingTab, Setting, normalizePath, type App, type Plugin } from "obsidian";
-import { toolFamilies } from "../agent/agent-factory";
+import { toolFamilies } from "../../app/assemble-agent";
 import type { DownloadProgress } from "../download/model-download";
 import type { EngineStatus } from "../engine/managed-engine";
 import type { HostStatus } from "../../engine/client/host-protocol";
