@@ -4,7 +4,7 @@ import { toolFamilies } from "../../app/assemble-agent";
 import type { DownloadProgress } from "../download/model-download";
 import type { EngineStatus } from "../engine/managed-engine";
 import type { HostStatus } from "../../engine/client/host-protocol";
-import { describeModel, formatBytes, type ModelEntry } from "../models/model-library";
+import { describeModel, formatBytes, type ModelEntry } from "../models/model-entry";
 import { renderModelChecks } from "../models/model-checks";
 import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { SelfCheckResult } from "../models/self-check";
