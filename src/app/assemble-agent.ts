@@ -135,7 +135,7 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
     mcpCatalog?.dispose();
     router.dispose();
   };
-  return { agent, registry, router, grammars, mcpCatalog, toolContext, refreshNotes: notes.refresh, close };
+  return { agent, registry, router, grammars, mcpCatalog, toolContext, refreshNotes: () => notes.refresh(), close };
 }
 
 /** Memories for the prompt, budgeted in the engine's own tokens. */
@@ -152,7 +152,7 @@ function memoryPrefetch(ports: AgentPorts): MemoryPrefetch | undefined {
 }
 
 /** Keeps the router's list of note names (a name in a message reads as "about a note") in step with the vault. */
-function noteNames(vault: VaultPort, router: CatalogRouter): { refresh(): Promise<void>; refreshIfStale(): Promise<void>; stop(): void } {
+function noteNames(vault: VaultPort, router: CatalogRouter): { refresh: () => Promise<void>; refreshIfStale: () => Promise<void>; stop: () => void } {
   let stale = true;
   const refresh = async (): Promise<void> => {
     stale = false;

@@ -14,7 +14,6 @@ import { assembleAgent, type AgentChoices, type AssembledAgent } from "../../app
 import { THINK_FIRST_TOKENS, type VaultAgentSettings } from "../settings/settings";
 import { networkFetch } from "./network-fetch";
 
-export { toolFamilies } from "../../app/assemble-agent";
 
 export interface AgentFactoryDeps {
   engine: Engine;
