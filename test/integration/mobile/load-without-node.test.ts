@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runInThisContext } from "node:vm";
 import esbuild from "esbuild";
 import * as obsidian from "obsidian";
 import { fakeApp } from "../../fakes/fake-app";
@@ -37,7 +38,8 @@ function load(asked: string[]): new (app: unknown, manifest: unknown) => { creat
     if (name === "obsidian") return obsidian;
     throw new Error(`main.js required "${name}", which does not exist on mobile`);
   };
-  new Function("module", "exports", "require", code)(mod, mod.exports, require);
+  // Wrapped as Obsidian wraps a plugin: module, exports and require are the only names it is given.
+  (runInThisContext(`(function (module, exports, require) {${code}\n})`) as (m: unknown, e: unknown, r: unknown) => void)(mod, mod.exports, require);
   return mod.exports.default as never;
 }
 
