@@ -74,9 +74,9 @@ export function compileString(compiler: CompileContext, s: Schema, ctx: Ctx): Gb
   const negated = compiler.excludedPatterns.get(s) ?? [];
   if (source === undefined && negated.length === 0) {
     // Any string of these lengths but the listed ones, each written in its one canonical spelling.
-    const lang = excluded && boundKeyLanguage(anyKeyLanguage(maxLength), minLength, maxLength);
-    if (excluded) return lang && keyRule(compiler.rules, excluded, lang, "string-except");
-    return jsonString(compiler.rules, minLength, maxLength);
+    if (!excluded) return jsonString(compiler.rules, minLength, maxLength);
+    const lang = boundKeyLanguage(anyKeyLanguage(maxLength), minLength, maxLength);
+    return lang && keyRule(compiler.rules, excluded, lang, "string-except");
   }
   // Under the default cap only output size matters, so each unbounded quantifier gets its own cap
   // instead of narrowing the pattern to a total length (which can drop strings the pattern allows).

@@ -7,7 +7,7 @@
  * is counted (the counter saturates there), loops of several states are unrolled MAX_LOOP_TURNS times
  * and each single-state loop is capped on its own, like a default-capped pattern. Null when a state budget is exceeded (the caller relaxes and reports).
  */
-import { EMPTY, alt, ref, seq, type GbnfExpr } from "./gbnf-ast";
+import { EMPTY, alt, seq, type GbnfExpr } from "./gbnf-ast";
 import { MAX_CODE_POINT, type CharRanges } from "./char-set";
 import { boundedRepeat } from "./bounded-repeat";
 import { encodeCharSet, sharedRule, type RuleDefs } from "./json-string-pattern";
@@ -137,8 +137,13 @@ function minimize(d: Dfa, atoms: number): Dfa {
   const back: number[][] = Array.from({ length: d.size }, () => []);
   for (let s = 0; s < d.size; s++) for (let a = 0; a < atoms; a++) if (d.next[s * atoms + a] >= 0) back[d.next[s * atoms + a]].push(s);
   const stack: number[] = [];
-  for (let s = 0; s < d.size; s++) if (d.accept[s]) (live[s] = 1), stack.push(s);
-  while (stack.length) for (const p of back[stack.pop()!]) if (!live[p]) (live[p] = 1), stack.push(p);
+  const mark = (s: number) => {
+    if (live[s]) return;
+    live[s] = 1;
+    stack.push(s);
+  };
+  for (let s = 0; s < d.size; s++) if (d.accept[s]) mark(s);
+  while (stack.length) for (const p of back[stack.pop()!]) mark(p);
   let cls = Int32Array.from(d.accept, (x, s) => (live[s] ? x : -1));
   let count = -1;
   for (;;) {
