@@ -9,20 +9,20 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { Agent } from "../../core/agent/agent";
-import { SubsetCache, type GrammarOptions } from "../../core/grammar";
+import type { GrammarOptions } from "../../core/grammar";
 import type { Engine } from "../../core/ports/engine";
-import { DEFAULT_TOOL_SETTINGS, type ToolDefinition } from "../../core/protocol/tool";
+import type { ToolDefinition } from "../../core/protocol/tool";
 import { parameterText } from "../../core/router/catalog";
-import { ToolRouter } from "../../core/router/tool-router";
-import { ToolRegistry, type JsonSchema } from "../../tools/registry";
+import type { JsonSchema } from "../../tools/registry";
 import { cliUser } from "../compose";
 import { FolderVault } from "../folder-vault/folder-vault";
 import { argsAcceptable } from "./bfcl-check";
 import type { BfclItem } from "./bfcl";
-import { clampTools, type ClampOptions } from "../../app/clamp-schema";
+import type { ClampOptions } from "../../app/clamp-schema";
+import { assembleAgent } from "../../app/assemble-agent";
 import { alignedTable, pct, RecordingEngine } from "./recording-engine";
-import { configAgentOptions, EVAL_CONFIGS, TurnClock, type EvalConfig } from "./run-eval";
+import { measureConfigs } from "./measure-configs";
+import { configAgentOptions, EVAL_CONFIGS, type EvalConfig } from "./run-eval";
 
 /** The tool name a BFCL function gets ("math.hypot" → "bfcl:math_hypot"); BFCL's names are kept in a map. */
 export function bfclToolName(name: string): string {
@@ -87,67 +87,60 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
   const vault = new FolderVault(vaultDir, { watch: false });
   const engine = new RecordingEngine(options.engine);
   const user = cliUser(false, () => {});
+  // Each request's functions are its own catalog, assembled as the plugin and the CLI assemble theirs.
   const prepared = options.items.map((item) => {
     const { tools, original } = bfclTools(item);
-    const registry = new ToolRegistry(tools);
-    const grammarTools = options.clamp ? clampTools(registry.grammarTools(), options.clamp) : registry.grammarTools();
-    return { item, tools, original, registry, grammars: new SubsetCache(grammarTools, options.grammarOptions ?? {}), router: new ToolRouter(tools) };
+    const assembled = assembleAgent(
+      { engine, vault, user, now: () => new Date("2026-11-22T10:00:00") },
+      { catalog: { semantic: false, network: false, tools }, grammar: options.grammarOptions ?? {}, clamp: options.clamp, agent: { writes: "refuse" } },
+    );
+    return { item, tools, original, assembled };
   });
-  const out: BfclConfigMetrics[] = [];
   try {
-    for (const config of options.configs ?? EVAL_CONFIGS) {
-      let valid = 0;
-      let rightFunction = 0;
-      let rightArgs = 0;
-      let chatOnly = 0;
-      const clock = new TurnClock(engine);
-      for (const [i, p] of prepared.entries()) {
-        const agent = new Agent({
-          engine,
-          tools: p.registry,
-          toolContext: { vault, user, settings: DEFAULT_TOOL_SETTINGS, now: () => new Date("2026-11-22T10:00:00") },
-          router: p.router,
-          user,
-          grammars: p.grammars,
-          options: {
+    return await measureConfigs({
+      engine,
+      configs: options.configs ?? EVAL_CONFIGS,
+      cases: prepared,
+      criteria: ["valid", "rightFunction", "rightArgs", "chatOnly"],
+      log: options.log,
+      prepare: async (config) => ({
+        judge: async (p, clock) => {
+          const agent = p.assembled.withOptions({
             ...configAgentOptions(config, options),
             writes: "refuse",
             ...(p.item.system ? { instructions: p.item.system } : {}),
-          },
-        });
-        const routed: { chatOnly: boolean }[] = [];
-        await clock.time(() => agent.runTurn(p.item.question, { onEvent: (e) => void (e.type === "routed" && routed.push({ chatOnly: e.chatOnly })) }));
-        if (routed[0]?.chatOnly) chatOnly++;
-        // The first envelope with a call is judged (recovery may have corrected it); validity is the last reply's.
-        const parsed = engine.envelopes();
-        if (parsed.at(-1)?.ok) valid++;
-        const calls = parsed.flatMap((r) => (r.ok ? r.envelope.tool_calls : []));
-        const call = config.recovery ? calls.at(-1) : calls[0];
-        const expected = p.item.answer[0];
-        if (call && p.original.get(call.name) === expected.name) {
-          rightFunction++;
-          if (argsAcceptable(call.args ?? {}, expected.acceptable)) rightArgs++;
-        }
-        if ((i + 1) % 25 === 0) options.log?.(`${config.name}: ${i + 1}/${prepared.length}`);
-      }
-      const n = prepared.length;
-      const metrics: BfclConfigMetrics = {
-        config: config.name,
-        items: n,
-        valid_json_pct: pct(valid, n),
-        right_function_pct: pct(rightFunction, n),
-        right_args_pct: pct(rightArgs, n),
-        chat_only: chatOnly,
-        mean_latency_ms: clock.meanMs(n),
-        generations: clock.generations,
-      };
-      options.log?.(JSON.stringify(metrics));
-      out.push(metrics);
-    }
+          });
+          const routed: { chatOnly: boolean }[] = [];
+          await clock.time(() => agent.runTurn(p.item.question, { onEvent: (e) => void (e.type === "routed" && routed.push({ chatOnly: e.chatOnly })) }));
+          // The first envelope with a call is judged (recovery may have corrected it); validity is the last reply's.
+          const parsed = engine.envelopes();
+          const calls = parsed.flatMap((r) => (r.ok ? r.envelope.tool_calls : []));
+          const call = config.recovery ? calls.at(-1) : calls[0];
+          const expected = p.item.answer[0];
+          const rightFunction = call !== undefined && p.original.get(call.name) === expected.name;
+          return {
+            valid: !!parsed.at(-1)?.ok,
+            rightFunction,
+            rightArgs: rightFunction && argsAcceptable(call.args ?? {}, expected.acceptable),
+            chatOnly: !!routed[0]?.chatOnly,
+          };
+        },
+        metrics: (counts, n, clock): BfclConfigMetrics => ({
+          config: config.name,
+          items: n,
+          valid_json_pct: pct(counts.valid, n),
+          right_function_pct: pct(counts.rightFunction, n),
+          right_args_pct: pct(counts.rightArgs, n),
+          chat_only: counts.chatOnly,
+          mean_latency_ms: clock.meanMs(n),
+          generations: clock.generations,
+        }),
+      }),
+    });
   } finally {
+    for (const p of prepared) p.assembled.close();
     rmSync(vaultDir, { recursive: true, force: true });
   }
-  return out;
 }
 
 /** The metrics as an aligned text table. */
