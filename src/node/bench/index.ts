@@ -136,6 +136,10 @@ async function compareCodecs(file: string): Promise<Record<string, number | stri
   return out;
 }
 
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  "index [--notes N] [--embed-threads N] [--batch B] [--embedder test-model|hash] [--dim D] [--seed S] [--keep DIR] [--json]   builds and reloads the memory of a generated vault (10,000 notes by default), then times queries, an update and a folder rename";
+
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const { options } = parseArgs(argv, { strings: ["notes", "batch", "keep", "seed", "embedder", "dim", "embed-threads"], booleans: [] });
   const embedder = (options.embedder as string | undefined) ?? "test-model";
