@@ -1,5 +1,5 @@
 /** Runs one round's tool calls in order: gatekeeper check, authorization (confirmation), handler, result. */
-import { ToolRefusal } from "../gatekeeper/gatekeeper";
+import { ToolRefusal, outboundContext } from "../gatekeeper/gatekeeper";
 import { clip } from "../text/clip";
 import type { EnvelopeToolCall } from "../protocol/envelope";
 import type { StoredToolResult } from "./conversation";
@@ -35,7 +35,7 @@ export async function runCalls(input: TurnLoopInput, turn: Turn, recovery: Recov
       out.results.push({ callId, name: calls[i].name, ok: false, content: NOT_RUN });
       continue;
     }
-    await runCall(input, turn, recovery, out, { call: calls[i], callId, offered });
+    await runCall(input, turn, recovery, out, { call: calls[i], calls, callId, offered });
   }
   return out;
 }
@@ -45,7 +45,7 @@ async function runCall(
   turn: Turn,
   recovery: Recovery,
   out: RoundCalls,
-  { call, callId, offered }: { call: EnvelopeToolCall; callId: string; offered: Set<string> },
+  { call, calls, callId, offered }: { call: EnvelopeToolCall; calls: EnvelopeToolCall[]; callId: string; offered: Set<string> },
 ): Promise<void> {
   const { deps, options, signal, gatekeeper, conversation } = input;
   const stop = (): void => {
@@ -78,11 +78,15 @@ async function runCall(
       writes: options.writes,
       writesOffHint: options.writesOffHint,
       alwaysAllowed: conversation.alwaysAllowed,
+      // This round's reply and its results so far are not in the conversation yet; the policy sees them too.
+      outbound: outboundContext(turn.id, [...conversation.entries, { kind: "assistant", turnId: turn.id, envelope: { tool_calls: calls } }, { kind: "tool-results", turnId: turn.id, results: out.results }], [...offered]),
       onAsk: (request) => turn.emit({ type: "confirm-asked", turnId: turn.id, callId, request }),
       onAnswer: (decision) => turn.emit({ type: "confirm-answered", turnId: turn.id, callId, decision }),
     });
     if (signal?.aborted) return stop();
-    const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, signal });
+    // Journaled: every change this call makes to the vault is recorded before it happens, so the turn can be undone.
+    const vault = deps.journal ? deps.journal.vaultFor(deps.toolContext.vault, { turnId: turn.id, callId, tool: call.name, conversationId: conversation.id }) : deps.toolContext.vault;
+    const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, vault, signal });
     const content = clip(res.content, options.resultChars, "not shown; ask for less");
     if (recovery.state === "Recover" && res.empty) {
       // Semantic guard: while recovering, "nothing found" means the correction did not work.

@@ -12,9 +12,7 @@ export function renderAgentSection(containerEl: HTMLElement, deps: AgentSectionD
   sliderSetting(containerEl, "Tools offered per message", "How many tools the router offers the model for one message.", s.routerTopK, [1, 10, 1], (v) => deps.save({ routerTopK: v }));
   sliderSetting(containerEl, "Router threshold", "A tool is offered when its match score reaches this.", s.routerThreshold, [0, 1, 0.05], (v) => deps.save({ routerThreshold: v }));
   numberSetting(containerEl, "Tool rounds per message", "The most times the agent may call tools before it must answer.", s.maxToolRounds, [1, 20], (v) => deps.save({ maxToolRounds: v }));
-  numberSetting(containerEl, "Largest saved conversation", "In megabytes. The oldest turns of a conversation leave its saved file beyond this size.", s.conversationMaxMb, [1, 100], (v) =>
-    deps.save({ conversationMaxMb: v }),
-  );
+  numberSetting(containerEl, "Largest saved conversation", "In megabytes. The oldest turns of a conversation leave its saved file beyond this size.", s.conversationMaxMb, [1, 100], (v) => deps.save({ conversationMaxMb: v }));
   new Setting(containerEl)
     .setName("Edits to notes")
     .setDesc("Ask shows each edit with a preview before it happens.")

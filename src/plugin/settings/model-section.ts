@@ -1,6 +1,6 @@
 /** The settings' model section: the chat and embedding models, the model list, downloads, and how the model runs. */
 import { ButtonComponent, Setting } from "obsidian";
-import { describeModel, type ModelEntry } from "../models/model-library";
+import { describeModel, type ModelEntry } from "../models/model-entry";
 import { renderModelChecks } from "../models/model-checks";
 import type { SelfCheckResult } from "../models/self-check";
 import type { PluginServices } from "../services";
