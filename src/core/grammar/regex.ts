@@ -135,7 +135,8 @@ class RegexParser {
     if (c === "(") {
       this.pos++;
       if (this.src.startsWith("?:", this.pos)) this.pos += 2;
-      else if (this.src.startsWith("?<", this.pos) && !this.src.startsWith("?<=", this.pos) && !this.src.startsWith("?<!", this.pos)) {
+      else if (this.src.startsWith("?<", this.pos) && !"=!".includes(this.src[this.pos + 2] ?? "=")) {
+        // A named group; `(?<=` and `(?<!` are lookbehinds, refused below.
         const close = this.src.indexOf(">", this.pos);
         if (close < 0) throw new UntranslatableRegex("an unterminated group name");
         this.pos = close + 1;
