@@ -8,7 +8,10 @@ export default defineConfig({
   },
   test: {
     include: ["test/unit/**/*.test.ts", "test/integration/**/*.test.ts"],
-    globalSetup: ["test/temp-root.ts"],
+    // Test models are generated before the workers start, in child processes: see the file.
+    globalSetup: ["test/temp-root.ts", "test/helpers/prepare-models.ts"],
+    // A worker blocked past vitest's fixed 60 s RPC timeout must not fail a green run: see the file.
+    setupFiles: ["test/helpers/worker-rpc.ts"],
     // node-llama-cpp's native addon is safest in forked processes, not worker threads.
     pool: "forks",
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },

@@ -1,35 +1,32 @@
 /**
- * Builds the headless agent in one place: FolderVault over a folder, the tool catalog and registry, the
- * router, the grammar subset cache, and an engine (the real host over a GGUF, or a given one such as the
- * scripted engine in tests). Everything else is passed down from here.
+ * The headless host: FolderVault over a folder, an engine (the real host over a GGUF, a server, or a given one such
+ * as the scripted engine in tests), text memory and MCP servers, handed to the one assembly (src/app) that the
+ * plugin uses too.
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { Agent } from "../core/agent/agent";
-import type { MemoryPrefetch } from "../core/ports/agent";
-import { Indexer, createMemorySearch, prefetchMemories } from "../core/memory";
+import type { Agent } from "../core/agent/agent";
+import { Indexer, createMemorySearch } from "../core/memory";
 import type { IndexStore } from "../core/ports/index-store";
 import type { AgentOptions } from "../core/agent/options";
-import { SubsetCache, type GrammarOptions } from "../core/grammar";
+import type { GrammarOptions, SubsetCache } from "../core/grammar";
 import type { Engine } from "../core/ports/engine";
 import type { ConfirmDecision, ConfirmRequest, UserPort } from "../core/ports/user";
-import { DEFAULT_TOOL_SETTINGS, type ToolContext, type ToolSettings } from "../core/protocol/tool";
-import { EmbeddingScorer } from "../core/router/embedding-scorer";
-import { toolCard } from "../core/router/tool-card";
-import { ToolRouter, type RouterOptions } from "../core/router/tool-router";
-import { CatalogRouter } from "../core/router/catalog-router";
+import { DEFAULT_TOOL_SETTINGS, type MemorySearch, type ToolSettings } from "../core/protocol/tool";
+import type { RouterOptions } from "../core/router/tool-router";
+import type { CatalogRouter } from "../core/router/catalog-router";
 import type { McpServerConfig } from "../engine/mcp/mcp-config";
 import type { McpConnectionOptions } from "../engine/mcp/mcp-connection";
 import { McpHub } from "../engine/mcp/mcp-hub";
-import { McpCatalog } from "../tools/mcp/mcp-catalog";
+import type { McpCatalog } from "../tools/mcp/mcp-catalog";
 import { createNodeEngine } from "../engine/client/node-launcher";
 import type { ServerEngineConfig } from "../engine/server/server-config";
 import { serverRunsTestModel } from "./server-flags";
-import { createToolCatalog, dailySettingsFromObsidian } from "../tools/index";
-import { ToolRegistry } from "../tools/registry";
+import type { ToolRegistry } from "../tools/registry";
 import { FolderVault } from "./folder-vault/folder-vault";
 import { cachedTestModel } from "./test-model/model-cache";
-import { clampTools, type ClampOptions } from "../app/clamp-schema";
+import type { ClampOptions } from "../app/clamp-schema";
+import { assembleAgent } from "../app/assemble-agent";
 
 /**
  * Grammar caps for the tiny random-weight test model: short strings keep every envelope's byte bound
@@ -120,115 +117,99 @@ export interface HeadlessAgent {
   close(): Promise<void>;
 }
 
-function vaultSettings(root: string, configDir: string): Partial<ToolSettings> {
-  const file = join(root, configDir, "daily-notes.json");
-  return existsSync(file) ? dailySettingsFromObsidian(readFileSync(file, "utf8")) : {};
-}
-
 export async function composeHeadless(options: HeadlessOptions): Promise<HeadlessAgent> {
   const root = resolve(options.vault);
   if (!existsSync(root)) throw new Error(`The vault folder ${root} does not exist; pass an existing folder with --vault.`);
   const vault = new FolderVault(root, { watch: false });
-  const settings: ToolSettings = { ...DEFAULT_TOOL_SETTINGS, ...vaultSettings(root, vault.configDir), ...options.settings };
-  // Headless memory is text only, so semantic search is not offered unless a caller wires vectors and asks for it.
-  const catalog = createToolCatalog({ semantic: false, network: false, ...options.catalog });
-  const registry = new ToolRegistry(catalog);
-
-  let engine = options.engine;
-  let modelPath = "";
-  let testModel = false;
-  let stop: () => Promise<void> = async () => {};
-  if (!engine && options.server) {
-    const client = createNodeEngine({ server: options.server });
-    engine = client;
-    stop = () => client.shutdown();
-    try {
-      const info = await client.modelInfo();
-      modelPath = info.path;
-      testModel = await serverRunsTestModel(info);
-    } catch (err) {
-      await client.shutdown();
-      throw err;
-    }
-  } else if (!engine) {
-    testModel = !options.model;
-    modelPath = options.model ? resolve(options.model) : defaultTestModelPath();
-    if (!existsSync(modelPath)) throw new Error(`The model file ${modelPath} does not exist; pass a GGUF file with --model.`);
-    const client = createNodeEngine({
-      model: { path: modelPath, contextSize: options.contextSize ?? 4096, threads: options.threads ?? (testModel ? 1 : undefined) },
-      ...(options.embedModel ? { embeddingModel: { path: resolve(options.embedModel) } } : {}),
-    });
-    engine = client;
-    stop = () => client.shutdown();
-  }
-
-  const grammarOptions = options.grammarOptions ?? (testModel ? TEST_MODEL_GRAMMAR : {});
-  // On the test model short strings keep every envelope quick (noise fills every string to its cap); real models get
-  // the schemas as they are. A clamp only narrows the grammar: ajv still checks the real schema.
-  const clamp = options.clamp ?? (testModel ? TEST_MODEL_CLAMP : undefined);
-  const grammarToolsNow = () => (clamp ? clampTools(registry.grammarTools(), clamp) : registry.grammarTools());
-  const grammars = new SubsetCache(grammarToolsNow(), grammarOptions);
-  // Tools arrive and leave at run time (MCP): the subset cache and the router follow the registry.
-  registry.onChange(() => grammars.setCatalog(grammarToolsNow(), grammarOptions));
-  const embedId = options.embedModel?.split(/[\\/]/).pop() ?? "embed";
-  const router = new CatalogRouter(registry, (tools) =>
-    new ToolRouter(tools, options.routerOptions, options.embedModel ? new EmbeddingScorer(tools.map(toolCard), engine, embedId) : undefined),
-  );
-  // Note names the user says ("my shopping list") read as "a note" to the router; headless vaults do not change mid-run.
-  router.setNotes((await vault.list()).map((f) => f.path));
+  const { engine, modelPath, testModel, stop } = await headlessEngine(options);
   const user = options.user ?? cliUser(!!options.allowWrites);
-  const toolContext: ToolContext = { vault, user, settings, now: options.now ?? (() => new Date()) };
-  let memory: MemoryPrefetch | undefined;
+  // Text memory only, kept in memory: the headless run never writes index files into the vault.
+  const excludedFolders = options.settings?.excludedFolders ?? DEFAULT_TOOL_SETTINGS.excludedFolders;
   let indexer: Indexer | undefined;
+  let search: MemorySearch | undefined;
   if (options.memory !== false) {
-    // Text memory only, kept in memory: the headless run never writes index files into the vault.
     const saved = new Map<string, string>();
     const indexStore: IndexStore = { load: async (k) => saved.get(k) ?? null, save: async (k, t) => void saved.set(k, t), remove: async (k) => void saved.delete(k) };
-    indexer = new Indexer({ vault, indexStore, vectors: null, embed: null, excludedFolders: settings.excludedFolders });
+    indexer = new Indexer({ vault, indexStore, vectors: null, embed: null, excludedFolders });
     await indexer.build();
-    const search = createMemorySearch({ indexer, vault });
-    toolContext.memory = search;
-    const counter = engine;
-    memory = {
-      prefetch: async (message, { maxTokens }) =>
-        (await prefetchMemories(search, message, { tokenBudget: maxTokens, countTokens: (t) => counter.countTokens(t) })).text,
-    };
+    search = createMemorySearch({ indexer, vault });
   }
   let mcp: McpHub | undefined;
-  let mcpCatalog: McpCatalog | undefined;
   if (options.mcpServers?.length) {
     mcp = new McpHub(options.mcpServers, { clientInfo: MCP_CLIENT_INFO, ...options.mcpOptions });
-    mcpCatalog = new McpCatalog(mcp, registry, { grammarOptions, notify: (m) => user.notify(m, "warning") });
-    // "Started when first needed": a headless run needs them for its first turn, so the router sees their tools.
-    await mcp.startAll();
-    for (const s of mcp.servers()) if (s.state === "failed" && s.reason) user.notify(s.reason, "error");
   }
+  const hub = mcp;
   const transcriptFile = options.transcriptFile;
-  const agent = new Agent({
-    engine,
-    tools: registry,
-    toolContext,
-    router,
-    user,
-    grammars,
-    memory,
-    prepare: mcp ? () => mcp.startAll() : undefined,
-    transcript: transcriptFile ? (line) => appendFileSync(transcriptFile, line + "\n") : undefined,
-    options: {
-      writes: options.allowWrites ? "confirm" : "refuse",
-      writesOffHint: "rerun with --allow-writes to let the agent change notes.",
-      // Noise fills strings to their caps, so a test-model reply can need its whole grammar bound: history is trimmed
-      // to make room for all of it, never just the default reserve.
-      ...(testModel ? { maxTokensCap: 4096 } : {}),
-      ...options.agentOptions,
+  const assembled = assembleAgent(
+    {
+      engine,
+      vault,
+      user,
+      memory: search ? () => search : undefined,
+      mcp: hub ? { hub, startAll: () => hub.startAll() } : undefined,
+      readConfigFile: async (name) => {
+        const file = join(root, vault.configDir, name);
+        return existsSync(file) ? readFileSync(file, "utf8") : null;
+      },
+      transcript: transcriptFile ? (line) => appendFileSync(transcriptFile, line + "\n") : undefined,
+      notice: (m) => user.notify(m, "warning"),
+      now: options.now,
     },
-  });
+    {
+      // Headless memory is text only, so semantic search is not offered unless a caller wires vectors and asks for it.
+      catalog: { semantic: false, network: false, ...options.catalog },
+      tools: options.settings,
+      router: options.routerOptions,
+      embedding: options.embedModel ? { id: options.embedModel.split(/[\\/]/).pop() ?? "embed" } : undefined,
+      grammar: options.grammarOptions ?? (testModel ? TEST_MODEL_GRAMMAR : {}),
+      // On the test model short strings keep every envelope quick (noise fills every string to its cap); real models get
+      // the schemas as they are. A clamp only narrows the grammar: ajv still checks the real schema.
+      clamp: options.clamp ?? (testModel ? TEST_MODEL_CLAMP : undefined),
+      agent: {
+        writes: options.allowWrites ? "confirm" : "refuse",
+        writesOffHint: "rerun with --allow-writes to let the agent change notes.",
+        // Noise fills strings to their caps, so a test-model reply can need its whole grammar bound: history is trimmed
+        // to make room for all of it, never just the default reserve.
+        ...(testModel ? { maxTokensCap: 4096 } : {}),
+        ...options.agentOptions,
+      },
+    },
+  );
+  await assembled.refreshNotes();
+  if (hub) {
+    // "Started when first needed": a headless run needs them for its first turn, so the router sees their tools.
+    await hub.startAll();
+    for (const s of hub.servers()) if (s.state === "failed" && s.reason) user.notify(s.reason, "error");
+  }
+  const { agent, registry, router, grammars, mcpCatalog } = assembled;
   const close = async (): Promise<void> => {
-    mcpCatalog?.dispose();
-    router.dispose();
+    assembled.close();
     await mcp?.close();
     await indexer?.close();
     await stop();
   };
   return { agent, engine, vault, registry, router, grammars, mcp, mcpCatalog, testModel, modelPath, close };
+}
+
+/** The injected engine, a server engine through the host, or the host over a model file (default the test model). */
+async function headlessEngine(options: HeadlessOptions): Promise<{ engine: Engine; modelPath: string; testModel: boolean; stop: () => Promise<void> }> {
+  if (options.engine) return { engine: options.engine, modelPath: "", testModel: false, stop: async () => {} };
+  if (options.server) {
+    const client = createNodeEngine({ server: options.server });
+    try {
+      const info = await client.modelInfo();
+      return { engine: client, modelPath: info.path, testModel: await serverRunsTestModel(info), stop: () => client.shutdown() };
+    } catch (err) {
+      await client.shutdown();
+      throw err;
+    }
+  }
+  const testModel = !options.model;
+  const modelPath = options.model ? resolve(options.model) : defaultTestModelPath();
+  if (!existsSync(modelPath)) throw new Error(`The model file ${modelPath} does not exist; pass a GGUF file with --model.`);
+  const client = createNodeEngine({
+    model: { path: modelPath, contextSize: options.contextSize ?? 4096, threads: options.threads ?? (testModel ? 1 : undefined) },
+    ...(options.embedModel ? { embeddingModel: { path: resolve(options.embedModel) } } : {}),
+  });
+  return { engine: client, modelPath, testModel, stop: () => client.shutdown() };
 }

@@ -8,7 +8,7 @@ import { ToolError } from "./tool-error";
 import { formatDate, resolveDay } from "./date-format";
 import { appendText } from "./sections";
 import { readOrNull, type NoteChange } from "./note-change";
-import { clip } from "./text-bounds";
+import { clip } from "../core/text/clip";
 
 const dateArg = z
   .string()

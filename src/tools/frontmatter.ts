@@ -7,7 +7,7 @@ import { guardPath, notePath, noteWithMetadata } from "./note-path";
 import { noNoteAt, ToolError } from "./tool-error";
 import { type NoteChange } from "./note-change";
 import { setFrontmatterKey } from "../core/memory/frontmatter";
-import { clip } from "./text-bounds";
+import { clip } from "../core/text/clip";
 
 const get = defineTool({
   name: "frontmatter:get",

@@ -6,6 +6,7 @@ import { PATH_ALIASES, pathArg } from "./arg-schemas";
 import { guardPath, isExcluded, notePath, noteWithMetadata } from "./note-path";
 import { noNoteAt } from "./tool-error";
 import { listLines } from "./text-bounds";
+import { wikilink } from "../core/text/wikilink";
 
 const backlinks = defineTool({
   name: "links:backlinks",
@@ -27,7 +28,7 @@ const backlinks = defineTool({
       const lines = (await ctx.vault.read(source)).split("\n");
       for (const l of meta?.links ?? []) if (l.resolved === path) rows.push({ path: source, line: l.line, text: lines[l.line]?.trim().slice(0, 160) ?? "" });
     }
-    const content = `${sources.length} notes link to ${path}:\n${listLines(rows.map((r) => `[[${r.path.replace(/\.md$/, "")}]] line ${r.line + 1}: ${r.text}`), 50, "links")}`;
+    const content = `${sources.length} notes link to ${path}:\n${listLines(rows.map((r) => `${wikilink(r.path)} line ${r.line + 1}: ${r.text}`), 50, "links")}`;
     return { content, data: { path, backlinks: sources, mentions: rows } };
   },
 });
@@ -45,7 +46,7 @@ const outgoing = defineTool({
     const { path, meta } = await noteWithMetadata(args.path, ctx);
     if (meta.links.length === 0) return { content: `${path} has no links.`, data: { path, links: [] }, empty: true };
     const rows = meta.links.map(
-      (l) => `${l.embed ? "embeds" : "links to"} ${l.resolved ? `[[${l.resolved.replace(/\.md$/, "")}${l.subpath ? `#${l.subpath}` : ""}]]` : `"${l.target}" (no such note)`} (line ${l.line + 1})`,
+      (l) => `${l.embed ? "embeds" : "links to"} ${l.resolved ? wikilink(l.resolved, l.subpath) : `"${l.target}" (no such note)`} (line ${l.line + 1})`,
     );
     return { content: `${path} has ${meta.links.length} links:\n${listLines(rows, 100, "links")}`, data: { path, links: meta.links } };
   },

@@ -8,7 +8,8 @@ import { formatDate } from "./date-format";
 import { readOrNull, type NoteChange } from "./note-change";
 import { stringifyYaml } from "../core/memory/frontmatter";
 import { scanSearch } from "./scan-search";
-import { clip } from "./text-bounds";
+import { clip } from "../core/text/clip";
+import { wikilink } from "../core/text/wikilink";
 
 function memoryPath(args: { content: string; title?: string }, ctx: ToolContext): string {
   const title = (args.title ?? args.content.split(/\s+/).slice(0, 6).join(" "))
@@ -64,7 +65,7 @@ const recall = defineTool({
       const hits = await semantic(args.query, limit, { pathPrefix: `${folder}/` });
       if (hits.length > 0) {
         return {
-          content: hits.map((h) => `[[${h.path.replace(/\.md$/, "")}]]: ${clip(h.text, 500, "read the note for more")}`).join("\n\n"),
+          content: hits.map((h) => `${wikilink(h.path)}: ${clip(h.text, 500, "read the note for more")}`).join("\n\n"),
           data: { hits, mode: "semantic" },
         };
       }
@@ -76,7 +77,7 @@ const recall = defineTool({
     const blocks: string[] = [];
     for (const h of words) {
       const text = await readOrNull(ctx, h.path);
-      blocks.push(`[[${h.path.replace(/\.md$/, "")}]]: ${clip((text ?? h.snippet).replace(/^---[\s\S]*?---\n/, "").trim(), 500, "read the note for more")}`);
+      blocks.push(`${wikilink(h.path)}: ${clip((text ?? h.snippet).replace(/^---[\s\S]*?---\n/, "").trim(), 500, "read the note for more")}`);
     }
     return { content: blocks.join("\n\n"), data: { hits: words, mode: "text" } };
   },

@@ -8,6 +8,7 @@ import type { ToolContext, ToolPreview, ToolResult } from "../core/protocol/tool
 import { VaultError } from "../core/ports/vault";
 import { diffStats, unifiedDiff } from "./line-diff";
 import { ToolError } from "./tool-error";
+import { wikilink } from "../core/text/wikilink";
 
 /** One planned change to one note. */
 export interface NoteChange {
@@ -62,5 +63,5 @@ export async function applyChange(ctx: ToolContext, change: NoteChange): Promise
 /** A short result after a write. */
 export function changeResult(change: NoteChange, what: string): ToolResult {
   const stats = change.before === null ? { added: change.after.split("\n").length, removed: 0 } : diffStats(change.before, change.after);
-  return { content: `${what} [[${change.path.replace(/\.md$/, "")}]] (+${stats.added} -${stats.removed} lines).`, data: { path: change.path, created: change.before === null, ...stats } };
+  return { content: `${what} ${wikilink(change.path)} (+${stats.added} -${stats.removed} lines).`, data: { path: change.path, created: change.before === null, ...stats } };
 }

@@ -5,7 +5,8 @@ import { defineTool } from "./define-tool";
 import { PATH_ALIASES, pathArg } from "./arg-schemas";
 import { guardPath, noteWithMetadata } from "./note-path";
 import { ToolError } from "./tool-error";
-import { clip } from "./text-bounds";
+import { clip } from "../core/text/clip";
+import { wikilink } from "../core/text/wikilink";
 
 const NO_EDITOR = "No note is open in an editor (or there is no editor here); name the note's path instead.";
 
@@ -22,7 +23,7 @@ const active = defineTool({
     const path = guardPath(open.path, ctx);
     const meta = await ctx.vault.metadata(path);
     const outline = meta?.headings.map((h) => `${"  ".repeat(h.level - 1)}- ${h.text}`).join("\n") ?? "";
-    return { content: `The open note is [[${path.replace(/\.md$/, "")}]] (${path}).${outline ? `\nOutline:\n${outline}` : ""}`, data: { path } };
+    return { content: `The open note is ${wikilink(path)} (${path}).${outline ? `\nOutline:\n${outline}` : ""}`, data: { path } };
   },
 });
 

@@ -5,6 +5,7 @@ import { defineTool } from "./define-tool";
 import { limitArg } from "./arg-schemas";
 import { isExcluded } from "./note-path";
 import { listLines } from "./text-bounds";
+import { wikilink } from "../core/text/wikilink";
 
 /** Every markdown note's tags, in path order. */
 async function tagsByNote(ctx: ToolContext): Promise<{ path: string; tags: string[] }[]> {
@@ -67,7 +68,7 @@ const notesWithTag = defineTool({
       .map((n) => n.path);
     if (paths.length === 0) return { content: `No notes are tagged ${tag}.`, data: { tag, paths: [] }, empty: true };
     return {
-      content: `${paths.length} notes tagged ${tag}:\n${listLines(paths.map((p) => `[[${p.replace(/\.md$/, "")}]]`), args.limit ?? 50, "notes")}`,
+      content: `${paths.length} notes tagged ${tag}:\n${listLines(paths.map((p) => wikilink(p)), args.limit ?? 50, "notes")}`,
       data: { tag, paths },
     };
   },

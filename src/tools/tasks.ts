@@ -12,6 +12,7 @@ import { resolveDay } from "./date-format";
 import { type NoteChange } from "./note-change";
 import { listLines } from "./text-bounds";
 import { parseNote } from "../core/memory/note-parser";
+import { wikilink } from "../core/text/wikilink";
 
 const optionalPath = z.string().min(1).max(300).optional();
 
@@ -45,7 +46,7 @@ const list = defineTool({
       }
     }
     if (found.length === 0) return { content: `No ${status === "all" ? "" : `${status} `}tasks${args.path ? ` in ${args.path}` : ""}.`, data: { tasks: [] }, empty: true };
-    const rows = found.map((t) => `- [${t.status}] ${t.text} — [[${t.path.replace(/\.md$/, "")}]] line ${t.line + 1}`);
+    const rows = found.map((t) => `- [${t.status}] ${t.text} — ${wikilink(t.path)} line ${t.line + 1}`);
     return { content: `${found.length} ${status === "all" ? "" : `${status} `}tasks:\n${listLines(rows, args.limit ?? 50, "tasks")}`, data: { tasks: found } };
   },
 });

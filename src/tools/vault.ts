@@ -7,8 +7,9 @@ import { folderPath, guardPath, isExcluded, notePath } from "./note-path";
 import { noNoteAt, ToolError } from "./tool-error";
 import { appendText, findSection, headingsOf } from "./sections";
 import { readOrNull, type NoteChange } from "./note-change";
-import { clip } from "./text-bounds";
 import { scanSearch } from "./scan-search";
+import { clip } from "../core/text/clip";
+import { wikilink } from "../core/text/wikilink";
 
 /** Reads a note or fails with a sentence that says how to find the right path. */
 async function mustRead(ctx: ToolContext, path: string): Promise<string> {
@@ -200,7 +201,7 @@ const search = defineTool({
     const raw = ctx.memory ? await ctx.memory.textSearch(args.query, limit * 3, filter) : await scanSearch(ctx, args.query, limit * 3, folder);
     const hits = raw.filter((h) => !isExcluded(h.path, ctx) && (folder === "" || h.path.startsWith(`${folder}/`))).slice(0, limit);
     if (hits.length === 0) return { content: `No notes match "${args.query}".`, data: { hits: [] }, empty: true };
-    const lines = hits.map((h) => `[[${h.path.replace(/\.md$/, "")}]] — ${h.snippet}`);
+    const lines = hits.map((h) => `${wikilink(h.path)} — ${h.snippet}`);
     return { content: `${hits.length} notes match "${args.query}":\n${lines.join("\n")}`, data: { hits } };
   },
 });
@@ -232,7 +233,7 @@ const semanticSearch = defineTool({
       .filter((h) => !isExcluded(h.path, ctx))
       .slice(0, limit);
     if (hits.length === 0) return { content: `Nothing in the semantic index matches "${args.query}".`, data: { hits: [] }, empty: true };
-    const blocks = hits.map((h) => `[[${h.path.replace(/\.md$/, "")}${h.heading ? `#${h.heading}` : ""}]] (score ${h.score.toFixed(2)})\n${clip(h.text, 600, "read the note for more")}`);
+    const blocks = hits.map((h) => `${wikilink(h.path, h.heading)} (score ${h.score.toFixed(2)})\n${clip(h.text, 600, "read the note for more")}`);
     return { content: blocks.join("\n\n"), data: { hits } };
   },
 });
@@ -276,7 +277,7 @@ const move = defineTool({
     const backlinks = await ctx.vault.backlinks(from);
     await ctx.vault.move(from, to);
     return {
-      content: `Moved ${from} to [[${to.replace(/\.md$/, "")}]]${backlinks.length ? `; updated links in ${backlinks.length} notes` : ""}.`,
+      content: `Moved ${from} to ${wikilink(to)}${backlinks.length ? `; updated links in ${backlinks.length} notes` : ""}.`,
       data: { from, to, updated: backlinks },
     };
   },

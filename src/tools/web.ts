@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { ToolError } from "./tool-error";
-import { clip } from "./text-bounds";
+import { clip } from "../core/text/clip";
 
 /** Visible text of an HTML page: scripts, styles and tags removed, entities decoded, whitespace collapsed. */
 export function htmlToText(html: string): string {

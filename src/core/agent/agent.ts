@@ -5,72 +5,17 @@
  *   const result = await agent.runTurn("summarize my inbox", { signal, onEvent });
  *   save(agent.conversation.toJSON()); agent.conversation = Conversation.fromJSON(saved);
  */
-import type { Constraint, Engine } from "../ports/engine";
-import type { UserPort } from "../ports/user";
-import type { ToolContext } from "../protocol/tool";
-import type { ToolCatalog } from "../protocol/registry";
 import { Conversation } from "./conversation";
-import type { AgentEvent, AgentEventListener, ToolResultEvent, TurnOutcome } from "./events";
+import type { AgentEvent, AgentEventListener } from "./events";
 import { DEFAULT_AGENT_OPTIONS, type AgentOptions } from "./options";
-import type { GrammarSource, MemoryPrefetch, RouterPort, TranscriptSink } from "../ports/agent";
+import type { AgentDeps, RunTurnOptions, TurnResult } from "./agent-types";
 import { runTurnLoop } from "./turn-loop";
 import { Gatekeeper } from "../gatekeeper/gatekeeper";
 import { TokenCounter } from "./token-counter";
 
 export type { AgentOptions } from "./options";
+export type { AgentDeps, RunTurnOptions, TurnResult } from "./agent-types";
 export type { GrammarSource, MemoryPrefetch, RouterPort, RouteDecision, TranscriptSink, CompiledGrammar } from "../ports/agent";
-
-/** Everything the agent works with, constructed once per host and passed in. */
-export interface AgentDeps {
-  engine: Engine;
-  /** The validated tool catalog. */
-  tools: ToolCatalog;
-  /** What tool handlers get (vault, user, settings, memory search...). */
-  toolContext: ToolContext;
-  /** Picks the offered tools per message. */
-  router: RouterPort;
-  /** Confirmations for writes, notices. */
-  user: UserPort;
-  /** Envelope grammars per tool subset (a `SubsetCache` over `tools.grammarTools()`). */
-  grammars: GrammarSource;
-  /** Memories for the system prompt; absent = none. */
-  memory?: MemoryPrefetch;
-  /**
-   * Runs at the start of every turn, before routing: brings tool sources up when first needed (MCP servers start, a
-   * crashed one finishes its restart) so the router sees their tools. Absent = nothing to prepare.
-   */
-  prepare?: (options: { signal?: AbortSignal }) => Promise<void>;
-  /** Receives each event as one JSON line (the optional JSONL transcript). */
-  transcript?: TranscriptSink;
-  /** History to continue; default a new conversation. */
-  conversation?: Conversation;
-  options?: Partial<AgentOptions>;
-}
-
-export interface RunTurnOptions {
-  /** Aborting stops generation and tool execution; history stays consistent and no note is half-written. */
-  signal?: AbortSignal;
-  /** Notes attached to the message (e.g. the active note), shown to the model after it. */
-  attachments?: { path: string; text: string }[];
-  /** Receives every event of this turn as it happens. */
-  onEvent?: AgentEventListener;
-}
-
-/** What one turn produced. */
-export interface TurnResult {
-  turnId: string;
-  outcome: TurnOutcome;
-  /** The final message to the user, or null. */
-  message: string | null;
-  /** Every tool result of the turn, in order. */
-  toolResults: ToolResultEvent[];
-  rounds: number;
-  tokensIn: number;
-  tokensOut: number;
-  ms: number;
-  /** What constrained the last generation (see TurnEndEvent). */
-  constraint?: Constraint;
-}
 
 export class Agent {
   /** The history this agent continues; assign another to switch conversations (not during a turn). */

@@ -1,361 +1,227 @@
 /**
- * One turn: prefetch → route → grammar branch → generate (streaming) → parse → gatekeeper → handler →
- * results → repeat, with the recovery ladder, the context budget and clean abort.
+ * One turn, as a list of steps: prepare (memories, tool sources) → choose tools → then, round after round, generate
+ * a round → run its calls → recover, until the model answers without calls, the round cap, a stop or a failure.
  */
-import { EngineError, type Constraint } from "../ports/engine";
-import type { Envelope, EnvelopeToolCall } from "../protocol/envelope";
-import { Gatekeeper, ToolRefusal, type AgentState } from "../gatekeeper/gatekeeper";
-import { stateForStatus } from "../gatekeeper/states";
-import type { AgentDeps, TurnResult } from "./agent";
+import { EngineError } from "../ports/engine";
+import type { Envelope } from "../protocol/envelope";
 import { TurnAborted, throwIfAborted } from "../ports/abort";
+import type { TurnResult } from "./agent-types";
 import { ContextFullError, budgetPrompt } from "./context-budget";
-import type { Conversation, ConversationEntry, StoredToolResult } from "./conversation";
+import type { ConversationEntry } from "./conversation";
 import { parseEnvelope } from "./envelope-parse";
 import { EnvelopeStream } from "./envelope-stream";
-import type { AgentErrorCode, AgentEvent, GrammarBranch, ToolResultEvent, TurnOutcome } from "./events";
-import type { AgentOptions } from "./options";
+import type { GrammarBranch } from "./events";
 import { systemPrompt } from "./prompt";
-import { TokenCounter } from "./token-counter";
+import { Recovery, recoverFromCalls, recoverFromReply } from "./recovery";
+import { runCalls } from "./tool-calls";
+import { Turn, type TurnLoopInput } from "./turn";
 
-export interface TurnLoopInput {
-  deps: AgentDeps;
-  options: AgentOptions;
-  conversation: Conversation;
-  message: string;
-  attachments: { path: string; text: string }[];
-  signal?: AbortSignal;
-  emit(event: AgentEvent): void;
-  /** Shared across turns so token counts and validators are reused. */
-  gatekeeper: Gatekeeper;
-  counter: TokenCounter;
-}
-
-/** Why a round needs recovery. */
-interface Failure {
-  code: AgentErrorCode;
-  /** The tool to retry (absent when the envelope itself was broken). */
-  tool?: string;
-  sentence: string;
-}
-
-let turnCounter = 0;
-function newTurnId(): string {
-  turnCounter = (turnCounter + 1) % 1_000_000;
-  return `t${Date.now().toString(36)}${turnCounter.toString(36)}`;
-}
-
-function isoDay(d: Date): string {
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
-}
-
-/** Cuts a tool result to the budget, keeping its start and saying how much was left out. */
-export function truncateResult(text: string, maxChars: number): string {
-  if (text.length <= maxChars) return text;
-  return `${text.slice(0, maxChars)}\n[…${text.length - maxChars} more characters not shown]`;
-}
-
-/** The second half of a correction: what to send next. */
-function retryAdvice(failure: Failure): string {
-  const tool = failure.tool ?? "a tool";
-  if (failure.code === "not_allowed_in_state") return `Call ${tool} again in a reply with status "Task".`;
-  return `Call ${tool} again with corrected arguments.`;
-}
+export type { TurnLoopInput } from "./turn";
 
 /** Extra reply tokens under a server's JSON Schema, for the whitespace its converter allows between JSON tokens. */
 const JSON_SCHEMA_WHITESPACE_TOKENS = 512;
 
-const EMPTY_ENVELOPE: Envelope = { thought: "", status: "Idle", message_to_user: null, tool_calls: [] };
+/** What every round of a turn shares. */
+interface RoundSetting {
+  memories: string;
+  contextSize: number;
+  /** Reply tokens added to the grammar's bound (see JSON_SCHEMA_WHITESPACE_TOKENS). */
+  schemaSlack: number;
+}
+
+/** A generated round: an envelope (with its history entry), or why the reply was not one. */
+type Reply = { round: number; envelope: Envelope; entry: ConversationEntry } | { round: number; envelope?: undefined; sentence: string };
 
 export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
-  const { deps, options, conversation, signal, gatekeeper, counter } = input;
-  const emit = (event: AgentEvent): void => input.emit(event);
-  const started = Date.now();
-  const turnId = newTurnId();
-  const history = conversation.entries.slice();
-  const userEntry: ConversationEntry = { kind: "user", turnId, at: started, content: input.message, ...(input.attachments.length ? { attachments: input.attachments } : {}) };
-  const current: ConversationEntry[] = [userEntry];
-  conversation.append(userEntry);
-  const commit = (entry: ConversationEntry): void => {
-    current.push(entry);
-    conversation.append(entry);
-  };
-  const toolResults: ToolResultEvent[] = [];
-  let tokensIn = 0;
-  let tokensOut = 0;
-  let rounds = 0;
-  let finalMessage: string | null = null;
-  let outcome: TurnOutcome = "done";
-  /** What constrained the last generation (the engine's report; GBNF when it says nothing and a grammar was sent). */
-  let constraint: Constraint | undefined;
-  /** The engine's sentence on an unconstrained reply, added to a final failure so the user knows why. */
-  let engineNotice: string | undefined;
-  emit({ type: "turn-start", turnId, message: input.message, at: started });
-
-  const fail = (code: AgentErrorCode, message: string): void => {
-    outcome = "failed";
-    emit({ type: "error", turnId, code, message, recoverable: false });
-  };
-
+  const turn = new Turn(input);
   try {
-    throwIfAborted(signal);
-    let memories = "";
-    if (deps.memory) {
-      try {
-        memories = await deps.memory.prefetch(input.message, { maxTokens: options.memoryTokens, signal });
-      } catch (err) {
-        throwIfAborted(signal);
-        // Memory is a help, not a requirement: the turn goes on without it.
-        deps.user.notify(`Memories could not be searched: ${(err as Error).message}`, "warning");
-      }
-    }
-    throwIfAborted(signal);
-    if (deps.prepare) {
-      try {
-        // Stop must not wait for a tool source (a server's restart backoff can take seconds).
-        await Promise.race([
-          deps.prepare({ signal }),
-          new Promise<void>((resolve) => {
-            if (signal?.aborted) resolve();
-            signal?.addEventListener("abort", () => resolve(), { once: true });
-          }),
-        ]);
-      } catch (err) {
-        throwIfAborted(signal);
-        deps.user.notify(`Some tools could not be prepared: ${(err as Error).message}`, "warning");
-      }
-    }
-    throwIfAborted(signal);
-
-    const all = deps.tools.names();
-    let baseNames: string[];
-    let branch: GrammarBranch;
-    let routedTools: { name: string; score: number }[];
-    let chatOnly = false;
-    if (options.toolSelection === "full") {
-      baseNames = all;
-      branch = "full";
-      routedTools = all.map((name) => ({ name, score: 1 }));
-    } else {
-      const decision = await deps.router.route(input.message, { signal });
-      chatOnly = decision.chatOnly;
-      if (decision.chatOnly) {
-        baseNames = [];
-        branch = "chat";
-        routedTools = [];
-      } else if (decision.unsure) {
-        baseNames = all;
-        branch = "full";
-        routedTools = decision.tools;
-      } else {
-        baseNames = decision.tools.map((t) => t.name).filter((n) => deps.tools.has(n));
-        branch = "routed";
-        routedTools = decision.tools;
-      }
-    }
-    if (!options.grammar) branch = "none";
-    emit({ type: "routed", turnId, tools: routedTools, chatOnly, branch });
-
-    const engineInfo = await deps.engine.modelInfo();
-    const contextSize = engineInfo.contextSize ?? options.fallbackContextSize;
-    // A server's JSON Schema converter allows whitespace our GBNF does not (llama.cpp's: up to 22 characters between
-    // tokens of JSON): room for it, or a reply that used it would be cut before its envelope closed.
-    const schemaSlack = engineInfo.constraint === "json_schema" ? JSON_SCHEMA_WHITESPACE_TOKENS : 0;
-    let names = baseNames;
-    let mode: "dynamic" | "static" = "dynamic";
-    let state: AgentState = "Task";
-    let targets: Set<string> | undefined;
-    let attempts = 0;
+    const memories = await prepareTurn(input);
+    const recovery = new Recovery(await chooseTools(input, turn), input.options);
+    const setting = { memories, ...(await contextLimits(input)) };
     let toolRounds = 0;
-    /** A correction for the next generation when the last reply was not an envelope (so no results entry carries it). */
-    let systemCorrection = "";
-
     for (;;) {
-      throwIfAborted(signal);
-      // Tools can leave mid-turn (an MCP server stopped): offer only those still in the catalog.
-      names = names.filter((n) => deps.tools.has(n));
-      const offered = names.map((n) => deps.tools.get(n)).filter((t) => t !== undefined);
-      const grammar = options.grammar ? deps.grammars.get(names, mode) : undefined;
-      const system = systemPrompt({
-        tools: offered,
-        memories,
-        instructions: [options.instructions, systemCorrection && `Correction: ${systemCorrection}`].filter(Boolean).join("\n"),
-        today: isoDay(deps.toolContext.now()),
-      });
-      systemCorrection = "";
-      // maxTokens = min(grammar bound, remaining context): every token carries at least one byte, so the grammar's
-      // byte bound bounds its tokens. Without a grammar (or an unbounded one) the reply is capped by maxTokensCap.
-      const bound = grammar && Number.isFinite(grammar.maxBytes) ? Math.ceil(grammar.maxBytes) + schemaSlack : options.maxTokensCap;
-      const prompt = await budgetPrompt({
-        system,
-        history,
-        current,
-        contextSize,
-        marginTokens: options.templateMarginTokens,
-        boundTokens: bound,
-        reserveTokens: options.maxTokensCap,
-        minTokens: Math.min(bound, 32),
-        counter,
-      });
-      rounds++;
-      const round = rounds;
-      const stream = new EnvelopeStream({
-        thought: (text) => emit({ type: "thought-delta", turnId, round, text }),
-        message: (text) => emit({ type: "message-delta", turnId, round, text }),
-        toolCall: (call, i) => emit({ type: "tool-call", turnId, round, callId: `r${round}c${i}`, name: call.name, args: call.args }),
-      });
-      const result = await deps.engine.generate({
-        messages: prompt.messages,
-        grammar: grammar?.gbnf,
-        jsonSchema: options.grammar ? deps.grammars.jsonSchema?.(names, mode) : undefined,
-        maxTokens: prompt.maxTokens,
-        thinkFirst: grammar && options.thinkFirstTokens > 0 ? { maxTokens: options.thinkFirstTokens } : undefined,
-        temperature: options.temperature,
-        seed: options.seed,
-        conversationId: conversation.id,
-        signal,
-        onText: (chunk) => stream.push(chunk),
-      });
-      tokensIn += result.tokensIn;
-      tokensOut += result.tokensOut;
-      constraint = result.constraint ?? (grammar ? "gbnf" : "none");
-      engineNotice = result.notice ?? engineNotice;
-      if (result.stopReason === "abort" || signal?.aborted) throw new TurnAborted();
-
-      const parsed = parseEnvelope(result.text);
-      if (!parsed.ok) {
-        const sentence =
-          result.stopReason === "maxTokens"
-            ? `The reply was cut at ${prompt.maxTokens} tokens before the envelope closed; keep the thought and message short.`
-            : parsed.reason;
-        if (!options.recovery || attempts >= options.recoveryAttempts) {
-          fail(options.recovery ? "recovery_exhausted" : "bad_envelope", `The model did not produce a valid reply: ${sentence}${engineNotice ? ` ${engineNotice}` : ""}`);
-          break;
-        }
-        attempts++;
-        mode = attempts === 1 ? "dynamic" : "static";
-        systemCorrection = sentence;
-        emit({ type: "error", turnId, code: "bad_envelope", message: sentence, recoverable: true });
-        continue;
-      }
-
-      const envelope = parsed.envelope;
-      if (envelope.message_to_user !== null) finalMessage = envelope.message_to_user;
-      for (let i = stream.callsReported; i < envelope.tool_calls.length; i++) {
-        const call = envelope.tool_calls[i];
-        emit({ type: "tool-call", turnId, round, callId: `r${round}c${i}`, name: call.name, args: call.args });
-      }
-      const assistantEntry: ConversationEntry = { kind: "assistant", turnId, at: Date.now(), envelope };
-      if (state !== "Recover") state = stateForStatus(envelope.status);
-      if (envelope.tool_calls.length === 0) {
-        commit(assistantEntry);
-        outcome = "done";
+      throwIfAborted(input.signal);
+      const reply = await generateRound(input, turn, recovery, setting);
+      if (!reply.envelope) {
+        if (recoverFromReply(turn, recovery, reply.sentence)) continue;
         break;
       }
-
-      const results: StoredToolResult[] = [];
-      let failure: Failure | undefined;
-      let stopped = false;
-      const offeredSet = new Set(names);
-      for (let i = 0; i < envelope.tool_calls.length; i++) {
-        const call: EnvelopeToolCall = envelope.tool_calls[i];
-        const callId = `r${round}c${i}`;
-        if (stopped || signal?.aborted) {
-          stopped = true;
-          results.push({ callId, name: call.name, ok: false, content: "Not run: the turn was stopped." });
-          continue;
-        }
-        const push = (event: Omit<ToolResultEvent, "type" | "turnId" | "callId" | "name">): void => {
-          const full: ToolResultEvent = { type: "tool-result", turnId, callId, name: call.name, ...event };
-          toolResults.push(full);
-          results.push({ callId, name: call.name, ok: full.ok, content: full.content });
-          emit(full);
-        };
-        try {
-          const checked = gatekeeper.check(call, { state, offered: offeredSet, targets });
-          await gatekeeper.authorize(checked, deps.toolContext, {
-            writes: options.writes,
-            writesOffHint: options.writesOffHint,
-            alwaysAllowed: conversation.alwaysAllowed,
-            onAsk: (request) => emit({ type: "confirm-asked", turnId, callId, request }),
-            onAnswer: (decision) => emit({ type: "confirm-answered", turnId, callId, decision }),
-          });
-          if (signal?.aborted) {
-            stopped = true;
-            results.push({ callId, name: call.name, ok: false, content: "Not run: the turn was stopped." });
-            continue;
-          }
-          const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, signal });
-          const content = truncateResult(res.content, options.resultChars);
-          if (state === "Recover" && res.empty) {
-            // Semantic guard: while recovering, "nothing found" means the correction did not work.
-            failure ??= { code: "empty_result", tool: call.name, sentence: `Tool "${call.name}" found nothing with these arguments; try different arguments.` };
-          }
-          push({ ok: true, content, args: checked.args, ...(res.empty ? { empty: true } : {}) });
-        } catch (err) {
-          if (err instanceof ToolRefusal) {
-            if (err.malformed) failure ??= { code: err.code, tool: deps.tools.has(call.name) ? call.name : undefined, sentence: err.message };
-            push({ ok: false, content: err.message, error: { code: err.code, message: err.message } });
-          } else if (signal?.aborted) {
-            stopped = true;
-            results.push({ callId, name: call.name, ok: false, content: "Not run: the turn was stopped." });
-          } else {
-            const message = err instanceof Error ? err.message : String(err);
-            push({ ok: false, content: message, error: { code: "tool_failed", message } });
-          }
-        }
+      recovery.followStatus(reply.envelope.status);
+      if (reply.envelope.tool_calls.length === 0) {
+        turn.commit(reply.entry);
+        turn.outcome = "done";
+        break;
       }
-
-      const recovering = !!failure && options.recovery && !stopped && attempts < options.recoveryAttempts;
-      const correction = recovering && failure ? `${failure.sentence} ${retryAdvice(failure)}` : undefined;
-      commit(assistantEntry);
-      commit({ kind: "tool-results", turnId, at: Date.now(), results, ...(correction ? { correction } : {}) });
-      if (stopped) throw new TurnAborted();
-
-      if (failure && options.recovery) {
-        if (!recovering) {
-          fail("recovery_exhausted", `Stopped after ${attempts} corrections: ${failure.sentence} Try rephrasing the request.`);
-          break;
-        }
-        attempts++;
-        mode = attempts === 1 ? "dynamic" : "static";
-        if (failure.tool) names = [failure.tool];
-        targets = new Set(names);
-        state = "Recover";
-        emit({ type: "error", turnId, code: failure.code, message: failure.sentence, recoverable: true });
-        continue;
-      }
-      if (state === "Recover") {
-        state = "Task";
-        names = baseNames;
-        mode = "dynamic";
-        targets = undefined;
-      }
-      toolRounds++;
-      if (toolRounds >= options.maxRounds) {
-        outcome = "round-cap";
+      const calls = await runCalls(input, turn, recovery, reply.round, reply.envelope.tool_calls);
+      const correction = recovery.correctionFor(calls.failure, calls.stopped);
+      turn.commit(reply.entry);
+      turn.commit({ kind: "tool-results", turnId: turn.id, at: Date.now(), results: calls.results, ...(correction ? { correction } : {}) });
+      if (calls.stopped) throw new TurnAborted();
+      const next = recoverFromCalls(turn, recovery, calls.failure);
+      if (next === "retry") continue;
+      if (next === "ended") break;
+      if (++toolRounds >= input.options.maxRounds) {
+        turn.outcome = "round-cap";
         break;
       }
     }
   } catch (err) {
-    if (err instanceof TurnAborted || signal?.aborted) {
-      outcome = "aborted";
-    } else if (err instanceof ContextFullError) {
-      fail("context_full", err.message);
-    } else if (err instanceof EngineError) {
-      fail(err.code === "aborted" ? "aborted" : err.code === "context_overflow" ? "context_full" : "engine_failed", err.message);
-      if (err.code === "aborted") outcome = "aborted";
-    } else {
-      fail("engine_failed", `The turn failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`);
+    endOnError(turn, err, input.signal);
+  }
+  return turn.end();
+}
+
+/** Prepare step: this message's memories, and tool sources brought up. Neither is required: a failure is a notice. */
+async function prepareTurn({ deps, options, message, signal }: TurnLoopInput): Promise<string> {
+  throwIfAborted(signal);
+  let memories = "";
+  if (deps.memory) {
+    try {
+      memories = await deps.memory.prefetch(message, { maxTokens: options.memoryTokens, signal });
+    } catch (err) {
+      throwIfAborted(signal);
+      deps.user.notify(`Memories could not be searched: ${(err as Error).message}`, "warning");
     }
   }
-
-  // History always alternates: a turn that ended without a final reply gets a closing placeholder.
-  const last = conversation.entries[conversation.entries.length - 1];
-  if (last.kind !== "assistant" || last.turnId !== turnId || last.envelope.tool_calls.length > 0) {
-    const placeholder = outcome === "aborted" ? "aborted" : outcome === "round-cap" ? "round-cap" : "failed";
-    commit({ kind: "assistant", turnId, at: Date.now(), envelope: EMPTY_ENVELOPE, placeholder });
+  throwIfAborted(signal);
+  if (deps.prepare) {
+    try {
+      // Stop must not wait for a tool source (a server's restart backoff can take seconds).
+      await Promise.race([
+        deps.prepare({ signal }),
+        new Promise<void>((resolve) => {
+          if (signal?.aborted) resolve();
+          signal?.addEventListener("abort", () => resolve(), { once: true });
+        }),
+      ]);
+    } catch (err) {
+      throwIfAborted(signal);
+      deps.user.notify(`Some tools could not be prepared: ${(err as Error).message}`, "warning");
+    }
   }
-  const ms = Date.now() - started;
-  emit({ type: "turn-end", turnId, outcome, message: finalMessage, rounds, tokensIn, tokensOut, ms, ...(constraint ? { constraint } : {}) });
-  return { turnId, outcome, message: finalMessage, toolResults, rounds, tokensIn, tokensOut, ms, ...(constraint ? { constraint } : {}) };
+  throwIfAborted(signal);
+  return memories;
+}
+
+/** Choose-tools step: the tools this turn offers (the router's, the full catalog, or none for small talk). */
+async function chooseTools({ deps, options, message, signal }: TurnLoopInput, turn: Turn): Promise<string[]> {
+  const all = deps.tools.names();
+  let names: string[] = all;
+  let branch: GrammarBranch = "full";
+  let tools = all.map((name) => ({ name, score: 1 }));
+  let chatOnly = false;
+  if (options.toolSelection !== "full") {
+    const decision = await deps.router.route(message, { signal });
+    chatOnly = decision.chatOnly;
+    tools = decision.tools;
+    if (decision.chatOnly) {
+      names = [];
+      branch = "chat";
+    } else if (!decision.unsure) {
+      names = decision.tools.map((t) => t.name).filter((n) => deps.tools.has(n));
+      branch = "routed";
+    }
+  }
+  if (!options.grammar) branch = "none";
+  turn.emit({ type: "routed", turnId: turn.id, tools, chatOnly, branch });
+  return names;
+}
+
+/** The context every round fits in. */
+async function contextLimits({ deps, options }: TurnLoopInput): Promise<Omit<RoundSetting, "memories">> {
+  const info = await deps.engine.modelInfo();
+  // A server's JSON Schema converter allows whitespace our GBNF does not (llama.cpp's: up to 22 characters between
+  // tokens of JSON): room for it, or a reply that used it would be cut before its envelope closed.
+  const schemaSlack = info.constraint === "json_schema" ? JSON_SCHEMA_WHITESPACE_TOKENS : 0;
+  return { contextSize: info.contextSize ?? options.fallbackContextSize, schemaSlack };
+}
+
+/** Generate step: one reply under the grammar of the tools on offer, streamed to the listeners, then parsed. */
+async function generateRound(input: TurnLoopInput, turn: Turn, recovery: Recovery, setting: RoundSetting): Promise<Reply> {
+  const { deps, options, signal } = input;
+  const { grammar, prompt } = await roundPrompt(input, turn, recovery, setting);
+  const round = ++turn.rounds;
+  const stream = new EnvelopeStream({
+    thought: (text) => turn.emit({ type: "thought-delta", turnId: turn.id, round, text }),
+    message: (text) => turn.emit({ type: "message-delta", turnId: turn.id, round, text }),
+    toolCall: (call, i) => turn.emit({ type: "tool-call", turnId: turn.id, round, callId: `r${round}c${i}`, name: call.name, args: call.args }),
+  });
+  const result = await deps.engine.generate({
+    messages: prompt.messages,
+    grammar: grammar?.gbnf,
+    jsonSchema: options.grammar ? deps.grammars.jsonSchema?.(recovery.names, recovery.mode) : undefined,
+    maxTokens: prompt.maxTokens,
+    thinkFirst: grammar && options.thinkFirstTokens > 0 ? { maxTokens: options.thinkFirstTokens } : undefined,
+    temperature: options.temperature,
+    seed: options.seed,
+    conversationId: input.conversation.id,
+    signal,
+    onText: (chunk) => stream.push(chunk),
+  });
+  turn.tokensIn += result.tokensIn;
+  turn.tokensOut += result.tokensOut;
+  turn.constraint = result.constraint ?? (grammar ? "gbnf" : "none");
+  turn.engineNotice = result.notice ?? turn.engineNotice;
+  if (result.stopReason === "abort" || signal?.aborted) throw new TurnAborted();
+
+  const parsed = parseEnvelope(result.text);
+  if (!parsed.ok) {
+    const cut = `The reply was cut at ${prompt.maxTokens} tokens before the envelope closed; keep the thought and message short.`;
+    return { round, sentence: result.stopReason === "maxTokens" ? cut : parsed.reason };
+  }
+  const envelope = parsed.envelope;
+  if (envelope.message_to_user !== null) turn.finalMessage = envelope.message_to_user;
+  for (let i = stream.callsReported; i < envelope.tool_calls.length; i++) {
+    const call = envelope.tool_calls[i];
+    turn.emit({ type: "tool-call", turnId: turn.id, round, callId: `r${round}c${i}`, name: call.name, args: call.args });
+  }
+  return { round, envelope, entry: { kind: "assistant", turnId: turn.id, at: Date.now(), envelope } };
+}
+
+/** The grammar and the budgeted prompt of the next round. */
+async function roundPrompt({ deps, options, counter }: TurnLoopInput, turn: Turn, recovery: Recovery, setting: RoundSetting) {
+  // Tools can leave mid-turn (an MCP server stopped): offer only those still in the catalog.
+  recovery.keepAvailable((n) => deps.tools.has(n));
+  const offered = recovery.names.map((n) => deps.tools.get(n)).filter((t) => t !== undefined);
+  const grammar = options.grammar ? deps.grammars.get(recovery.names, recovery.mode) : undefined;
+  const correction = recovery.takeSystemCorrection();
+  const system = systemPrompt({
+    tools: offered,
+    memories: setting.memories,
+    instructions: [options.instructions, correction && `Correction: ${correction}`].filter(Boolean).join("\n"),
+    today: isoDay(deps.toolContext.now()),
+  });
+  // maxTokens = min(grammar bound, remaining context): every token carries at least one byte, so the grammar's
+  // byte bound bounds its tokens. Without a grammar (or an unbounded one) the reply is capped by maxTokensCap.
+  const bound = grammar && Number.isFinite(grammar.maxBytes) ? Math.ceil(grammar.maxBytes) + setting.schemaSlack : options.maxTokensCap;
+  const prompt = await budgetPrompt({
+    system,
+    history: turn.history,
+    current: turn.current,
+    contextSize: setting.contextSize,
+    marginTokens: options.templateMarginTokens,
+    boundTokens: bound,
+    reserveTokens: options.maxTokensCap,
+    minTokens: Math.min(bound, 32),
+    counter,
+  });
+  return { grammar, prompt };
+}
+
+/** How an exception ends the turn: a stop, a full context, an engine failure, or a bug, each with its sentence. */
+function endOnError(turn: Turn, err: unknown, signal: AbortSignal | undefined): void {
+  if (err instanceof TurnAborted || signal?.aborted) {
+    turn.outcome = "aborted";
+  } else if (err instanceof ContextFullError) {
+    turn.fail("context_full", err.message);
+  } else if (err instanceof EngineError) {
+    turn.fail(err.code === "aborted" ? "aborted" : err.code === "context_overflow" ? "context_full" : "engine_failed", err.message);
+    if (err.code === "aborted") turn.outcome = "aborted";
+  } else {
+    turn.fail("engine_failed", `The turn failed unexpectedly: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function isoDay(d: Date): string {
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 }

@@ -4,6 +4,7 @@
  * configured, else full-text.
  */
 import type { MemorySearch } from "../protocol/tool";
+import { wikilink } from "../text/wikilink";
 
 export interface PrefetchOptions {
   /** Tokens the block may use in the system prompt. */
@@ -36,17 +37,17 @@ export async function prefetchMemories(search: MemorySearch, query: string, opti
     const hits = await search.semanticSearch(query, limit);
     passages = hits
       .filter((h) => h.score >= (options.minScore ?? 0))
-      .map((h) => ({ link: `${h.path.replace(/\.md$/, "")}${h.heading ? `#${h.heading.split(" > ").pop()}` : ""}`, path: h.path, text: h.text }));
+      .map((h) => ({ link: wikilink(h.path, h.heading?.split(" > ").pop()), path: h.path, text: h.text }));
   } else {
     const hits = await search.textSearch(query, limit);
-    passages = hits.map((h) => ({ link: h.path.replace(/\.md$/, ""), path: h.path, text: h.snippet }));
+    passages = hits.map((h) => ({ link: wikilink(h.path), path: h.path, text: h.snippet }));
   }
   if (passages.length === 0) return empty;
   const lines = [HEADER];
   const paths: string[] = [];
   let used = await count(HEADER);
   for (const p of passages) {
-    const cite = `- [[${p.link}]]: `;
+    const cite = `- ${p.link}: `;
     const line = `${cite}${p.text.replace(/\s+/g, " ").trim()}`;
     const cost = await count(line);
     if (used + cost <= options.tokenBudget) {

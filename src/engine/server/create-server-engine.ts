@@ -1,5 +1,6 @@
 /** The server engine for a configuration. */
-import { LlamaServerEngine, type LlamaServerEngineOptions } from "./llama-server-engine";
+import { LlamaServerEngine } from "./llama-server-engine";
+import type { LlamaServerEngineOptions } from "./server-opening";
 import { OpenAICompatibleEngine } from "./openai-engine";
 import type { ServerEngineConfig } from "./server-config";
 

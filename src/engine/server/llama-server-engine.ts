@@ -5,11 +5,12 @@
  * server runs with --embeddings, `/health` for readiness.
  */
 import { EngineError, type Engine, type GenerateRequest, type ModelInfo } from "../../core/ports/engine";
-import { streamChat, type StreamedReply } from "./chat-stream";
-import type { ServerEngineConfig, ServerProbe } from "./server-config";
-import { ServerHttp } from "./server-http";
+import { streamChat } from "./chat-stream";
+import type { ServerProbe } from "./server-config";
+import { abortedServerReply, ServerEngineOpening, toResult, type ServerReply } from "./server-opening";
 import { SlotPool } from "./slot-pool";
-import { UntilFailure } from "./until-failure";
+
+export type { LlamaServerEngineOptions, ServerReply } from "./server-opening";
 
 /** What `/props` says (the fields used). */
 interface Props {
@@ -28,24 +29,10 @@ interface ModelMeta {
   size?: number;
 }
 
-/** The reply of a generation, with the prefix-reuse accounting of the host protocol. */
-export type ServerReply = Awaited<ReturnType<Engine["generate"]>> & { tokensEvaluated: number };
-
 /** Texts per embeddings request: a batch the server evaluates at once. */
 const EMBED_BATCH = 16;
 
-/** What the host can add that HTTP cannot tell. */
-export interface LlamaServerEngineOptions {
-  /**
-   * Token ids to ban (the split-character tokens the built-in engine bans under a grammar), found from the
-   * server's model file when it is on this machine; default none.
-   */
-  splitCharacterTokens?: (modelPath: string) => Promise<number[]>;
-}
-
-export class LlamaServerEngine implements Engine {
-  readonly http: ServerHttp;
-  private readonly info = new UntilFailure<ModelInfo>(() => this.readInfo());
+export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   /** `logit_bias` entries (the split-character ban) sent with every request. */
   private grammarBias: [number, false][] = [];
   private slots = new SlotPool(1);
@@ -53,31 +40,14 @@ export class LlamaServerEngine implements Engine {
   /** The sentence for why embeddings failed, when they did. */
   private embeddingsRefusal: string | undefined;
 
-  constructor(
-    private readonly config: ServerEngineConfig,
-    private readonly options: LlamaServerEngineOptions = {},
-  ) {
-    this.http = new ServerHttp(config);
-  }
-
   /** Conversations holding a slot. */
   get conversations(): number {
     return this.slots.conversations;
   }
 
-  /** Waits for /health, then reads /props: the connection check every use starts with. */
-  connect(): Promise<ModelInfo> {
-    return this.info.get();
-  }
-
-  modelInfo(): Promise<ModelInfo> {
-    return this.connect();
-  }
-
   /** "Test connection": model, context size, and whether a grammar and embeddings are accepted, each tried for real. */
   async probe(): Promise<ServerProbe> {
-    this.info.reset();
-    const info = await this.connect();
+    const info = await this.reconnect();
     await this.http.json("/v1/chat/completions", {
       body: { messages: [{ role: "user", content: "Say yes." }], grammar: 'root ::= "yes"', max_tokens: 2, temperature: 0, cache_prompt: false },
       timeoutMs: 60_000,
@@ -120,9 +90,6 @@ export class LlamaServerEngine implements Engine {
     return reply.tokens.length;
   }
 
-  /** Nothing is held open between requests. */
-  async dispose(): Promise<void> {}
-
   private body(request: GenerateRequest): Record<string, unknown> {
     return {
       messages: request.messages,
@@ -142,7 +109,8 @@ export class LlamaServerEngine implements Engine {
     };
   }
 
-  private async readInfo(): Promise<ModelInfo> {
+  /** Waits for /health, then reads /props and /v1/models. */
+  protected async readInfo(): Promise<ModelInfo> {
     await this.http.json("/health");
     const props = await this.http.json<Props>("/props");
     const slots = props.total_slots ?? 1;
@@ -156,13 +124,13 @@ export class LlamaServerEngine implements Engine {
       const names = new Set([...(models.data ?? []).flatMap((m) => [m.id, ...(m.aliases ?? [])]), props.model_alias, path, path.split(/[\\/]/).pop()]);
       if (!names.has(wanted)) {
         const served = (models.data ?? []).map((m) => `"${(m.id ?? "").split(/[\\/]/).pop()}"`).join(", ");
-        throw new EngineError(`${capital(this.http.label)} has no model "${wanted}" (it serves ${served || "none"}); set a model name it serves in the settings.`, "server_not_found");
+        throw this.noSuchModel(wanted, served);
       }
     }
     // llama-server uses the file path as the alias unless started with --alias: show the file name then.
     const alias = props.model_alias && props.model_alias !== path ? props.model_alias : "";
     const name = alias || path.split(/[\\/]/).pop() || entry?.id || "model";
-    const banned = (await this.options.splitCharacterTokens?.(path).catch(() => [])) ?? [];
+    const banned = await this.bannedTokens(path);
     this.grammarBias = banned.map((id) => [id, false]);
     return {
       path,
@@ -198,40 +166,12 @@ export class LlamaServerEngine implements Engine {
     } catch (err) {
       if (err instanceof EngineError && /--embeddings|not support embeddings|pooling/i.test(err.message)) {
         throw new EngineError(
-          `${capital(this.http.label)} does not serve embeddings; restart it with --embeddings --pooling mean for semantic search, or turn semantic search off.`,
+          `${this.label()} does not serve embeddings; restart it with --embeddings --pooling mean for semantic search, or turn semantic search off.`,
           "server_rejected",
         );
       }
       throw err;
     }
-    const data = [...(reply.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-    if (data.length !== input.length || data.some((d) => !Array.isArray(d.embedding))) {
-      throw this.http.notCompatible("/v1/embeddings", `${data.length} embeddings for ${input.length} texts`);
-    }
-    return data.map((d) => d.embedding as number[]);
+    return this.vectors(reply, input.length);
   }
-}
-
-/** A streamed reply in the Engine's terms; times are measured here, at the client, so they include the HTTP path. */
-export function toResult(reply: StreamedReply, constraint: "gbnf" | "json_schema" | "none"): ServerReply {
-  const first = reply.firstTokenAt;
-  const evaluated = reply.timings?.prompt_n ?? reply.tokensIn;
-  return {
-    text: reply.text,
-    tokensIn: reply.tokensIn,
-    tokensOut: reply.tokensOut,
-    promptEvalMs: (first ?? reply.endedAt) - reply.startedAt,
-    generateMs: first === undefined ? 0 : reply.endedAt - first,
-    stopReason: reply.stopReason,
-    constraint,
-    tokensEvaluated: evaluated,
-  };
-}
-
-export function abortedServerReply(): ServerReply {
-  return { text: "", tokensIn: 0, tokensOut: 0, promptEvalMs: 0, generateMs: 0, stopReason: "abort", tokensEvaluated: 0 };
-}
-
-function capital(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -6,10 +6,9 @@
  */
 import { EngineError, type Engine, type GenerateRequest, type ModelInfo } from "../../core/ports/engine";
 import { streamChat } from "./chat-stream";
-import { abortedServerReply, toResult, type LlamaServerEngineOptions, type ServerReply } from "./llama-server-engine";
-import type { ServerEngineConfig, ServerProbe } from "./server-config";
-import { ServerHttp, ServerReplyError } from "./server-http";
-import { UntilFailure } from "./until-failure";
+import type { ServerProbe } from "./server-config";
+import { ServerReplyError } from "./server-http";
+import { abortedServerReply, ServerEngineOpening, toResult, type ServerReply } from "./server-opening";
 
 /** `/v1/models` entries; the context fields some servers add (vLLM, LM Studio, llama-server). */
 interface ModelEntry {
@@ -26,9 +25,7 @@ const PROBE_SCHEMA = { type: "object", properties: { ok: { type: "boolean" } }, 
 /** Bytes per token assumed when the server cannot count: low, so the estimate errs on the side of more tokens. */
 const BYTES_PER_TOKEN_ESTIMATE = 3;
 
-export class OpenAICompatibleEngine implements Engine {
-  readonly http: ServerHttp;
-  private readonly info = new UntilFailure<ModelInfo>(() => this.readInfo());
+export class OpenAICompatibleEngine extends ServerEngineOpening implements Engine {
   private model = "";
   /** The server's reason for refusing a JSON Schema, once it did; replies then run prompt only. */
   private schemaRefused: string | null = null;
@@ -38,32 +35,15 @@ export class OpenAICompatibleEngine implements Engine {
   /** OpenAI-style `logit_bias` (token id → -100 bans it): the split-character ban, when the model file is on this machine. */
   private bias: Record<string, number> = {};
 
-  constructor(
-    private readonly config: ServerEngineConfig,
-    /** llama-server names a model by its file path, so a server on this machine can get the same ban. */
-    private readonly options: LlamaServerEngineOptions = {},
-  ) {
-    this.http = new ServerHttp(config);
-  }
-
   /** Conversations are not tracked: the server handles its own prompt caching. */
   get conversations(): number {
     return 0;
   }
 
-  connect(): Promise<ModelInfo> {
-    return this.info.get();
-  }
-
-  modelInfo(): Promise<ModelInfo> {
-    return this.connect();
-  }
-
   /** "Test connection": the model, the context size (when the server says), and whether a JSON Schema is accepted. */
   async probe(): Promise<ServerProbe> {
-    this.info.reset();
     this.schemaRefused = null;
-    const info = await this.connect();
+    const info = await this.reconnect();
     try {
       await this.http.json("/v1/chat/completions", {
         body: { model: this.model, messages: [{ role: "user", content: "Reply with ok." }], max_tokens: 8, temperature: 0, response_format: schemaFormat(PROBE_SCHEMA) },
@@ -141,11 +121,7 @@ export class OpenAICompatibleEngine implements Engine {
       signal: options.signal,
       timeoutMs: 120_000,
     });
-    const data = [...(reply.data ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
-    if (data.length !== texts.length || data.some((d) => !Array.isArray(d.embedding))) {
-      throw this.http.notCompatible("/v1/embeddings", `${data.length} embeddings for ${texts.length} texts`);
-    }
-    return data.map((d) => d.embedding as number[]);
+    return this.vectors(reply, texts.length);
   }
 
   /** The server's count where it has a /tokenize endpoint, otherwise a deliberate over-estimate from the UTF-8 length. */
@@ -167,8 +143,6 @@ export class OpenAICompatibleEngine implements Engine {
     return Math.ceil(this.encoder.encode(text).length / BYTES_PER_TOKEN_ESTIMATE);
   }
 
-  async dispose(): Promise<void> {}
-
   /** Whether the server takes the connection test's tiny schema (so a refusal was about one schema, not schemas). */
   private async acceptsTinySchema(): Promise<boolean> {
     try {
@@ -184,11 +158,11 @@ export class OpenAICompatibleEngine implements Engine {
   }
 
   private schemaNotice(reason: string): string {
-    return `${capital(this.http.label)} refused this turn's JSON Schema (${reason.slice(0, 160)}), so this reply ran unconstrained (prompt only); a simpler tool schema, or a llama.cpp server, avoids that.`;
+    return `${this.label()} refused this turn's JSON Schema (${reason.slice(0, 160)}), so this reply ran unconstrained (prompt only); a simpler tool schema, or a llama.cpp server, avoids that.`;
   }
 
   private promptOnlyNotice(): string {
-    return `${capital(this.http.label)} did not accept a JSON Schema (${(this.schemaRefused ?? "").slice(0, 160)}), so replies are not constrained (prompt only); use a llama.cpp server or a server with JSON Schema support for reliable tool calls.`;
+    return `${this.label()} did not accept a JSON Schema (${(this.schemaRefused ?? "").slice(0, 160)}), so replies are not constrained (prompt only); use a llama.cpp server or a server with JSON Schema support for reliable tool calls.`;
   }
 
   private async listModels(): Promise<ModelEntry[]> {
@@ -197,21 +171,18 @@ export class OpenAICompatibleEngine implements Engine {
     return reply.data;
   }
 
-  private async readInfo(): Promise<ModelInfo> {
+  /** Reads /v1/models and picks the configured model (or the first). */
+  protected async readInfo(): Promise<ModelInfo> {
     const models = await this.listModels();
     const wanted = this.config.model?.trim();
     const entry = wanted ? models.find((m) => m.id === wanted) : models[0];
     if (!entry) {
       const served = models.map((m) => `"${m.id}"`).join(", ");
-      throw new EngineError(
-        wanted
-          ? `${capital(this.http.label)} has no model "${wanted}" (it serves ${served || "none"}); set a model name it serves in the settings.`
-          : `${capital(this.http.label)} serves no model; load one on the server, then try again.`,
-        "server_not_found",
-      );
+      if (wanted) throw this.noSuchModel(wanted, served);
+      throw new EngineError(`${this.label()} serves no model; load one on the server, then try again.`, "server_not_found");
     }
     this.model = entry.id ?? wanted ?? "";
-    const banned = (await this.options.splitCharacterTokens?.(this.model).catch(() => [])) ?? [];
+    const banned = await this.bannedTokens(this.model);
     this.bias = Object.fromEntries(banned.map((id) => [String(id), -100]));
     const contextSize = entry.max_model_len ?? entry.max_context_length ?? entry.context_length ?? entry.meta?.n_ctx ?? this.config.contextSize;
     return {
@@ -243,8 +214,4 @@ function isRefusal(err: unknown): boolean {
 /** The server's own words for a refusal. */
 function refusalReason(err: unknown): string {
   return err instanceof ServerReplyError ? `${err.reply.status}: ${err.reply.message}` : err instanceof Error ? err.message : String(err);
-}
-
-function capital(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

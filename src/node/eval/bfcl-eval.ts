@@ -22,7 +22,8 @@ import { argsAcceptable } from "./bfcl-check";
 import type { BfclItem } from "./bfcl";
 import { clampTools, type ClampOptions } from "../../app/clamp-schema";
 import { alignedTable, pct, RecordingEngine } from "./recording-engine";
-import { configAgentOptions, EVAL_CONFIGS, TurnClock, type EvalConfig } from "./run-eval";
+import { measureConfigs } from "./measure-configs";
+import { configAgentOptions, EVAL_CONFIGS, type EvalConfig } from "./run-eval";
 
 /** The tool name a BFCL function gets ("math.hypot" → "bfcl:math_hypot"); BFCL's names are kept in a map. */
 export function bfclToolName(name: string): string {
@@ -93,61 +94,58 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
     const grammarTools = options.clamp ? clampTools(registry.grammarTools(), options.clamp) : registry.grammarTools();
     return { item, tools, original, registry, grammars: new SubsetCache(grammarTools, options.grammarOptions ?? {}), router: new ToolRouter(tools) };
   });
-  const out: BfclConfigMetrics[] = [];
   try {
-    for (const config of options.configs ?? EVAL_CONFIGS) {
-      let valid = 0;
-      let rightFunction = 0;
-      let rightArgs = 0;
-      let chatOnly = 0;
-      const clock = new TurnClock(engine);
-      for (const [i, p] of prepared.entries()) {
-        const agent = new Agent({
-          engine,
-          tools: p.registry,
-          toolContext: { vault, user, settings: DEFAULT_TOOL_SETTINGS, now: () => new Date("2026-11-22T10:00:00") },
-          router: p.router,
-          user,
-          grammars: p.grammars,
-          options: {
-            ...configAgentOptions(config, options),
-            writes: "refuse",
-            ...(p.item.system ? { instructions: p.item.system } : {}),
-          },
-        });
-        const routed: { chatOnly: boolean }[] = [];
-        await clock.time(() => agent.runTurn(p.item.question, { onEvent: (e) => void (e.type === "routed" && routed.push({ chatOnly: e.chatOnly })) }));
-        if (routed[0]?.chatOnly) chatOnly++;
-        // The first envelope with a call is judged (recovery may have corrected it); validity is the last reply's.
-        const parsed = engine.envelopes();
-        if (parsed.at(-1)?.ok) valid++;
-        const calls = parsed.flatMap((r) => (r.ok ? r.envelope.tool_calls : []));
-        const call = config.recovery ? calls.at(-1) : calls[0];
-        const expected = p.item.answer[0];
-        if (call && p.original.get(call.name) === expected.name) {
-          rightFunction++;
-          if (argsAcceptable(call.args ?? {}, expected.acceptable)) rightArgs++;
-        }
-        if ((i + 1) % 25 === 0) options.log?.(`${config.name}: ${i + 1}/${prepared.length}`);
-      }
-      const n = prepared.length;
-      const metrics: BfclConfigMetrics = {
-        config: config.name,
-        items: n,
-        valid_json_pct: pct(valid, n),
-        right_function_pct: pct(rightFunction, n),
-        right_args_pct: pct(rightArgs, n),
-        chat_only: chatOnly,
-        mean_latency_ms: clock.meanMs(n),
-        generations: clock.generations,
-      };
-      options.log?.(JSON.stringify(metrics));
-      out.push(metrics);
-    }
+    return await measureConfigs({
+      engine,
+      configs: options.configs ?? EVAL_CONFIGS,
+      cases: prepared,
+      criteria: ["valid", "rightFunction", "rightArgs", "chatOnly"],
+      log: options.log,
+      prepare: async (config) => ({
+        judge: async (p, clock) => {
+          const agent = new Agent({
+            engine,
+            tools: p.registry,
+            toolContext: { vault, user, settings: DEFAULT_TOOL_SETTINGS, now: () => new Date("2026-11-22T10:00:00") },
+            router: p.router,
+            user,
+            grammars: p.grammars,
+            options: {
+              ...configAgentOptions(config, options),
+              writes: "refuse",
+              ...(p.item.system ? { instructions: p.item.system } : {}),
+            },
+          });
+          const routed: { chatOnly: boolean }[] = [];
+          await clock.time(() => agent.runTurn(p.item.question, { onEvent: (e) => void (e.type === "routed" && routed.push({ chatOnly: e.chatOnly })) }));
+          // The first envelope with a call is judged (recovery may have corrected it); validity is the last reply's.
+          const parsed = engine.envelopes();
+          const calls = parsed.flatMap((r) => (r.ok ? r.envelope.tool_calls : []));
+          const call = config.recovery ? calls.at(-1) : calls[0];
+          const expected = p.item.answer[0];
+          const rightFunction = call !== undefined && p.original.get(call.name) === expected.name;
+          return {
+            valid: !!parsed.at(-1)?.ok,
+            rightFunction,
+            rightArgs: rightFunction && argsAcceptable(call.args ?? {}, expected.acceptable),
+            chatOnly: !!routed[0]?.chatOnly,
+          };
+        },
+        metrics: (counts, n, clock): BfclConfigMetrics => ({
+          config: config.name,
+          items: n,
+          valid_json_pct: pct(counts.valid, n),
+          right_function_pct: pct(counts.rightFunction, n),
+          right_args_pct: pct(counts.rightArgs, n),
+          chat_only: counts.chatOnly,
+          mean_latency_ms: clock.meanMs(n),
+          generations: clock.generations,
+        }),
+      }),
+    });
   } finally {
     rmSync(vaultDir, { recursive: true, force: true });
   }
-  return out;
 }
 
 /** The metrics as an aligned text table. */

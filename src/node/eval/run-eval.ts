@@ -13,6 +13,7 @@ import type { GrammarOptions } from "../../core/grammar";
 import { composeHeadless } from "../compose";
 import type { ClampOptions } from "../../app/clamp-schema";
 import { alignedTable, pct, RecordingEngine } from "./recording-engine";
+import { measureConfigs } from "./measure-configs";
 import { scoreCall } from "./score";
 import type { EvalCase } from "./suite";
 
@@ -47,25 +48,6 @@ export function configAgentOptions(
     // The no-grammar generation has no byte bound of its own.
     ...(config.grammar ? {} : { maxTokensCap: options.freeMaxTokens }),
   };
-}
-
-/** Times turns through a recording engine: total wall time and replies generated (recovery adds some). */
-export class TurnClock {
-  totalMs = 0;
-  generations = 0;
-  constructor(private readonly engine: RecordingEngine) {}
-
-  async time(turn: () => Promise<unknown>): Promise<void> {
-    this.engine.clear();
-    const started = performance.now();
-    await turn();
-    this.totalMs += performance.now() - started;
-    this.generations += this.engine.texts.length;
-  }
-
-  meanMs(turns: number): number {
-    return Math.round(this.totalMs / Math.max(1, turns));
-  }
 }
 
 export interface ConfigMetrics {
@@ -106,57 +88,50 @@ export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]>
   const vaultDir = mkdtempSync(join(tmpdir(), "vault-eval-"));
   cpSync(exampleVault, vaultDir, { recursive: true });
   const engine = new RecordingEngine(options.engine);
-  const out: ConfigMetrics[] = [];
   try {
-    for (const config of options.configs ?? EVAL_CONFIGS) {
-      const headless = await composeHeadless({
-        vault: vaultDir,
-        engine,
-        embedModel: options.embedModel,
-        allowWrites: false,
-        now: () => new Date("2026-11-22T10:00:00"),
-        grammarOptions: options.grammarOptions,
-        clamp: options.clamp,
-        catalog: { semantic: !!options.embedModel, network: false },
-        agentOptions: configAgentOptions(config, options),
-      });
-      let valid = 0;
-      let utf8Valid = 0;
-      let rightTool = 0;
-      let rightArgs = 0;
-      let hybrids = 0;
-      const clock = new TurnClock(engine);
-      for (const [i, testCase] of options.cases.entries()) {
-        headless.agent.conversation = new Conversation();
-        await clock.time(() => headless.agent.runTurn(testCase.query));
-        if (engine.utf8.at(-1) ?? true) utf8Valid++;
-        const parsed = engine.envelopes().at(-1);
-        if (parsed?.ok) valid++;
-        const score = parsed?.ok ? scoreCall(testCase, parsed.envelope.tool_calls[0], headless.registry) : { rightTool: false, rightArgs: false, hybrid: false };
-        if (score.rightTool) rightTool++;
-        if (score.rightArgs) rightArgs++;
-        if (score.hybrid) hybrids++;
-        if ((i + 1) % 25 === 0) options.log?.(`${config.name}: ${i + 1}/${options.cases.length}`);
-      }
-      const n = options.cases.length;
-      const metrics: ConfigMetrics = {
-        config: config.name,
-        cases: n,
-        valid_json_pct: pct(valid, n),
-        utf8_valid_pct: pct(utf8Valid, n),
-        right_tool_pct: pct(rightTool, n),
-        right_params_pct: pct(rightArgs, n),
-        mixed_tool_hybrids: hybrids,
-        mean_latency_ms: clock.meanMs(n),
-        generations: clock.generations,
-      };
-      options.log?.(JSON.stringify(metrics));
-      out.push(metrics);
-    }
+    return await measureConfigs({
+      engine,
+      configs: options.configs ?? EVAL_CONFIGS,
+      cases: options.cases,
+      criteria: ["valid", "utf8Valid", "rightTool", "rightArgs", "hybrid"],
+      log: options.log,
+      prepare: async (config) => {
+        const headless = await composeHeadless({
+          vault: vaultDir,
+          engine,
+          embedModel: options.embedModel,
+          allowWrites: false,
+          now: () => new Date("2026-11-22T10:00:00"),
+          grammarOptions: options.grammarOptions,
+          clamp: options.clamp,
+          catalog: { semantic: !!options.embedModel, network: false },
+          agentOptions: configAgentOptions(config, options),
+        });
+        return {
+          judge: async (testCase, clock) => {
+            headless.agent.conversation = new Conversation();
+            await clock.time(() => headless.agent.runTurn(testCase.query));
+            const parsed = engine.envelopes().at(-1);
+            const score = parsed?.ok ? scoreCall(testCase, parsed.envelope.tool_calls[0], headless.registry) : { rightTool: false, rightArgs: false, hybrid: false };
+            return { valid: !!parsed?.ok, utf8Valid: engine.utf8.at(-1) ?? true, ...score };
+          },
+          metrics: (counts, n, clock): ConfigMetrics => ({
+            config: config.name,
+            cases: n,
+            valid_json_pct: pct(counts.valid, n),
+            utf8_valid_pct: pct(counts.utf8Valid, n),
+            right_tool_pct: pct(counts.rightTool, n),
+            right_params_pct: pct(counts.rightArgs, n),
+            mixed_tool_hybrids: counts.hybrid,
+            mean_latency_ms: clock.meanMs(n),
+            generations: clock.generations,
+          }),
+        };
+      },
+    });
   } finally {
     rmSync(vaultDir, { recursive: true, force: true });
   }
-  return out;
 }
 
 /** The metrics as an aligned text table. */

@@ -30,12 +30,15 @@ function generatorHash(): string {
   return hash.digest("hex").slice(0, 10);
 }
 
+/** Where the cached test model for these options lives (whether or not it exists yet). */
+export function testModelFile(opts: { vocab?: number; seed?: number } = {}): string {
+  return join(testModelCacheDir, `test-model-v${opts.vocab ?? DEFAULT_TEST_VOCAB}-s${opts.seed ?? DEFAULT_TEST_SEED}-${generatorHash()}.gguf`);
+}
+
 /** Path of the cached test model for these options, generating it on first use. */
 export function cachedTestModel(opts: { vocab?: number; seed?: number } = {}): string {
-  const vocab = opts.vocab ?? DEFAULT_TEST_VOCAB;
-  const seed = opts.seed ?? DEFAULT_TEST_SEED;
-  const path = join(testModelCacheDir, `test-model-v${vocab}-s${seed}-${generatorHash()}.gguf`);
-  if (!existsSync(path)) writeTestModel(path, { vocab, seed });
+  const path = testModelFile(opts);
+  if (!existsSync(path)) writeTestModel(path, { vocab: opts.vocab ?? DEFAULT_TEST_VOCAB, seed: opts.seed ?? DEFAULT_TEST_SEED });
   return path;
 }
 
@@ -44,10 +47,15 @@ export function familyModelCacheDir(): string {
   return join(vaultAgentCacheDir(), "test-models");
 }
 
+/** Where the cached family test model lives (whether or not it exists yet). */
+export function familyModelFile(family: FamilyId, seed = DEFAULT_FAMILY_SEED, size: ModelSize = "tiny"): string {
+  const sized = size === "tiny" ? "" : `-${size}`;
+  return join(familyModelCacheDir(), `${family}${sized}-s${seed}-${generatorHash()}-${llamaSourceCommit().slice(0, 10)}.gguf`);
+}
+
 /** Path of the cached family test model, generating it (from llama.cpp's source, cloned if needed) on first use. */
 export function cachedFamilyModel(family: FamilyId, seed = DEFAULT_FAMILY_SEED, size: ModelSize = "tiny"): string {
-  const sized = size === "tiny" ? "" : `-${size}`;
-  const path = join(familyModelCacheDir(), `${family}${sized}-s${seed}-${generatorHash()}-${llamaSourceCommit().slice(0, 10)}.gguf`);
+  const path = familyModelFile(family, seed, size);
   if (!existsSync(path)) {
     llamaSourceDir();
     writeFamilyModel(path, family, seed, size);

@@ -7,6 +7,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { SeededRandom } from "../test-model/prng";
+import { wikilink } from "../../core/text/wikilink";
 
 export interface GenerateOptions {
   /** Number of notes (default 10,000). */
@@ -115,7 +116,7 @@ export function generateVault(root: string, options: GenerateOptions = {}): Gene
       const paragraphs = 1 + Math.floor(rand() * 3);
       for (let p = 0; p < paragraphs; p++) {
         const sentences = Array.from({ length: 2 + Math.floor(rand() * 5) }, sentence);
-        if (rand() < 0.5) sentences.push(`See [[${pick(paths).split("/").pop()!.replace(/\.md$/, "")}]].`);
+        if (rand() < 0.5) sentences.push(`See ${wikilink(pick(paths).split("/").pop()!)}.`);
         if (rand() < 0.2) sentences.push(`#${pick(TAGS)}`);
         section.push(sentences.join(" "), "");
       }

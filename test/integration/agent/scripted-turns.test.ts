@@ -82,9 +82,9 @@ describe("agent turns with the scripted engine over examples/vault", () => {
       agentOptions: { resultChars: 120 },
     });
     const r = await agent.runTurn("read my Project Alpha note");
-    expect(r.toolResults[0].content).toMatch(/\n\[…\d+ more characters not shown\]$/);
+    expect(r.toolResults[0].content).toMatch(/\n… \(\d+ more characters; not shown; ask for less\)$/);
     expect(r.toolResults[0].content.length).toBeLessThan(120 + 60);
-    expect(engine.requests[1].messages.at(-1)!.content).toContain("more characters not shown");
+    expect(engine.requests[1].messages.at(-1)!.content).toContain("more characters; not shown");
   });
 
   it("two rounds: searches, then reads the note it found", async () => {

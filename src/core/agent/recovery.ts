@@ -1,0 +1,141 @@
+/**
+ * The bounded recovery ladder of one turn. A broken envelope or a malformed call gets a concrete correction and a
+ * retry: first under the same grammar narrowed to the failing tool, then under that tool's looser static grammar,
+ * then a clear stop. While recovering the loop owns the agent state (Recover), whatever status the model claims.
+ */
+import type { AgentState } from "../gatekeeper/gatekeeper";
+import { stateForStatus } from "../gatekeeper/states";
+import type { EnvelopeStatus } from "../protocol/envelope";
+import type { AgentErrorCode } from "./events";
+import type { AgentOptions } from "./options";
+import type { Turn } from "./turn";
+
+/** Why a round needs recovery. */
+export interface Failure {
+  code: AgentErrorCode;
+  /** The tool to retry (absent when the envelope itself was broken). */
+  tool?: string;
+  sentence: string;
+}
+
+/** The second half of a correction: what to send next. */
+export function retryAdvice(failure: Failure): string {
+  const tool = failure.tool ?? "a tool";
+  if (failure.code === "not_allowed_in_state") return `Call ${tool} again in a reply with status "Task".`;
+  return `Call ${tool} again with corrected arguments.`;
+}
+
+export class Recovery {
+  /** The tools offered to the next generation. */
+  names: string[];
+  /** The grammar form of the next generation. */
+  mode: "dynamic" | "static" = "dynamic";
+  /** The agent state the gatekeeper judges calls against. */
+  state: AgentState = "Task";
+  /** The tools being repaired (the only ones Recover may run). */
+  targets: Set<string> | undefined;
+  /** Corrections spent this turn. */
+  attempts = 0;
+  /** A correction for the next system prompt when the last reply was not an envelope (no results entry carries it). */
+  private systemCorrection = "";
+
+  constructor(
+    /** The tools the turn offers outside recovery. */
+    private readonly baseNames: string[],
+    private readonly options: Pick<AgentOptions, "recovery" | "recoveryAttempts">,
+  ) {
+    this.names = baseNames;
+  }
+
+  /** Whether the ladder runs at all (off only for evaluations). */
+  get enabled(): boolean {
+    return this.options.recovery;
+  }
+
+  /** Whether one more correction is allowed. */
+  get canRetry(): boolean {
+    return this.options.recovery && this.attempts < this.options.recoveryAttempts;
+  }
+
+  /** Keeps only the offered tools that are still in the catalog (an MCP server can stop mid-turn). */
+  keepAvailable(has: (name: string) => boolean): void {
+    this.names = this.names.filter(has);
+  }
+
+  /** The correction for the next system prompt, once. */
+  takeSystemCorrection(): string {
+    const correction = this.systemCorrection;
+    this.systemCorrection = "";
+    return correction;
+  }
+
+  /** Follows the status a reply asks for, except while recovering. */
+  followStatus(status: EnvelopeStatus): void {
+    if (this.state !== "Recover") this.state = stateForStatus(status);
+  }
+
+  /** A reply that was not an envelope: retries with the correction in the system prompt; false when none is left. */
+  retryEnvelope(sentence: string): boolean {
+    if (!this.canRetry) return false;
+    this.spend();
+    this.systemCorrection = sentence;
+    return true;
+  }
+
+  /** The correction to send with a round's results, when that round failed and may be retried. */
+  correctionFor(failure: Failure | undefined, stopped: boolean): string | undefined {
+    if (!failure || stopped || !this.canRetry) return undefined;
+    return `${failure.sentence} ${retryAdvice(failure)}`;
+  }
+
+  /** A malformed call: the next generation offers only the failing tool, in Recover. */
+  retryCall(failure: Failure): void {
+    this.spend();
+    if (failure.tool) this.names = [failure.tool];
+    this.targets = new Set(this.names);
+    this.state = "Recover";
+  }
+
+  /** A round without failures: a recovery that was under way worked, so the turn's tools come back. */
+  recovered(): void {
+    if (this.state !== "Recover") return;
+    this.state = "Task";
+    this.names = this.baseNames;
+    this.mode = "dynamic";
+    this.targets = undefined;
+  }
+
+  private spend(): void {
+    this.attempts++;
+    this.mode = this.attempts === 1 ? "dynamic" : "static";
+  }
+}
+
+/** Recover step for a reply that was not an envelope: true when the turn retries, false when it has ended. */
+export function recoverFromReply(turn: Turn, recovery: Recovery, sentence: string): boolean {
+  if (recovery.retryEnvelope(sentence)) {
+    turn.emit({ type: "error", turnId: turn.id, code: "bad_envelope", message: sentence, recoverable: true });
+    return true;
+  }
+  const notice = turn.engineNotice ? ` ${turn.engineNotice}` : "";
+  turn.fail(recovery.enabled ? "recovery_exhausted" : "bad_envelope", `The model did not produce a valid reply: ${sentence}${notice}`);
+  return false;
+}
+
+/**
+ * Recover step after a round's calls ran (its results already committed with `correctionFor`'s text): "retry" when a
+ * failed call gets another try, "ended" when the corrections ran out, "none" when nothing needs correcting.
+ */
+export function recoverFromCalls(turn: Turn, recovery: Recovery, failure: Failure | undefined): "retry" | "ended" | "none" {
+  if (!failure || !recovery.enabled) {
+    recovery.recovered();
+    return "none";
+  }
+  if (!recovery.canRetry) {
+    turn.fail("recovery_exhausted", `Stopped after ${recovery.attempts} corrections: ${failure.sentence} Try rephrasing the request.`);
+    return "ended";
+  }
+  recovery.retryCall(failure);
+  turn.emit({ type: "error", turnId: turn.id, code: failure.code, message: failure.sentence, recoverable: true });
+  return "retry";
+}

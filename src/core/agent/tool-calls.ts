@@ -1,0 +1,83 @@
+/** Runs one round's tool calls in order: gatekeeper check, authorization (confirmation), handler, result. */
+import { ToolRefusal } from "../gatekeeper/gatekeeper";
+import { clip } from "../text/clip";
+import type { EnvelopeToolCall } from "../protocol/envelope";
+import type { StoredToolResult } from "./conversation";
+import type { ToolResultEvent } from "./events";
+import type { Failure, Recovery } from "./recovery";
+import type { Turn, TurnLoopInput } from "./turn";
+
+/** What a round's calls produced. */
+export interface RoundCalls {
+  /** One result per call, in order, as stored in history. */
+  results: StoredToolResult[];
+  /** The first failure recovery should correct. */
+  failure?: Failure;
+  /** True when the turn was stopped: the remaining calls did not run. */
+  stopped: boolean;
+}
+
+const NOT_RUN = "Not run: the turn was stopped.";
+
+export async function runCalls(input: TurnLoopInput, turn: Turn, recovery: Recovery, round: number, calls: EnvelopeToolCall[]): Promise<RoundCalls> {
+  const out: RoundCalls = { results: [], stopped: false };
+  const offered = new Set(recovery.names);
+  for (let i = 0; i < calls.length; i++) {
+    const callId = `r${round}c${i}`;
+    if (out.stopped || input.signal?.aborted) {
+      out.stopped = true;
+      out.results.push({ callId, name: calls[i].name, ok: false, content: NOT_RUN });
+      continue;
+    }
+    await runCall(input, turn, recovery, out, { call: calls[i], callId, offered });
+  }
+  return out;
+}
+
+async function runCall(
+  input: TurnLoopInput,
+  turn: Turn,
+  recovery: Recovery,
+  out: RoundCalls,
+  { call, callId, offered }: { call: EnvelopeToolCall; callId: string; offered: Set<string> },
+): Promise<void> {
+  const { deps, options, signal, gatekeeper, conversation } = input;
+  const stop = (): void => {
+    out.stopped = true;
+    out.results.push({ callId, name: call.name, ok: false, content: NOT_RUN });
+  };
+  const push = (event: Omit<ToolResultEvent, "type" | "turnId" | "callId" | "name">): void => {
+    const full: ToolResultEvent = { type: "tool-result", turnId: turn.id, callId, name: call.name, ...event };
+    turn.toolResults.push(full);
+    out.results.push({ callId, name: call.name, ok: full.ok, content: full.content });
+    turn.emit(full);
+  };
+  try {
+    const checked = gatekeeper.check(call, { state: recovery.state, offered, targets: recovery.targets });
+    await gatekeeper.authorize(checked, deps.toolContext, {
+      writes: options.writes,
+      writesOffHint: options.writesOffHint,
+      alwaysAllowed: conversation.alwaysAllowed,
+      onAsk: (request) => turn.emit({ type: "confirm-asked", turnId: turn.id, callId, request }),
+      onAnswer: (decision) => turn.emit({ type: "confirm-answered", turnId: turn.id, callId, decision }),
+    });
+    if (signal?.aborted) return stop();
+    const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, signal });
+    const content = clip(res.content, options.resultChars, "not shown; ask for less");
+    if (recovery.state === "Recover" && res.empty) {
+      // Semantic guard: while recovering, "nothing found" means the correction did not work.
+      out.failure ??= { code: "empty_result", tool: call.name, sentence: `Tool "${call.name}" found nothing with these arguments; try different arguments.` };
+    }
+    push({ ok: true, content, args: checked.args, ...(res.empty ? { empty: true } : {}) });
+  } catch (err) {
+    if (err instanceof ToolRefusal) {
+      if (err.malformed) out.failure ??= { code: err.code, tool: deps.tools.has(call.name) ? call.name : undefined, sentence: err.message };
+      push({ ok: false, content: err.message, error: { code: err.code, message: err.message } });
+    } else if (signal?.aborted) {
+      stop();
+    } else {
+      const message = err instanceof Error ? err.message : String(err);
+      push({ ok: false, content: message, error: { code: "tool_failed", message } });
+    }
+  }
+}
