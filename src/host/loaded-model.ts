@@ -128,7 +128,7 @@ export class LoadedModel {
     const grammar = params.grammar === undefined ? undefined : await this.parts.grammars.get(params.grammar);
     const { slot, release, notice, restoredTokens } = await this.slots.acquire(params.conversationId);
     const sequence = slot.sequence;
-    const stateFacts = { ...(notice ? { notice } : {}), ...(restoredTokens ? { restoredTokens } : {}) };
+    const stateFacts = { ...(notice ? { stateNotice: notice } : {}), ...(restoredTokens ? { restoredTokens } : {}) };
     if (params.conversationId !== undefined && sequence.contextTokens.length === 0) {
       await this.primeSystemPrompt(params.messages, grammar ? this.formats.grammar : this.formats.chat, sequence);
     }

@@ -1,3 +1,5 @@
+import type { PromptLayout } from "./prompt";
+
 /** Agent options, each with its default. */
 export interface AgentOptions {
   /** Model rounds per turn before stopping, recovery attempts excluded. Default 5. */
@@ -42,6 +44,12 @@ export interface AgentOptions {
   thinkFirstTokens: number;
   /** Extra instructions appended to the system prompt. Default none. */
   instructions?: string;
+  /**
+   * "growing": a fixed system message and the per-turn block (tools, memories, date) in the turn's user message, so
+   * the evaluated prefix only grows; "previous": all of it in the system message, rebuilt per round (benchmarks).
+   * Default "growing".
+   */
+  promptLayout: PromptLayout;
 }
 
 export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
@@ -58,4 +66,5 @@ export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
   recovery: true,
   toolSelection: "routed",
   thinkFirstTokens: 0,
+  promptLayout: "growing",
 };

@@ -54,7 +54,7 @@ describe("saved sequence states", () => {
 
     const after = engineFor(model, dir);
     const second = await after.generate({ messages: next, grammar: gbnf, maxTokens: 200, seed: 4, conversationId: "conv-1" });
-    expect(second.notice).toBeUndefined();
+    expect(second.stateNotice).toBeUndefined();
     // The restored state holds the system prompt, the first message and the model's own reply tokens
     // (all but the last ones, sampled when the grammar completed and never evaluated).
     expect(second.restoredTokens).toBeGreaterThanOrEqual(produced - 2);
@@ -76,7 +76,7 @@ describe("saved sequence states", () => {
     await a.shutdown();
     const b = engineFor(await testModelPath({ seed: 2 }), dir);
     const second = await b.generate({ messages: next, grammar: gbnf, maxTokens: 200, seed: 4, conversationId: "conv-3" });
-    expect(second.notice).toBe(
+    expect(second.stateNotice).toBe(
       "The saved state of this conversation was made for another model, context size or prompt format; it was discarded and the conversation is read again from its text.",
     );
     expect(second.restoredTokens).toBeUndefined();
@@ -96,7 +96,7 @@ describe("saved sequence states", () => {
     truncateSync(biggest, Math.floor(statSync(biggest).size / 2));
     const b = engineFor(model, dir);
     const second = await b.generate({ messages: next, grammar: gbnf, maxTokens: 200, seed: 4, conversationId: "conv-4" });
-    expect(second.notice).toMatch(/^The saved state of this conversation is incomplete \(\d+ of \d+ bytes\); it was discarded/);
+    expect(second.stateNotice).toMatch(/^The saved state of this conversation is incomplete \(\d+ of \d+ bytes\); it was discarded/);
     expect(second.stopReason).toBe("eos");
   });
 
