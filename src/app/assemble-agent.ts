@@ -12,10 +12,12 @@ import { prefetchMemories } from "../core/memory/prefetch";
 import type { MemoryPrefetch, TranscriptSink } from "../core/ports/agent";
 import type { Engine } from "../core/ports/engine";
 import type { IndexStore } from "../core/ports/index-store";
+import type { JournalStore } from "../core/ports/journal-store";
+import { ChangeJournal, type ChangeJournalOptions } from "../core/journal";
 import type { McpToolHost } from "../core/ports/mcp";
 import type { UserPort } from "../core/ports/user";
 import type { VaultPort, WorkspacePort } from "../core/ports/vault";
-import { DEFAULT_TOOL_SETTINGS, type MemorySearch, type ToolContext, type ToolSettings } from "../core/protocol/tool";
+import { DEFAULT_TOOL_SETTINGS, type MemorySearch, type ToolContext, type ToolDefinition, type ToolSettings } from "../core/protocol/tool";
 import { CatalogRouter } from "../core/router/catalog-router";
 import { EmbeddingScorer } from "../core/router/embedding-scorer";
 import { toolCard } from "../core/router/tool-card";
@@ -46,6 +48,8 @@ export interface AgentPorts {
   routerStore?: IndexStore;
   /** Each agent event as one JSON line. */
   transcript?: TranscriptSink;
+  /** Where the change journal keeps its records (plugin data folder, or the vault's config folder headless); absent = no undo. */
+  journal?: JournalStore;
   /** Tells the user something outside the conversation (a tool left out, a server that failed). */
   notice?: (message: string) => void;
   /** The clock tools read; default the system clock. */
@@ -55,7 +59,13 @@ export interface AgentPorts {
 /** The choices that shape the agent; each host maps its own settings or flags onto these. */
 export interface AgentChoices {
   /** Which tool families exist: semantic search needs vectors, network tools the user's opt-in. */
-  catalog: { semantic: boolean; network: boolean; disabledFamilies?: readonly string[] };
+  catalog: {
+    semantic: boolean;
+    network: boolean;
+    disabledFamilies?: readonly string[];
+    /** A catalog of the host's own instead of the vault tools (the BFCL eval's functions per request). */
+    tools?: ToolDefinition[];
+  };
   /** Tool settings beyond the defaults (memory folder, excluded folders, daily notes...). */
   tools?: Partial<ToolSettings>;
   router?: Partial<RouterOptions>;
@@ -66,6 +76,8 @@ export interface AgentChoices {
   /** Narrows arg sizes in the grammar only (ajv still checks the real schema): the random-weight test model. */
   clamp?: ClampOptions;
   agent?: Partial<AgentOptions>;
+  /** The change journal's bound; default 50 MB or 30 days, oldest turns dropped first. */
+  journal?: Pick<ChangeJournalOptions, "maxBytes" | "maxAgeMs">;
   /** History to continue; default a new conversation. */
   conversation?: Conversation;
 }
@@ -80,8 +92,12 @@ export interface AssembledAgent {
   mcpCatalog?: McpCatalog;
   /** What tool handlers get; `memory` follows `ports.memory` at every turn. */
   toolContext: ToolContext;
+  /** Every vault change the agent's tools make, for undo; absent when the host gave no journal store. */
+  journal?: ChangeJournal;
   /** Lists the vault's notes for the router now (it also does so before a turn after any vault change). */
   refreshNotes(): Promise<void>;
+  /** Another agent over the same parts (catalog, router, grammars, tool context) with other options: eval configurations. */
+  withOptions(options: Partial<AgentOptions>): Agent;
   /** Stops listening to the vault and the registry. Does not stop the engine or the MCP servers: their host owns them. */
   close(): void;
 }
@@ -89,7 +105,7 @@ export interface AssembledAgent {
 /** Builds the agent over the host's ports with the host's choices. */
 export function assembleAgent(ports: AgentPorts, choices: AgentChoices): AssembledAgent {
   const disabled = new Set(choices.catalog.disabledFamilies ?? []);
-  const catalog = createToolCatalog({ semantic: choices.catalog.semantic, network: choices.catalog.network }).filter((t) => !disabled.has(t.family));
+  const catalog = (choices.catalog.tools ?? createToolCatalog({ semantic: choices.catalog.semantic, network: choices.catalog.network })).filter((t) => !disabled.has(t.family));
   const registry = new ToolRegistry(catalog);
   const grammarOptions = choices.grammar ?? {};
   const grammarToolsNow = () => (choices.clamp ? clampTools(registry.grammarTools(), choices.clamp) : registry.grammarTools());
@@ -112,7 +128,8 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
   };
   const notes = noteNames(ports.vault, router);
   const daily = dailySettings(ports.readConfigFile, toolContext.settings, choices.tools);
-  const agent = new Agent({
+  const journal = ports.journal ? new ChangeJournal(ports.journal, choices.journal) : undefined;
+  const agentWith = (options: Partial<AgentOptions> | undefined): Agent => new Agent({
     engine: ports.engine,
     tools: registry,
     toolContext,
@@ -126,16 +143,18 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
       await Promise.all([daily, notes.refreshIfStale(), mcp?.startAll()]);
     },
     transcript: ports.transcript,
+    journal,
     conversation: choices.conversation,
-    options: choices.agent,
+    options,
   });
+  const agent = agentWith(choices.agent);
   const close = (): void => {
     notes.stop();
     stopGrammars();
     mcpCatalog?.dispose();
     router.dispose();
   };
-  return { agent, registry, router, grammars, mcpCatalog, toolContext, refreshNotes: () => notes.refresh(), close };
+  return { agent, registry, router, grammars, mcpCatalog, toolContext, journal, refreshNotes: () => notes.refresh(), withOptions: (o) => agentWith({ ...choices.agent, ...o }), close };
 }
 
 /** Memories for the prompt, budgeted in the engine's own tokens. */

@@ -73,6 +73,8 @@ export interface ConversationData {
   alwaysAllowed: string[];
   /** Turns trimmed from the prompt, with their summaries; absent while everything fits. */
   trim?: ConversationTrim;
+  /** Oldest turns removed to keep the saved file within its size cap; absent = none. */
+  droppedTurns?: number;
 }
 
 /** Thrown by `Conversation.fromJSON` for data that is not a stored conversation. */
@@ -100,6 +102,8 @@ export class Conversation {
   /** Tools that run without confirmation for the rest of this conversation. */
   readonly alwaysAllowed: Set<string>;
   private trimmed: ConversationTrim | undefined;
+  /** Oldest turns removed by `keepWithin`. */
+  droppedTurns: number;
 
   constructor(data?: Partial<ConversationData>) {
     this.id = data?.id ?? newId();
@@ -107,6 +111,7 @@ export class Conversation {
     this.title = data?.title ?? "";
     this.items = [...(data?.entries ?? [])];
     this.alwaysAllowed = new Set(data?.alwaysAllowed ?? []);
+    this.droppedTurns = data?.droppedTurns ?? 0;
     this.trimmed = data?.trim ? { throughTurnId: data.trim.throughTurnId, summaries: [...data.trim.summaries] } : undefined;
   }
 
@@ -136,6 +141,33 @@ export class Conversation {
     this.trimmed = undefined;
   }
 
+  /**
+   * Keeps the saved form within `maxBytes` (UTF-8 JSON) by removing the oldest whole turns; the newest turn always
+   * stays. Tool results are already stored cut to what the model saw, so this only bites in long conversations.
+   * Returns how many turns it removed.
+   */
+  keepWithin(maxBytes: number): number {
+    const encoder = new TextEncoder();
+    const size = (value: unknown): number => encoder.encode(JSON.stringify(value)).length;
+    const head = { version: 1, id: this.id, title: this.title, createdAt: this.createdAt, entries: [], alwaysAllowed: [...this.alwaysAllowed], droppedTurns: this.droppedTurns + 1_000_000 };
+    let total = size(head);
+    const sizes = this.items.map((e) => size(e) + 1);
+    for (const s of sizes) total += s;
+    let cut = 0;
+    let dropped = 0;
+    const newest = this.items.at(-1)?.turnId;
+    while (total > maxBytes && cut < this.items.length && this.items[cut].turnId !== newest) {
+      const turnId = this.items[cut].turnId;
+      while (cut < this.items.length && this.items[cut].turnId === turnId) total -= sizes[cut++];
+      dropped++;
+    }
+    if (dropped > 0) {
+      this.items.splice(0, cut);
+      this.droppedTurns += dropped;
+    }
+    return dropped;
+  }
+
   toJSON(): ConversationData {
     return {
       version: 1,
@@ -145,6 +177,7 @@ export class Conversation {
       entries: this.items.map((e) => structuredClone(e)),
       alwaysAllowed: [...this.alwaysAllowed],
       ...(this.trimmed ? { trim: { throughTurnId: this.trimmed.throughTurnId, summaries: [...this.trimmed.summaries] } } : {}),
+      ...(this.droppedTurns ? { droppedTurns: this.droppedTurns } : {}),
     };
   }
 

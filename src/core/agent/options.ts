@@ -42,6 +42,11 @@ export interface AgentOptions {
    * thinking off, as the model's template does for non-thinking mode. Default 0.
    */
   thinkFirstTokens: number;
+  /**
+   * Cap on a conversation's saved size in bytes: after each turn the oldest whole turns leave the conversation until
+   * its JSON fits (the newest turn always stays). Default 2,000,000 (2 MB).
+   */
+  conversationMaxBytes: number;
   /** Extra instructions appended to the system prompt. Default none. */
   instructions?: string;
   /**
@@ -67,4 +72,5 @@ export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
   toolSelection: "routed",
   thinkFirstTokens: 0,
   promptLayout: "growing",
+  conversationMaxBytes: 2_000_000,
 };

@@ -54,11 +54,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
         break;
       }
       const calls = await runCalls(input, turn, recovery, reply.round, reply.envelope.tool_calls);
-      const correction = recovery.correctionFor(calls.failure, calls.stopped);
-      turn.commit(reply.entry);
-      turn.commit({ kind: "tool-results", turnId: turn.id, at: Date.now(), results: calls.results, ...(correction ? { correction } : {}) });
-      if (calls.stopped) throw new TurnAborted();
-      const next = recoverFromCalls(turn, recovery, calls.failure);
+      const next = recoverFromCalls(turn, recovery, { entry: reply.entry, calls: reply.envelope.tool_calls }, calls);
       if (next === "retry") continue;
       if (next === "ended") break;
       if (++toolRounds >= input.options.maxRounds) {

@@ -9,18 +9,17 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
-import { Agent } from "../../core/agent/agent";
-import { SubsetCache, type GrammarOptions } from "../../core/grammar";
+import type { GrammarOptions } from "../../core/grammar";
 import type { Engine } from "../../core/ports/engine";
-import { DEFAULT_TOOL_SETTINGS, type ToolDefinition } from "../../core/protocol/tool";
+import type { ToolDefinition } from "../../core/protocol/tool";
 import { parameterText } from "../../core/router/catalog";
-import { ToolRouter } from "../../core/router/tool-router";
-import { ToolRegistry, type JsonSchema } from "../../tools/registry";
+import type { JsonSchema } from "../../tools/registry";
 import { cliUser } from "../compose";
 import { FolderVault } from "../folder-vault/folder-vault";
 import { argsAcceptable } from "./bfcl-check";
 import type { BfclItem } from "./bfcl";
-import { clampTools, type ClampOptions } from "../../app/clamp-schema";
+import type { ClampOptions } from "../../app/clamp-schema";
+import { assembleAgent } from "../../app/assemble-agent";
 import { alignedTable, pct, RecordingEngine } from "./recording-engine";
 import { measureConfigs } from "./measure-configs";
 import { configAgentOptions, EVAL_CONFIGS, type EvalConfig } from "./run-eval";
@@ -88,11 +87,14 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
   const vault = new FolderVault(vaultDir, { watch: false });
   const engine = new RecordingEngine(options.engine);
   const user = cliUser(false, () => {});
+  // Each request's functions are its own catalog, assembled as the plugin and the CLI assemble theirs.
   const prepared = options.items.map((item) => {
     const { tools, original } = bfclTools(item);
-    const registry = new ToolRegistry(tools);
-    const grammarTools = options.clamp ? clampTools(registry.grammarTools(), options.clamp) : registry.grammarTools();
-    return { item, tools, original, registry, grammars: new SubsetCache(grammarTools, options.grammarOptions ?? {}), router: new ToolRouter(tools) };
+    const assembled = assembleAgent(
+      { engine, vault, user, now: () => new Date("2026-11-22T10:00:00") },
+      { catalog: { semantic: false, network: false, tools }, grammar: options.grammarOptions ?? {}, clamp: options.clamp, agent: { writes: "refuse" } },
+    );
+    return { item, tools, original, assembled };
   });
   try {
     return await measureConfigs({
@@ -103,18 +105,10 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
       log: options.log,
       prepare: async (config) => ({
         judge: async (p, clock) => {
-          const agent = new Agent({
-            engine,
-            tools: p.registry,
-            toolContext: { vault, user, settings: DEFAULT_TOOL_SETTINGS, now: () => new Date("2026-11-22T10:00:00") },
-            router: p.router,
-            user,
-            grammars: p.grammars,
-            options: {
-              ...configAgentOptions(config, options),
-              writes: "refuse",
-              ...(p.item.system ? { instructions: p.item.system } : {}),
-            },
+          const agent = p.assembled.withOptions({
+            ...configAgentOptions(config, options),
+            writes: "refuse",
+            ...(p.item.system ? { instructions: p.item.system } : {}),
           });
           const routed: { chatOnly: boolean }[] = [];
           await clock.time(() => agent.runTurn(p.item.question, { onEvent: (e) => void (e.type === "routed" && routed.push({ chatOnly: e.chatOnly })) }));
@@ -144,6 +138,7 @@ export async function runBfclEval(options: BfclEvalOptions): Promise<BfclConfigM
       }),
     });
   } finally {
+    for (const p of prepared) p.assembled.close();
     rmSync(vaultDir, { recursive: true, force: true });
   }
 }

@@ -119,36 +119,29 @@ function writeValue(sink: ByteSink, v: GgufValue): void {
       sink.string(v.value);
       return;
     case "string[]":
-      sink.u32(GgufValueType.Array);
-      sink.u32(GgufValueType.String);
-      sink.u64(v.value.length);
-      for (const s of v.value) sink.string(s);
+      writeArray(sink, GgufValueType.String, v.value, (x) => sink.string(x));
       return;
     case "float32[]":
-      sink.u32(GgufValueType.Array);
-      sink.u32(GgufValueType.Float32);
-      sink.u64(v.value.length);
-      for (const x of v.value) sink.f32(x);
+      writeArray(sink, GgufValueType.Float32, v.value, (x) => sink.f32(x));
       return;
     case "int32[]":
-      sink.u32(GgufValueType.Array);
-      sink.u32(GgufValueType.Int32);
-      sink.u64(v.value.length);
-      for (const x of v.value) sink.i32(x);
+      writeArray(sink, GgufValueType.Int32, v.value, (x) => sink.i32(x));
       return;
     case "uint32[]":
-      sink.u32(GgufValueType.Array);
-      sink.u32(GgufValueType.Uint32);
-      sink.u64(v.value.length);
-      for (const x of v.value) sink.u32(x);
+      writeArray(sink, GgufValueType.Uint32, v.value, (x) => sink.u32(x));
       return;
     case "bool[]":
-      sink.u32(GgufValueType.Array);
-      sink.u32(GgufValueType.Bool);
-      sink.u64(v.value.length);
-      for (const x of v.value) sink.u8(x ? 1 : 0);
+      writeArray(sink, GgufValueType.Bool, v.value, (x) => sink.u8(x ? 1 : 0));
       return;
   }
+}
+
+/** An array value: its type tag, the element type, the count, then each element. */
+function writeArray<T>(sink: ByteSink, element: number, values: ArrayLike<T> & Iterable<T>, write: (x: T) => void): void {
+  sink.u32(GgufValueType.Array);
+  sink.u32(element);
+  sink.u64(values.length);
+  for (const x of values) write(x);
 }
 
 /** IEEE 754 half precision from a float32, round-to-nearest-even (what numpy's astype(float16) does). */

@@ -348,8 +348,9 @@ describe("agent turns with the scripted engine over examples/vault", () => {
   });
 
   it("stops at the round cap", async () => {
-    const call = envelope([{ name: "vault:read", args: { path: "Inbox.md" } }]);
-    const { agent, engine } = await setup([call, call, call], { agentOptions: { maxRounds: 3 } });
+    // Three different calls: the same call three times would end the turn as a repeat.
+    const call = (offset: number) => envelope([{ name: "vault:read", args: { path: "Inbox.md", offset } }]);
+    const { agent, engine } = await setup([call(0), call(1), call(2)], { agentOptions: { maxRounds: 3 } });
     const r = await agent.runTurn("read my Inbox note");
     expect(r.outcome).toBe("round-cap");
     expect(engine.served).toBe(3);
