@@ -3,6 +3,7 @@
  * Only the value and tensor types the test model needs are supported; output depends on nothing but
  * the input, so the same model description always yields the same bytes.
  */
+import { closeSync, openSync, writeSync } from "node:fs";
 import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GgmlType, GgufValueType } from "../../engine/gguf/format";
 
 /** One metadata value with its GGUF type made explicit (JS numbers alone don't say uint32 vs float32). */
@@ -28,6 +29,8 @@ export interface GgufTensor {
   type: "F32" | "F16";
   /** Row-major values, length = product of dims; produced only when the data section is written. */
   values: () => Float32Array;
+  /** The stored bytes in order, when a file writer may stream them instead of converting `values` (large models). */
+  chunks?: () => Iterable<Uint8Array>;
 }
 
 /** Everything in a GGUF file. */
@@ -224,4 +227,34 @@ export function encodeGguf(content: GgufContent): Buffer {
     pos = align(pos + blob.length, alignment);
   }
   return out;
+}
+
+/**
+ * Writes the GGUF file to `path` tensor by tensor (chunks where a tensor has them), so a model of a
+ * gigabyte or more never sits in memory whole. Same bytes as `encodeGguf` for tensors without chunks.
+ */
+export function writeGgufFile(path: string, content: GgufContent): void {
+  const alignment = GGUF_DEFAULT_ALIGNMENT;
+  const { header } = encodeGgufHeader(content);
+  const fd = openSync(path, "w");
+  try {
+    let pos = 0;
+    const put = (bytes: Uint8Array): void => {
+      let done = 0;
+      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, pos + done);
+      pos += bytes.length;
+    };
+    put(header);
+    for (const t of content.tensors) {
+      const size = elementCount(t) * (t.type === "F32" ? 4 : 2);
+      const start = pos;
+      if (t.chunks) for (const c of t.chunks()) put(c);
+      else put(tensorBytes(t));
+      if (pos - start !== size) throw new Error(`Tensor ${t.name} wrote ${pos - start} bytes for shape ${t.dims.join("x")}.`);
+      const pad = align(pos, alignment) - pos;
+      if (pad > 0) put(Buffer.alloc(pad));
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
