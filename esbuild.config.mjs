@@ -101,7 +101,7 @@ const zodEnglishOnly = {
   },
 };
 
-function mainOptions(hostText) {
+export function mainOptions(hostText) {
   const hostHash = createHash("sha256").update(hostText).digest("hex").slice(0, 16);
   return {
     entryPoints: ["main.ts"],

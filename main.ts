@@ -1,6 +1,5 @@
 /** Vault Agent: constructs the plugin's parts and registers them with Obsidian. Nothing else happens here. */
-import { FileSystemAdapter, Notice, Plugin, normalizePath } from "obsidian";
-import * as path from "path";
+import { Notice, Platform, Plugin, normalizePath, requestUrl } from "obsidian";
 import { AgentFactory } from "./src/plugin/agent/agent-factory";
 import { ChatSession } from "./src/plugin/chat/chat-session";
 import { engineCard } from "./src/plugin/chat/engine-card";
@@ -15,7 +14,8 @@ import { semanticSetup, textHostSetup } from "./src/plugin/memory/semantic-setup
 import { openHotkeys, openPluginSettings } from "./src/plugin/obsidian-internals";
 import { explainFailure, readinessProblem } from "./src/plugin/readiness";
 import { InstallController } from "./src/plugin/runtime/install-controller";
-import { DesktopServices, type PluginServices } from "./src/plugin/services";
+import { MobileServices } from "./src/plugin/mobile/mobile-services";
+import type { PluginServices } from "./src/plugin/services-types";
 import { runSelfCheck } from "./src/plugin/models/self-check";
 import { loadSettings, modelLabel, needsEngineRestart, type VaultAgentSettings } from "./src/plugin/settings/settings";
 import { VaultAgentSettingTab } from "./src/plugin/settings/settings-tab";
@@ -29,7 +29,7 @@ export default class VaultAgentPlugin extends Plugin {
 
   override async onload(): Promise<void> {
     this.settings = loadSettings(await this.loadData());
-    const services = this.createServices();
+    const services = await this.createServices();
     const openSettings = () => openPluginSettings(this.app, this.manifest.id);
     const vault = new ObsidianVault(this.app);
     const workspace = new ObsidianWorkspace(this.app.workspace);
@@ -98,11 +98,14 @@ export default class VaultAgentPlugin extends Plugin {
     );
   }
 
-  /** The machine-facing services; the browser test harness overrides this with a scripted engine. */
-  protected createServices(): PluginServices {
-    const adapter = this.app.vault.adapter;
-    const base = adapter instanceof FileSystemAdapter ? adapter.getBasePath() : "";
-    return new DesktopServices(path.join(base, this.pluginFolder()), undefined, base, { pluginVersion: this.manifest.version, settings: () => this.settings });
+  /**
+   * The machine-facing services: over Node on desktop (loaded only there, so main.js loads without Node), or the
+   * renderer-only ones on mobile. The browser test harness overrides this with a scripted engine.
+   */
+  protected async createServices(): Promise<PluginServices> {
+    if (!Platform.isDesktopApp) return new MobileServices(requestUrl, this.app.vault.adapter);
+    const { createDesktopServices } = await import("./src/plugin/desktop/desktop-entry");
+    return createDesktopServices(this.app, this.pluginFolder(), this.manifest.version, () => this.settings);
   }
 
   /** The plugin's folder, vault-relative. */

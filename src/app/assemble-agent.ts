@@ -12,6 +12,8 @@ import { prefetchMemories } from "../core/memory/prefetch";
 import type { MemoryPrefetch, TranscriptSink } from "../core/ports/agent";
 import type { Engine } from "../core/ports/engine";
 import type { IndexStore } from "../core/ports/index-store";
+import type { JournalStore } from "../core/ports/journal-store";
+import { ChangeJournal, type ChangeJournalOptions } from "../core/journal";
 import type { McpToolHost } from "../core/ports/mcp";
 import type { UserPort } from "../core/ports/user";
 import type { VaultPort, WorkspacePort } from "../core/ports/vault";
@@ -46,6 +48,8 @@ export interface AgentPorts {
   routerStore?: IndexStore;
   /** Each agent event as one JSON line. */
   transcript?: TranscriptSink;
+  /** Where the change journal keeps its records (plugin data folder, or the vault's config folder headless); absent = no undo. */
+  journal?: JournalStore;
   /** Tells the user something outside the conversation (a tool left out, a server that failed). */
   notice?: (message: string) => void;
   /** The clock tools read; default the system clock. */
@@ -72,6 +76,8 @@ export interface AgentChoices {
   /** Narrows arg sizes in the grammar only (ajv still checks the real schema): the random-weight test model. */
   clamp?: ClampOptions;
   agent?: Partial<AgentOptions>;
+  /** The change journal's bound; default 50 MB or 30 days, oldest turns dropped first. */
+  journal?: Pick<ChangeJournalOptions, "maxBytes" | "maxAgeMs">;
   /** History to continue; default a new conversation. */
   conversation?: Conversation;
 }
@@ -86,6 +92,8 @@ export interface AssembledAgent {
   mcpCatalog?: McpCatalog;
   /** What tool handlers get; `memory` follows `ports.memory` at every turn. */
   toolContext: ToolContext;
+  /** Every vault change the agent's tools make, for undo; absent when the host gave no journal store. */
+  journal?: ChangeJournal;
   /** Lists the vault's notes for the router now (it also does so before a turn after any vault change). */
   refreshNotes(): Promise<void>;
   /** Another agent over the same parts (catalog, router, grammars, tool context) with other options: eval configurations. */
@@ -120,6 +128,7 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
   };
   const notes = noteNames(ports.vault, router);
   const daily = dailySettings(ports.readConfigFile, toolContext.settings, choices.tools);
+  const journal = ports.journal ? new ChangeJournal(ports.journal, choices.journal) : undefined;
   const agentWith = (options: Partial<AgentOptions> | undefined): Agent => new Agent({
     engine: ports.engine,
     tools: registry,
@@ -134,6 +143,7 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
       await Promise.all([daily, notes.refreshIfStale(), mcp?.startAll()]);
     },
     transcript: ports.transcript,
+    journal,
     conversation: choices.conversation,
     options,
   });
@@ -144,7 +154,7 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
     mcpCatalog?.dispose();
     router.dispose();
   };
-  return { agent, registry, router, grammars, mcpCatalog, toolContext, refreshNotes: () => notes.refresh(), withOptions: (o) => agentWith({ ...choices.agent, ...o }), close };
+  return { agent, registry, router, grammars, mcpCatalog, toolContext, journal, refreshNotes: () => notes.refresh(), withOptions: (o) => agentWith({ ...choices.agent, ...o }), close };
 }
 
 /** Memories for the prompt, budgeted in the engine's own tokens. */

@@ -2,6 +2,8 @@
 export interface CliCommand {
   /** One line shown by `cli help`. */
   usage: string;
+  /** The full `--help` text, given the arguments beside `--help` (e.g. `bench sampling`); `usage` when absent. */
+  help?(argv: string[]): Promise<string>;
   /** Returns the exit code: 0 success, 1 the job failed, 2 bad usage. */
   run(argv: string[]): Promise<number>;
 }

@@ -27,6 +27,7 @@ import { FolderVault } from "./folder-vault/folder-vault";
 import { cachedTestModel } from "./test-model/model-cache";
 import type { ClampOptions } from "../app/clamp-schema";
 import { assembleAgent } from "../app/assemble-agent";
+import { defaultJournalDir, FolderJournalStore } from "./folder-journal-store";
 
 /**
  * Grammar caps for the tiny random-weight test model: short strings keep every envelope's byte bound
@@ -92,6 +93,8 @@ export interface HeadlessOptions {
   mcpServers?: McpServerConfig[];
   /** Connection options for those servers (tests shorten the backoff or watch the transport). */
   mcpOptions?: Partial<McpConnectionOptions>;
+  /** Where the change journal lives (`undo` reads it); default `<vault>/<configDir>/plugins/vault-agent/journal`, false = none. */
+  journalDir?: string | false;
 }
 
 /** The name and version this project reports to MCP servers. */
@@ -152,6 +155,9 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
         return existsSync(file) ? readFileSync(file, "utf8") : null;
       },
       transcript: transcriptFile ? (line) => appendFileSync(transcriptFile, line + "\n") : undefined,
+      // Node's fetch, only when network tools are on (the policy still asks before addresses the user did not write).
+      fetch: options.catalog?.network ? (url, init) => fetch(url, init) : undefined,
+      journal: options.journalDir === false ? undefined : new FolderJournalStore(options.journalDir ?? defaultJournalDir(root, vault.configDir)),
       notice: (m) => user.notify(m, "warning"),
       now: options.now,
     },

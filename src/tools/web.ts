@@ -4,6 +4,7 @@ import type { ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { ToolError } from "./tool-error";
 import { clip } from "../core/text/clip";
+import { outsideData } from "./outside-data";
 
 /** Visible text of an HTML page: scripts, styles and tags removed, entities decoded, whitespace collapsed. */
 export function htmlToText(html: string): string {
@@ -54,7 +55,7 @@ const fetchPage = defineTool({
     const body = await response.text();
     const text = /html/i.test(type) || /^\s*<(!doctype|html)/i.test(body) ? htmlToText(body) : body;
     return {
-      content: `${url.toString()}\n\n${clip(text, ctx.settings.readPageChars * 2, "the page is longer")}`,
+      content: outsideData(`the web page ${url.toString()}`, clip(text, ctx.settings.readPageChars * 2, "the page is longer")),
       data: { url: url.toString(), status: response.status, contentType: type, chars: text.length },
       empty: text.trim() === "",
     };

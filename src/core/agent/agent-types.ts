@@ -7,6 +7,7 @@ import type { GrammarSource, MemoryPrefetch, RouterPort, TranscriptSink } from "
 import type { Conversation } from "./conversation";
 import type { AgentEventListener, ToolResultEvent, TurnOutcome } from "./events";
 import type { AgentOptions } from "./options";
+import type { ChangeJournal } from "../journal/change-journal";
 
 /** Everything the agent works with, constructed once per host and passed in. */
 export interface AgentDeps {
@@ -30,6 +31,8 @@ export interface AgentDeps {
   prepare?: (options: { signal?: AbortSignal }) => Promise<void>;
   /** Receives each event as one JSON line (the optional JSONL transcript). */
   transcript?: TranscriptSink;
+  /** Records every vault change a tool makes, before it happens, for undo; absent = no journal. */
+  journal?: ChangeJournal;
   /** History to continue; default a new conversation. */
   conversation?: Conversation;
   options?: Partial<AgentOptions>;

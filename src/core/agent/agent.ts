@@ -64,7 +64,7 @@ export class Agent {
       }
     };
     try {
-      return await runTurnLoop({
+      const result = await runTurnLoop({
         deps: this.deps,
         options: this.options,
         conversation: this.conversation,
@@ -75,6 +75,8 @@ export class Agent {
         gatekeeper: this.gatekeeper,
         counter: this.counter,
       });
+      this.conversation.keepWithin(this.options.conversationMaxBytes);
+      return result;
     } finally {
       this.running = false;
     }

@@ -1,3 +1,5 @@
+import type { PromptLayout } from "./prompt";
+
 /** Agent options, each with its default. */
 export interface AgentOptions {
   /** Model rounds per turn before stopping, recovery attempts excluded. Default 5. */
@@ -40,8 +42,19 @@ export interface AgentOptions {
    * thinking off, as the model's template does for non-thinking mode. Default 0.
    */
   thinkFirstTokens: number;
+  /**
+   * Cap on a conversation's saved size in bytes: after each turn the oldest whole turns leave the conversation until
+   * its JSON fits (the newest turn always stays). Default 2,000,000 (2 MB).
+   */
+  conversationMaxBytes: number;
   /** Extra instructions appended to the system prompt. Default none. */
   instructions?: string;
+  /**
+   * "growing": a fixed system message and the per-turn block (tools, memories, date) in the turn's user message, so
+   * the evaluated prefix only grows; "previous": all of it in the system message, rebuilt per round (benchmarks).
+   * Default "growing".
+   */
+  promptLayout: PromptLayout;
 }
 
 export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
@@ -58,4 +71,6 @@ export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
   recovery: true,
   toolSelection: "routed",
   thinkFirstTokens: 0,
+  promptLayout: "growing",
+  conversationMaxBytes: 2_000_000,
 };

@@ -5,9 +5,12 @@
  */
 import type { AgentState } from "../gatekeeper/gatekeeper";
 import { stateForStatus } from "../gatekeeper/states";
-import type { EnvelopeStatus } from "../protocol/envelope";
+import { TurnAborted } from "../ports/abort";
+import type { EnvelopeStatus, EnvelopeToolCall } from "../protocol/envelope";
+import type { ConversationEntry } from "./conversation";
 import type { AgentErrorCode } from "./events";
 import type { AgentOptions } from "./options";
+import type { RoundCalls } from "./tool-calls";
 import type { Turn } from "./turn";
 
 /** Why a round needs recovery. */
@@ -123,10 +126,24 @@ export function recoverFromReply(turn: Turn, recovery: Recovery, sentence: strin
 }
 
 /**
- * Recover step after a round's calls ran (its results already committed with `correctionFor`'s text): "retry" when a
- * failed call gets another try, "ended" when the corrections ran out, "none" when nothing needs correcting.
+ * Recover step after a round's calls ran: stores the round with every correction it earned (recovery, repeats, no
+ * progress), then says what comes next: "retry" when a failed call gets another try, "ended" when the turn stops
+ * (corrections ran out, a third repeat, a third round that found nothing), "none" when nothing needs correcting.
  */
-export function recoverFromCalls(turn: Turn, recovery: Recovery, failure: Failure | undefined): "retry" | "ended" | "none" {
+export function recoverFromCalls(turn: Turn, recovery: Recovery, reply: { entry: ConversationEntry; calls: EnvelopeToolCall[] }, ran: RoundCalls): "retry" | "ended" | "none" {
+  const progress = turn.guard.progress(reply.calls, ran.empty === reply.calls.length);
+  const notes = [recovery.correctionFor(ran.failure, ran.stopped), ...ran.notes, progress?.kind === "correct" ? progress.correction : undefined];
+  const correction = notes.filter(Boolean).join(" ");
+  turn.commit(reply.entry);
+  turn.commit({ kind: "tool-results", turnId: turn.id, at: Date.now(), results: ran.results, ...(correction ? { correction } : {}) });
+  if (ran.stopped) throw new TurnAborted();
+  const end = ran.ended ?? (progress?.kind === "end" ? { code: "no_progress" as const, sentence: progress.sentence } : undefined);
+  if (end) {
+    turn.fail(end.code, end.sentence);
+    return "ended";
+  }
+  if (progress?.kind === "correct") turn.emit({ type: "error", turnId: turn.id, code: "no_progress", message: progress.correction, recoverable: true });
+  const failure = ran.failure;
   if (!failure || !recovery.enabled) {
     recovery.recovered();
     return "none";

@@ -1,9 +1,9 @@
 /** Runs one round's tool calls in order: gatekeeper check, authorization (confirmation), handler, result. */
-import { ToolRefusal } from "../gatekeeper/gatekeeper";
+import { ToolRefusal, outboundContext } from "../gatekeeper/gatekeeper";
 import { clip } from "../text/clip";
 import type { EnvelopeToolCall } from "../protocol/envelope";
 import type { StoredToolResult } from "./conversation";
-import type { ToolResultEvent } from "./events";
+import type { AgentErrorCode, ToolResultEvent } from "./events";
 import type { Failure, Recovery } from "./recovery";
 import type { Turn, TurnLoopInput } from "./turn";
 
@@ -15,12 +15,18 @@ export interface RoundCalls {
   failure?: Failure;
   /** True when the turn was stopped: the remaining calls did not run. */
   stopped: boolean;
+  /** Corrections that are not recovery attempts (a repeated call), for the results entry. */
+  notes: string[];
+  /** Set when a call ends the turn (a third repeat): the sentence for the user. */
+  ended?: { code: AgentErrorCode; sentence: string };
+  /** Calls that ran (or were answered from an earlier run) and found nothing. */
+  empty: number;
 }
 
 const NOT_RUN = "Not run: the turn was stopped.";
 
 export async function runCalls(input: TurnLoopInput, turn: Turn, recovery: Recovery, round: number, calls: EnvelopeToolCall[]): Promise<RoundCalls> {
-  const out: RoundCalls = { results: [], stopped: false };
+  const out: RoundCalls = { results: [], stopped: false, notes: [], empty: 0 };
   const offered = new Set(recovery.names);
   for (let i = 0; i < calls.length; i++) {
     const callId = `r${round}c${i}`;
@@ -29,7 +35,7 @@ export async function runCalls(input: TurnLoopInput, turn: Turn, recovery: Recov
       out.results.push({ callId, name: calls[i].name, ok: false, content: NOT_RUN });
       continue;
     }
-    await runCall(input, turn, recovery, out, { call: calls[i], callId, offered });
+    await runCall(input, turn, recovery, out, { call: calls[i], calls, callId, offered });
   }
   return out;
 }
@@ -39,7 +45,7 @@ async function runCall(
   turn: Turn,
   recovery: Recovery,
   out: RoundCalls,
-  { call, callId, offered }: { call: EnvelopeToolCall; callId: string; offered: Set<string> },
+  { call, calls, callId, offered }: { call: EnvelopeToolCall; calls: EnvelopeToolCall[]; callId: string; offered: Set<string> },
 ): Promise<void> {
   const { deps, options, signal, gatekeeper, conversation } = input;
   const stop = (): void => {
@@ -54,20 +60,40 @@ async function runCall(
   };
   try {
     const checked = gatekeeper.check(call, { state: recovery.state, offered, targets: recovery.targets });
+    const repeat = turn.guard.check(call);
+    if (repeat?.kind === "end") {
+      out.ended ??= { code: "repeated_call", sentence: repeat.sentence };
+      push({ ok: false, content: "Not run: the same call a third time.", error: { code: "repeated_call", message: repeat.sentence } });
+      return;
+    }
+    if (repeat) {
+      // No second run: the model gets the earlier result back with the correction.
+      out.notes.push(repeat.correction);
+      if (repeat.empty) out.empty++;
+      turn.emit({ type: "error", turnId: turn.id, code: "repeated_call", message: repeat.correction, recoverable: true });
+      push({ ok: true, content: repeat.content, args: checked.args, ...(repeat.empty ? { empty: true } : {}) });
+      return;
+    }
     await gatekeeper.authorize(checked, deps.toolContext, {
       writes: options.writes,
       writesOffHint: options.writesOffHint,
       alwaysAllowed: conversation.alwaysAllowed,
+      // This round's reply and its results so far are not in the conversation yet; the policy sees them too.
+      outbound: outboundContext(turn.id, [...conversation.entries, { kind: "assistant", turnId: turn.id, envelope: { tool_calls: calls } }, { kind: "tool-results", turnId: turn.id, results: out.results }], [...offered]),
       onAsk: (request) => turn.emit({ type: "confirm-asked", turnId: turn.id, callId, request }),
       onAnswer: (decision) => turn.emit({ type: "confirm-answered", turnId: turn.id, callId, decision }),
     });
     if (signal?.aborted) return stop();
-    const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, signal });
+    // Journaled: every change this call makes to the vault is recorded before it happens, so the turn can be undone.
+    const vault = deps.journal ? deps.journal.vaultFor(deps.toolContext.vault, { turnId: turn.id, callId, tool: call.name, conversationId: conversation.id }) : deps.toolContext.vault;
+    const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, vault, signal });
     const content = clip(res.content, options.resultChars, "not shown; ask for less");
     if (recovery.state === "Recover" && res.empty) {
       // Semantic guard: while recovering, "nothing found" means the correction did not work.
       out.failure ??= { code: "empty_result", tool: call.name, sentence: `Tool "${call.name}" found nothing with these arguments; try different arguments.` };
     }
+    turn.guard.ran(call, content, !!res.empty);
+    if (res.empty) out.empty++;
     push({ ok: true, content, args: checked.args, ...(res.empty ? { empty: true } : {}) });
   } catch (err) {
     if (err instanceof ToolRefusal) {

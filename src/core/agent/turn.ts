@@ -6,6 +6,7 @@ import type { AgentDeps, TurnResult } from "./agent-types";
 import type { Conversation, ConversationEntry } from "./conversation";
 import type { AgentErrorCode, AgentEvent, ToolResultEvent, TurnOutcome } from "./events";
 import type { AgentOptions } from "./options";
+import { LoopGuard } from "./loop-guard";
 import type { TokenCounter } from "./token-counter";
 
 export interface TurnLoopInput {
@@ -48,6 +49,8 @@ export class Turn {
   constraint?: Constraint;
   /** The engine's sentence on an unconstrained reply, added to a final failure so the user knows why. */
   engineNotice?: string;
+  /** Repeated calls and rounds that find nothing. */
+  readonly guard: LoopGuard;
   private readonly conversation: Conversation;
   private readonly sink: (event: AgentEvent) => void;
 
@@ -55,6 +58,7 @@ export class Turn {
     this.conversation = input.conversation;
     this.sink = (event) => input.emit(event);
     this.history = input.conversation.entries.slice();
+    this.guard = LoopGuard.forTurn(this.history, input.message);
     const attachments = input.attachments.length ? { attachments: input.attachments } : {};
     const userEntry: ConversationEntry = { kind: "user", turnId: this.id, at: this.started, content: input.message, ...attachments };
     this.current = [userEntry];

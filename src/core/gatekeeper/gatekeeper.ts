@@ -12,9 +12,11 @@ import { repairAliases } from "./alias-repair";
 import { checkVaultPath } from "./path-policy";
 import { ToolRefusal } from "./refusal";
 import { allowedInState, stateRule, type AgentState } from "./states";
+import { judgeOutbound, type OutboundContext, type OutboundVerdict } from "./outbound-policy";
 
 export { ToolRefusal } from "./refusal";
 export type { AgentState } from "./states";
+export { outboundContext, type OutboundContext, type EntryView } from "./outbound-policy";
 
 /** A call that passed `check`: the tool, and args repaired, validated, defaulted and with normalized paths. */
 export interface CheckedCall {
@@ -40,6 +42,8 @@ export interface AuthorizeContext {
   writesOffHint: string;
   /** Tools approved with "always" in this conversation. */
   alwaysAllowed: Set<string>;
+  /** The conversation so far, for the outbound-data policy; absent: the policy only sees the call. */
+  outbound?: OutboundContext;
   /** Called before and after asking, so the loop can emit events. */
   onAsk?(request: ConfirmRequest): void;
   onAnswer?(decision: ConfirmDecision): void;
@@ -94,34 +98,50 @@ export class Gatekeeper {
     return { tool, args, renamed };
   }
 
-  /** Applies the effect policy; resolves when the call may run, throws a ToolRefusal otherwise. */
+  /** Applies the effect and outbound-data policies; resolves when the call may run, throws a ToolRefusal otherwise. */
   async authorize(checked: CheckedCall, toolCtx: ToolContext, policy: AuthorizeContext): Promise<void> {
     const def = checked.tool.definition;
-    if (def.effect === "read") return;
+    const verdict = this.judge(checked, policy);
+    if (def.effect === "read" && !verdict.outbound) return;
     const origin = def.origin ? `MCP server “${def.origin.server}”, tool ${def.origin.tool}` : undefined;
-    if (policy.writes === "refuse") {
+    if (def.effect !== "read" && policy.writes === "refuse") {
       const what = origin ? `may change things outside the vault (${origin})` : "changes the vault";
       throw new ToolRefusal("write_not_permitted", `Tool "${def.name}" ${what} and writes are off: ${policy.writesOffHint}`, def.name);
     }
-    if (policy.alwaysAllowed.has(def.name)) return;
-    const preview = def.preview
-      ? await def.preview(checked.args, toolCtx)
-      : { summary: `${def.name} ${JSON.stringify(checked.args).slice(0, 120)}`, preview: JSON.stringify(checked.args, null, 2), previewKind: "text" as const };
+    if (policy.alwaysAllowed.has(def.name) && !verdict.suspendAlways) return;
+    const full = JSON.stringify(checked.args, null, 2);
+    const preview =
+      def.preview && !(verdict.outbound && def.effect === "read")
+        ? await def.preview(checked.args, toolCtx)
+        : {
+            summary: def.name === "web:fetch" && typeof checked.args.url === "string" ? `Fetch ${checked.args.url}` : `${def.name} ${JSON.stringify(checked.args).slice(0, 120)}`,
+            // Outbound: the full arguments, never cut, so the person sees every byte that leaves.
+            preview: full,
+            previewKind: "text" as const,
+          };
     const request: ConfirmRequest = {
       tool: def.name,
-      effect: def.effect,
+      effect: def.effect === "read" ? "outbound" : def.effect,
       summary: preview.summary,
-      preview: preview.preview,
+      preview: verdict.outbound && preview.preview !== full ? `${preview.preview}\n\nArguments sent:\n${full}` : preview.preview,
       previewKind: preview.previewKind,
       args: checked.args,
       ...(origin ? { origin } : {}),
+      ...(verdict.lines.length ? { notes: verdict.lines } : {}),
     };
     policy.onAsk?.(request);
     const decision = await this.ctx.user.confirm(request);
     policy.onAnswer?.(decision);
     if (decision === "always") policy.alwaysAllowed.add(def.name);
     if (decision === "deny") {
-      throw new ToolRefusal("denied_by_user", `The user declined ${def.name} (${preview.summary}); nothing was changed, so ask what they want instead.`, def.name);
+      const what = def.effect === "read" ? "nothing was sent" : "nothing was changed";
+      throw new ToolRefusal("denied_by_user", `The user declined ${def.name} (${preview.summary}); ${what}, so ask what they want instead.`, def.name);
     }
+  }
+
+  private judge(checked: CheckedCall, policy: AuthorizeContext): OutboundVerdict {
+    const settings = { enabled: this.ctx.settings.outboundPolicy ?? true, trustedServers: this.ctx.settings.trustedMcpServers ?? [] };
+    const context = policy.outbound ?? { turnId: "", userTexts: [], results: [] };
+    return judgeOutbound(checked.tool.definition, checked.args, context, settings, (name) => this.tools.get(name)?.definition);
   }
 }

@@ -10,7 +10,8 @@ export interface UserPort {
 
 export interface ConfirmRequest {
   tool: string;
-  effect: "write" | "destructive";
+  /** "outbound": a read that sends data off the machine (the outbound-data policy asks for it). */
+  effect: "write" | "destructive" | "outbound";
   /** One line: "Append 2 lines to Projects/Alpha.md". */
   summary: string;
   /** The text to show: a unified diff for edits, the content for new notes. */
@@ -20,6 +21,8 @@ export interface ConfirmRequest {
   args: Record<string, unknown>;
   /** Where the tool runs when it is not built in, as one line ("MCP server “filesystem”, tool write_file"). */
   origin?: string;
+  /** Sentences the outbound-data policy adds: where the data goes, where an address came from, why it asks again. */
+  notes?: string[];
 }
 
 /** "always" means: allow this tool for the rest of the conversation. */

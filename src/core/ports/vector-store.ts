@@ -1,4 +1,4 @@
-/** The semantic index. Implemented in the engine host over vectra (it never runs in Obsidian's renderer). */
+/** The semantic index: vectra in the engine host (desktop), or the flat store in the renderer where there is no Node (src/engine/vector/flat-store.ts). */
 export interface VectorStore {
   /** Inserts or replaces chunks by id. */
   upsert(items: VectorItem[]): Promise<void>;

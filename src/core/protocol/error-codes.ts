@@ -12,6 +12,10 @@ export type AgentErrorCode =
   | "tool_failed"
   /** The tool's source answered with an error for these arguments (an MCP `isError` result); recovery retries it. */
   | "tool_error"
+  /** The same call (tool and arguments) again: corrected the first time, the turn ends the second. */
+  | "repeated_call"
+  /** Rounds whose calls all found nothing: corrected after two in a row, the turn ends after three. */
+  | "no_progress"
   | "bad_envelope"
   | "recovery_exhausted"
   | "context_full"

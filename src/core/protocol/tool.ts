@@ -85,6 +85,10 @@ export interface ToolSettings {
   networkTools: boolean;
   /** Characters a read returns per page. */
   readPageChars: number;
+  /** The outbound-data policy (on when absent): web fetches the user did not choose and untrusted MCP calls ask first. */
+  outboundPolicy?: boolean;
+  /** MCP servers the user marked as trusted (local only): their calls do not ask as outbound. */
+  trustedMcpServers?: string[];
 }
 
 export const DEFAULT_TOOL_SETTINGS: ToolSettings = {

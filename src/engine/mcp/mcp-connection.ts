@@ -4,7 +4,7 @@
  * becomes one sentence naming the server.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -16,7 +16,7 @@ export interface McpConnectionOptions {
   /** Name and version this client reports to servers. */
   clientInfo: { name: string; version: string };
   /** Makes the transport for a server (tests wrap it to watch messages). Default: stdio or streamable HTTP from the config. */
-  transport?: (config: McpServerConfig, fetchImpl?: typeof fetch) => Transport;
+  transport?: (config: McpServerConfig, fetchImpl?: typeof fetch) => Transport | Promise<Transport>;
   /** fetch for streamable HTTP (the plugin passes one that is not bound by the renderer's CORS). Default: the global one. */
   fetch?: typeof fetch;
   /** Waits before restart n (ms); the last repeats. Default 500, 1000, 2000, 5000, 10000, 30000. */
@@ -33,14 +33,24 @@ const DEFAULT_BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 /** Characters of the server's stderr kept for failure reasons. */
 const STDERR_TAIL = 600;
 
-export function createTransport(config: McpServerConfig, fetchImpl?: typeof fetch): Transport {
+/**
+ * Streamable HTTP, or stdio: the SDK's stdio transport spawns child processes, so it is loaded only when a stdio
+ * server starts (never on Obsidian mobile, where main.js must load without Node).
+ */
+export async function createTransport(config: McpServerConfig, fetchImpl?: typeof fetch): Promise<Transport> {
   if (config.transport === "http") {
     return new StreamableHTTPClientTransport(new URL(config.url ?? ""), {
       requestInit: config.headers ? { headers: config.headers } : undefined,
       ...(fetchImpl ? { fetch: fetchImpl } : {}),
     });
   }
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   return new StdioClientTransport({ command: config.command ?? "", args: config.args ?? [], env: config.env, cwd: config.cwd, stderr: "pipe" });
+}
+
+/** A stdio transport, told apart without loading its module. */
+function asStdio(transport: Transport | undefined): StdioClientTransport | null {
+  return transport !== undefined && "pid" in transport && "stderr" in transport ? (transport as StdioClientTransport) : null;
 }
 
 const seconds = (ms: number): string => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
@@ -105,9 +115,10 @@ export class McpConnection {
   private async connect(): Promise<void> {
     this.set("starting");
     this.stderrTail = "";
-    const transport = (this.options.transport ?? createTransport)(this.config, this.options.fetch);
-    if (transport instanceof StdioClientTransport) {
-      transport.stderr?.on("data", (chunk: Buffer | string) => {
+    const transport = await (this.options.transport ?? createTransport)(this.config, this.options.fetch);
+    const stdio = asStdio(transport);
+    if (stdio) {
+      stdio.stderr?.on("data", (chunk: Buffer | string) => {
         this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL);
       });
     }
@@ -272,7 +283,6 @@ export class McpConnection {
 
   /** The child process id of a stdio server while it runs (tests kill it to simulate a crash). */
   get pid(): number | null {
-    const transport = this.client?.transport;
-    return transport instanceof StdioClientTransport ? transport.pid : null;
+    return asStdio(this.client?.transport)?.pid ?? null;
   }
 }

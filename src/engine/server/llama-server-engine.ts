@@ -67,6 +67,7 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
       embeddings,
       slots: this.slots.size,
       ...(embeddings ? {} : { note: why ?? "Embeddings are off on this server." }),
+      ...this.http.transportReport(),
     };
   }
 

@@ -68,6 +68,7 @@ export class OpenAICompatibleEngine extends ServerEngineOpening implements Engin
       embeddings,
       models: models.map((m) => m.id ?? "").filter(Boolean),
       ...(this.schemaRefused ? { note: this.promptOnlyNotice() } : {}),
+      ...this.http.transportReport(),
     };
   }
 

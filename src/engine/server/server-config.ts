@@ -45,6 +45,10 @@ export interface ServerProbe {
   models?: string[];
   /** One sentence about a limitation found (e.g. no JSON Schema support: replies run prompt only). */
   note?: string;
+  /** In the renderer: "fetch" (streamed) or "requestUrl" (whole replies), as found by this test. */
+  transport?: "fetch" | "requestUrl";
+  /** One sentence on how replies travel, when the transport is not plain fetch. */
+  transportNote?: string;
 }
 
 const KIND_NAMES: Record<ServerKind, string> = { "llama-server": "llama.cpp server", openai: "OpenAI-compatible server" };

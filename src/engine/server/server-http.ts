@@ -1,10 +1,12 @@
 /**
- * HTTP to one server with Node's fetch: the API key in the Authorization header (and nowhere else), bounded
+ * HTTP to one server through a transport (http-transport.ts: fetch by default, Obsidian's requestUrl where fetch
+ * is refused): the API key in the Authorization header (and nowhere else), bounded
  * waits, and every failure turned into an EngineError whose message is one sentence naming the server and
  * what to do. Nothing here logs a request or its headers.
  */
 import { EngineError } from "../../core/ports/engine";
 import { normalizeServerUrl, serverLabel, type ServerEngineConfig } from "./server-config";
+import { describeTransport, fetchTransport, type HttpTransport, type TransportName } from "./http-transport";
 
 /** How long a short request (health, props, tokenize, models) may take. */
 const SHORT_TIMEOUT_MS = 15_000;
@@ -47,7 +49,11 @@ export class ServerHttp {
   /** "the llama.cpp server at http://…". */
   readonly label: string;
 
-  constructor(private readonly config: ServerEngineConfig) {
+  constructor(
+    private readonly config: ServerEngineConfig,
+    /** How requests travel; default the platform's fetch. */
+    readonly transport: HttpTransport = fetchTransport,
+  ) {
     try {
       this.url = normalizeServerUrl(config.url);
     } catch (err) {
@@ -65,7 +71,7 @@ export class ServerHttp {
     if (req.body !== undefined) headers["Content-Type"] = "application/json";
     if (this.config.apiKey) headers.Authorization = `Bearer ${this.config.apiKey}`;
     const attempt = (): Promise<Response> =>
-      fetch(this.url + path, {
+      this.transport.send(this.url + path, {
         method: req.method ?? (req.body === undefined ? "GET" : "POST"),
         headers,
         body: req.body === undefined ? undefined : JSON.stringify(req.body),
@@ -94,6 +100,12 @@ export class ServerHttp {
     }
     if (!response.ok) throw this.errorFor(path, await readError(response));
     return response;
+  }
+
+  /** For "Test connection" in the renderer: which transport answered and what that means; nothing for the default fetch. */
+  transportReport(): { transport?: TransportName; transportNote?: string } {
+    if (this.transport === fetchTransport) return {};
+    return { transport: this.transport.name, transportNote: describeTransport(this.transport) };
   }
 
   /** GET or POST, then the JSON body; a reply that is not JSON is a sentence too. */

@@ -7,6 +7,7 @@ import { EngineError, type Engine, type ModelInfo } from "../../core/ports/engin
 import type { StreamedReply } from "./chat-stream";
 import type { ServerEngineConfig } from "./server-config";
 import { ServerHttp } from "./server-http";
+import type { HttpTransport } from "./http-transport";
 import { UntilFailure } from "./until-failure";
 
 /** The reply of a generation, with the prefix-reuse accounting of the host protocol. */
@@ -20,6 +21,8 @@ export interface LlamaServerEngineOptions {
    * llama-server gets the same ban); default none.
    */
   splitCharacterTokens?: (modelPath: string) => Promise<number[]>;
+  /** How requests travel (http-transport.ts); default the platform's fetch. */
+  transport?: HttpTransport;
 }
 
 export abstract class ServerEngineOpening {
@@ -30,7 +33,7 @@ export abstract class ServerEngineOpening {
     protected readonly config: ServerEngineConfig,
     protected readonly options: LlamaServerEngineOptions = {},
   ) {
-    this.http = new ServerHttp(config);
+    this.http = new ServerHttp(config, options.transport);
   }
 
   /** Asks the server for its model once per connection: the check every use starts with. */

@@ -17,7 +17,7 @@ import { createNodeEngine } from "../../engine/client/node-launcher";
 import type { HostStatus, OpParams } from "../../engine/client/host-protocol";
 import { parseArgs, UsageError } from "../cli-types";
 import { cachedTestModel } from "../test-model/model-cache";
-import { localLlamaFromFlags, SERVER_FLAGS, serverFromFlags } from "../server-flags";
+import { localLlamaFromFlags, SERVER_FLAGS, SERVER_USAGE, serverFromFlags } from "../server-flags";
 import { runLocalLlamaBench } from "./local-llama-bench";
 import { runServerBench } from "./server-bench";
 
@@ -170,6 +170,10 @@ async function abortLatency(path: string): Promise<Record<string, number>> {
     return { abortLatencyMsMedian: round(median(latencies)), abortLatencyMsMax: round(Math.max(...latencies)) };
   });
 }
+
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  `engine [--model F] [--tokens N] ${SERVER_USAGE} [--threads T] [--json]   generation speed per thread count (free, grammar, forced text), prompt reuse and abort latency on the test model or F; with --engine, the server beside the built-in engine on the same model (--threads as the server's -t)`;
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const { options, positionals } = parseArgs(argv, { strings: ["model", "tokens", "threads", ...SERVER_FLAGS] });

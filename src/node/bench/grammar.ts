@@ -23,6 +23,10 @@ function subsets(tools: GrammarTool[], count: number): GrammarTool[][] {
   });
 }
 
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  "grammar [--json]   compile speed on the 50-tool synthetic catalog: whole catalog, random 3-tool subsets, subset-cache hit";
+
 export async function run(): Promise<Record<string, unknown>> {
   const tools = syntheticCatalog().map((t) => ({ name: t.name, schema: z.toJSONSchema(t.args) }));
   const time = (f: () => void) => {

@@ -16,6 +16,9 @@
  * back while the app was closed, then a build), max_block_ms (longest event-loop block in this process
  * while indexing, measured with a 10 ms timer; max_block_cpu_ms: the same capped by our CPU use), plus
  * the codec comparison (the compact codec vs vectra's protobuf and JSON on the built index).
+ * `--store flat [--precision float32|int8]`: the flat vector store and the full-text index in this process,
+ * as on Obsidian mobile (no engine host unless the test model embeds); load_max_block_ms is then the longest
+ * block of this process's event loop while both indexes load, and flat_compare the file at both precisions.
  */
 import { mkdtempSync, rmSync, statSync, readdirSync, readFileSync, appendFileSync, renameSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,6 +29,8 @@ import { openFolderMemory, type FolderMemory } from "../folder-vault/folder-memo
 import { defaultTestModelPath } from "../compose";
 import { loadVectra } from "../../host/vector/vectra-loader";
 import { CompactCodec } from "../../host/vector/compact-codec";
+import { decodeFlatIndex, encodeFlatIndex, type FlatPrecision } from "../../engine/vector/flat-codec";
+import { FLAT_FILE } from "../../engine/vector/flat-store";
 
 function log(line: string): void {
   process.stderr.write(`[bench index] ${line}\n`);
@@ -136,8 +141,34 @@ async function compareCodecs(file: string): Promise<Record<string, number | stri
   return out;
 }
 
-export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options } = parseArgs(argv, { strings: ["notes", "batch", "keep", "seed", "embedder", "dim", "embed-threads"], booleans: [] });
+/** The flat file at both precisions: bytes and decode time (no yields: the pure cost). */
+async function compareFlat(file: string): Promise<Record<string, number>> {
+  const none = () => Promise.resolve();
+  const data = await decodeFlatIndex(readFileSync(file), none);
+  const out: Record<string, number> = { items: data.ids.length, dimension: data.dim };
+  for (const precision of ["float32", "int8"] as const) {
+    let t = performance.now();
+    const bytes = await encodeFlatIndex(data, precision, none);
+    out[`${precision}_save_ms`] = Math.round(performance.now() - t);
+    out[`${precision}_bytes`] = bytes.length;
+    t = performance.now();
+    await decodeFlatIndex(bytes, none);
+    out[`${precision}_load_ms`] = Math.round(performance.now() - t);
+  }
+  return out;
+}
+
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  "index [--notes N] [--embed-threads N] [--batch B] [--embedder test-model|hash] [--store host|flat] [--precision float32|int8] [--dim D] [--seed S] [--keep DIR] [--json]   builds and reloads the memory of a generated vault (10,000 notes by default), then times queries, an update and a folder rename";
+
+/** The benchmark's options, checked. */
+function indexOptions(argv: string[]) {
+  const { options } = parseArgs(argv, { strings: ["notes", "batch", "keep", "seed", "embedder", "dim", "embed-threads", "store", "precision"], booleans: [] });
+  const store = ((options.store as string | undefined) ?? "host") as "host" | "flat";
+  if (store !== "host" && store !== "flat") throw new UsageError('--store must be "host" (default: vectra in the engine host) or "flat".');
+  const precision = ((options.precision as string | undefined) ?? "float32") as FlatPrecision;
+  if (precision !== "float32" && precision !== "int8") throw new UsageError('--precision must be "float32" (default) or "int8".');
   const embedder = (options.embedder as string | undefined) ?? "test-model";
   if (embedder !== "test-model" && embedder !== "hash") throw new UsageError('--embedder must be "test-model" (default) or "hash".');
   const dim = options.dim === undefined ? 64 : Number(options.dim);
@@ -146,19 +177,49 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const batch = options.batch === undefined ? 32 : Number(options.batch);
   const threads = options["embed-threads"] === undefined ? 1 : Number(options["embed-threads"]);
   if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new UsageError("--embed-threads must be a whole number from 1 to 256.");
+  return { options, store, precision, embedder, dim, notes, batch, threads };
+}
+
+/** The generated vault, with a folder of up to 500 notes gathered under Batch/ before indexing (renamed later). */
+function benchVault(root: string, notes: number, seed: number) {
+  const t = performance.now();
+  const generated = generateVault(root, { notes, seed });
+  log(`generated ${generated.notes} notes (${(generated.bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - t)} ms at ${root}`);
+  // The folder renamed later: 500 notes (a fifth of a smaller vault), gathered under one folder before indexing.
+  const folderNotes = Math.min(500, Math.floor(notes / 5));
+  const batchPaths = generated.paths.slice(0, folderNotes).map((p) => `Batch/${p}`);
+  for (let i = 0; i < folderNotes; i++) {
+    mkdirSync(dirname(join(root, batchPaths[i])), { recursive: true });
+    renameSync(join(root, generated.paths[i]), join(root, batchPaths[i]));
+  }
+  return { generated, folderNotes, batchPaths };
+}
+
+/** Semantic (embed the query + vector search) and full-text query times, three rounds of ten queries. */
+async function timeQueries(search: FolderMemory["search"]): Promise<{ semanticTimes: number[]; textTimes: number[] }> {
+  const queries = ["offline sync queue", "garden tomato", "meeting budget review", "running training plan", "vector embedding search", "kitchen recipe bread", "quarter goal roadmap", "travel train city", "bug fix deploy", "journal reflection habit"];
+  const semanticTimes: number[] = [];
+  const textTimes: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const q of queries) {
+      let q0 = performance.now();
+      await search.semanticSearch!(q, 8);
+      semanticTimes.push(performance.now() - q0);
+      q0 = performance.now();
+      await search.textSearch(q, 8);
+      textTimes.push(performance.now() - q0);
+    }
+  }
+  return { semanticTimes, textTimes };
+}
+
+export async function run(argv: string[]): Promise<Record<string, unknown>> {
+  const { options, store, precision, embedder, dim, notes, batch, threads } = indexOptions(argv);
   const root = typeof options.keep === "string" ? options.keep : mkdtempSync(join(tmpdir(), "bench-index-"));
   let memory: FolderMemory | null = null;
   try {
     let t = performance.now();
-    const generated = generateVault(root, { notes, seed: options.seed === undefined ? 42 : Number(options.seed) });
-    log(`generated ${generated.notes} notes (${(generated.bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - t)} ms at ${root}`);
-    // The folder renamed later: 500 notes (a fifth of a smaller vault), gathered under one folder before indexing.
-    const folderNotes = Math.min(500, Math.floor(notes / 5));
-    const batchPaths = generated.paths.slice(0, folderNotes).map((p) => `Batch/${p}`);
-    for (let i = 0; i < folderNotes; i++) {
-      mkdirSync(dirname(join(root, batchPaths[i])), { recursive: true });
-      renameSync(join(root, generated.paths[i]), join(root, batchPaths[i]));
-    }
+    const { generated, folderNotes, batchPaths } = benchVault(root, notes, options.seed === undefined ? 42 : Number(options.seed));
     const model = defaultTestModelPath();
     let lastLog = 0;
     const open = () =>
@@ -168,6 +229,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
         embed: embedder === "hash" ? { texts: (texts) => Promise.resolve(texts.map((t) => hashVector(t, dim))), modelKey: `hash-${dim}` } : undefined,
         threads,
         batchSize: batch,
+        store,
+        precision,
         onProgress: (p) => {
           if (p.phase === "embed" && Date.now() - lastLog > 5000) {
             lastLog = Date.now();
@@ -192,40 +255,30 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     // Restart: the host drops the index and reads it from disk; a fresh indexer loads manifest and text index.
     const vectorsFolder = join(memory.indexDir, "vectors");
     const restart = async () => {
-      await memory!.engine!.request("vector.close", { folder: vectorsFolder });
+      if (store === "host") await memory!.engine!.request("vector.close", { folder: vectorsFolder });
       await memory!.close();
       memory = await open();
       // The host process is up (and the model loaded) before timing, as when Obsidian has been open a while.
       if (embedder === "test-model") await memory.engine!.embed(["warm up"]);
-      else await memory.engine!.request("status", {});
+      else await memory.engine?.request("status", {});
       return memory;
     };
     memory = await restart();
-    const vectorLoad = await timed(memory.engine!.hostPid, () => memory!.vectors!.open());
-    const textLoad = await timed(memory.engine!.hostPid, () => memory!.indexer.load());
+    const vectorLoad = await timed(memory.engine?.hostPid, () => memory!.vectors!.open());
+    const textLoad = await timed(memory.engine?.hostPid, () => memory!.indexer.load());
     const loadMs = vectorLoad.ms;
     const textLoadMs = textLoad.ms;
     const rebuild = await memory.indexer.build();
     // Both at once, as at a start: the vector index and the text index load in the same host.
     memory = await restart();
-    const bothLoad = await timed(memory.engine!.hostPid, () => Promise.all([memory!.vectors!.open(), memory!.indexer.load()]));
+    const loadMeter = blockMeter();
+    const bothLoad = await timed(memory.engine?.hostPid, () => Promise.all([memory!.vectors!.open(), memory!.indexer.load()]));
+    const loadBlock = loadMeter.stop();
     const loadBothMs = bothLoad.ms;
     log(`restart: vector index loaded in ${Math.round(loadMs)} ms, text index and manifest in ${Math.round(textLoadMs)} ms; re-embedded ${rebuild.embedded} chunks, read ${rebuild.read} notes`);
 
     // Queries: semantic (embed the query + vector search in the host) and full-text.
-    const queries = ["offline sync queue", "garden tomato", "meeting budget review", "running training plan", "vector embedding search", "kitchen recipe bread", "quarter goal roadmap", "travel train city", "bug fix deploy", "journal reflection habit"];
-    const semanticTimes: number[] = [];
-    const textTimes: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      for (const q of queries) {
-        let q0 = performance.now();
-        await memory.search.semanticSearch!(q, 8);
-        semanticTimes.push(performance.now() - q0);
-        q0 = performance.now();
-        await memory.search.textSearch(q, 8);
-        textTimes.push(performance.now() - q0);
-      }
-    }
+    const { semanticTimes, textTimes } = await timeQueries(memory.search);
 
     // One modified note: time the update, less the note's own embedding.
     const target = generated.paths[Math.floor(generated.paths.length / 2)];
@@ -241,7 +294,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
 
     // A folder of notes renamed in the app: one rename event per note, as Obsidian sends them.
     renameSync(join(root, "Batch"), join(root, "Renamed batch"));
-    const renaming = await timed(memory.engine!.hostPid, async () => {
+    const renaming = await timed(memory.engine?.hostPid, async () => {
       const r = await memory!.indexer.apply(batchPaths.map((p) => ({ kind: "rename" as const, oldPath: p, path: p.replace(/^Batch\//, "Renamed batch/") })));
       await memory!.vectors!.flush();
       return r;
@@ -260,7 +313,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log(`renamed back offline: build ${Math.round(offlineMs)} ms, ${offline.embedded} chunks embedded, ${offline.relabeled} relabeled`);
 
     const indexBytes = folderBytes(memory.indexDir);
-    const codecs = await compareCodecs(join(vectorsFolder, "index.vec"));
+    const codecs = store === "host" ? await compareCodecs(join(vectorsFolder, "index.vec")) : await compareFlat(join(vectorsFolder, FLAT_FILE));
     return {
       notes: report.notes,
       chunks: report.chunks,
@@ -279,6 +332,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       load_cpu_ms: Math.round(vectorLoad.cpuMs),
       text_load_cpu_ms: Math.round(textLoad.cpuMs),
       load_both_cpu_ms: Math.round(bothLoad.cpuMs),
+      load_max_block_ms: loadBlock.max,
+      load_max_block_cpu_ms: loadBlock.cpuMax,
       text_query_ms_p95: p95(textTimes),
       update_embedded_chunks: update.embedded,
       update_flush_ms: Math.round(persistMs),
@@ -293,8 +348,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       batch,
       embed_threads: threads,
       embedder: embedder === "test-model" ? `test-model (generated GGUF, threads ${threads})` : `hash (${dim} dims, in-process; measures everything but embedding)`,
-      codec: "compact",
-      codec_compare: codecs,
+      store: store === "host" ? "vectra in the engine host" : `flat, ${precision}, in this process (full-text index here too)`,
+      codec: store === "host" ? "compact" : `flat ${precision}`,
+      [store === "host" ? "codec_compare" : "flat_compare"]: codecs,
     };
   } finally {
     await memory?.close().catch(() => undefined);

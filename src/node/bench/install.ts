@@ -36,6 +36,10 @@ async function hostBuild(): Promise<{ source: string; hash: string }> {
   }
 }
 
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  "install [--json]   the engine install as a user gets it (over 127.0.0.1): download, checks, extraction, first token";
+
 export async function run(): Promise<Record<string, unknown>> {
   const platform = platformOf(process.platform, process.arch);
   if (!platform) throw new Error(`There is no engine pack for ${process.platform} ${process.arch}.`);

@@ -37,6 +37,10 @@ function percentile(values: number[], p: number): number {
 
 const round3 = (n: number): number => Math.round(n * 1000) / 1000;
 
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  "router [--tools N] [--rounds R] [--json]   time of one routing decision over N tools (default 50) and 1,000 note names";
+
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const option = (name: string): string | undefined => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : undefined);
   const size = Number(option("--tools") ?? 50);

@@ -117,6 +117,10 @@ function modelsFrom(argv: string[], log: (line: string) => void): Array<[string,
   return out;
 }
 
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  "sampling [--family F[,F…]|all] [--model F.gguf] [--runs N] [--json]   ms per token free, under our envelope grammar and under node-llama-cpp's JSON-schema grammar, on the 32k test model, family test models or a model file (--runs: envelopes per model, default 16)";
+
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const runs = Number(argv[argv.indexOf("--runs") + 1]) || 16;
   const tools = syntheticCatalog()

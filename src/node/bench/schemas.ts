@@ -84,6 +84,10 @@ function quantile(xs: number[], q: number): number {
   return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
 }
 
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  "schemas --file F.jsonl[,G.jsonl|DIR] [--json]   the schema compiler on JSONSchemaBench or BFCL records: exact, relaxed or refused, soundness and completeness on their instances, compile time and heap";
+
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const { options, positionals } = parseArgs(argv, { strings: ["file"], booleans: ["json"] });
   if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}".`);

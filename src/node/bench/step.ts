@@ -19,6 +19,10 @@ function median(values: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  "step [--iterations N] [--json]   per-call overhead from a complete envelope to the tool handler being entered";
+
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const iterations = Number(argv[argv.indexOf("--iterations") + 1]) || 5000;
   let entered = 0;

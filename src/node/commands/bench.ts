@@ -13,11 +13,34 @@ function names(): string[] {
     .sort();
 }
 
-export const usage = "bench <name|all> [--json]   benchmarks: engine, grammar, sampling, step, router, index, schemas (--file F.jsonl), install";
+export const usage = "bench <name|all> [--json]   benchmarks: engine, grammar, sampling, step, router, index, schemas (--file F.jsonl), install, session; `bench <name> --help` shows one's options";
 
-/** A benchmark module exports `run(argv)` resolving to the result object. */
+/** A benchmark module exports `run(argv)` resolving to the result object, and its `usage` line for `--help`. */
 interface BenchModule {
   run(argv: string[]): Promise<Record<string, unknown>>;
+  usage?: string;
+}
+
+/**
+ * `bench --help`: the command's line, then every benchmark's own line with its options;
+ * `bench <name> --help`: that benchmark's line alone.
+ */
+export async function help(argv: string[]): Promise<string> {
+  const name = argv.find((a) => !a.startsWith("-"));
+  const available = names();
+  const line = async (n: string): Promise<string | undefined> => {
+    const mod = (await import(`../bench/${n}.ts`)) as Partial<BenchModule>;
+    // Helper modules in the folder (catalogs, the server half of bench engine) have no run: they are no benchmark.
+    if (typeof mod.run !== "function") return undefined;
+    return `bench ${mod.usage ?? `${n} [--json]`}`;
+  };
+  if (name && name !== "all") {
+    const one = available.includes(name) ? await line(name) : undefined;
+    if (one) return one;
+    return `${usage}\nUnknown benchmark "${name}".`;
+  }
+  const lines = (await Promise.all(available.map(line))).filter((l): l is string => l !== undefined);
+  return [usage, ...lines.map((l) => `    ${l}`)].join("\n");
 }
 
 export async function run(argv: string[]): Promise<number> {

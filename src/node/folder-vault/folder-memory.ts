@@ -1,7 +1,8 @@
 /**
  * The memory of a folder vault, headless: FolderVault, the index files under the plugin's folder in
  * the config dir (as in Obsidian), the Indexer, and — with an embedding model — the engine host for
- * embeddings and the vectra index. Used by the `index` and `search` commands and the benchmark.
+ * embeddings and the vectra index (or, with `store: "flat"`, the flat store and the full-text index in
+ * this process, as on Obsidian mobile). Used by the `index` and `search` commands and the benchmark.
  */
 import { existsSync, statSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
@@ -14,6 +15,16 @@ import { createNodeEngine } from "../../engine/client/node-launcher";
 import type { EngineClient } from "../../engine/client/engine-client";
 import { RemoteVectorStore } from "../../engine/vector/remote-store";
 import { RemoteTextStore } from "../../engine/vector/remote-text-store";
+import { FlatVectorStore } from "../../engine/vector/flat-store";
+import type { FlatPrecision } from "../../engine/vector/flat-codec";
+import type { VectorStore } from "../../core/ports/vector-store";
+import { FolderVectorFiles } from "./folder-vector-files";
+
+/** A vector store the caller can open and flush: the host's vectra index or the flat store. */
+export interface OpenableVectorStore extends VectorStore {
+  open(): Promise<{ items: number; dimension?: number; notices: string[] }>;
+  flush(): Promise<void>;
+}
 
 export interface FolderMemoryOptions {
   /** The vault folder. */
@@ -29,6 +40,13 @@ export interface FolderMemoryOptions {
   threads?: number;
   /** Chunks per embedding request (default 32). */
   batchSize?: number;
+  /**
+   * Where vectors live: "host" (default: vectra in the engine host, the full-text index there too) or
+   * "flat" (the flat store and the full-text index in this process, as where there is no Node).
+   */
+  store?: "host" | "flat";
+  /** The flat store's file precision (default float32). */
+  precision?: FlatPrecision;
   onProgress?: (progress: IndexProgress) => void;
   onNotice?: (message: string) => void;
 }
@@ -38,7 +56,7 @@ export interface FolderMemory {
   indexer: Indexer;
   search: MemorySearch;
   /** Null without an embedding model. */
-  vectors: RemoteVectorStore | null;
+  vectors: OpenableVectorStore | null;
   engine: EngineClient | null;
   indexDir: string;
   close(): Promise<void>;
@@ -56,9 +74,10 @@ export async function openFolderMemory(options: FolderMemoryOptions): Promise<Fo
   const vault = new FolderVault(root, { watch: false });
   const indexDir = resolve(options.indexDir ?? defaultIndexDir(root, vault.configDir));
   let engine: EngineClient | null = null;
-  let vectors: RemoteVectorStore | null = null;
+  let vectors: OpenableVectorStore | null = null;
   let embed: ((texts: string[], signal?: AbortSignal) => Promise<number[][]>) | null = null;
   let modelKey: string | undefined;
+  const flat = options.store === "flat";
   if (options.embedModel) {
     const path = resolve(options.embedModel);
     engine = createNodeEngine({ model: { path, threads: options.threads, contextSize: 2048 } });
@@ -67,16 +86,17 @@ export async function openFolderMemory(options: FolderMemoryOptions): Promise<Fo
     embed = (texts, signal) => client.embed(texts, { signal });
     modelKey = `${basename(path)}:${statSync(path).size}`;
   } else if (options.embed) {
-    engine = createNodeEngine({});
-    vectors = new RemoteVectorStore(engine, { folder: join(indexDir, "vectors"), onNotice: options.onNotice });
+    if (!flat) engine = createNodeEngine({});
+    if (engine) vectors = new RemoteVectorStore(engine, { folder: join(indexDir, "vectors"), onNotice: options.onNotice });
     embed = options.embed.texts;
     modelKey = options.embed.modelKey;
   }
+  if (flat && embed) vectors = new FlatVectorStore(new FolderVectorFiles(join(indexDir, "vectors")), { precision: options.precision, onNotice: options.onNotice });
   const indexer = new Indexer({
     vault,
     indexStore: new FolderIndexStore(indexDir),
     // With a host running anyway, the full-text index lives there too (its memory and GC pauses with it).
-    text: engine ? new RemoteTextStore(engine, indexDir) : undefined,
+    text: engine && !flat ? new RemoteTextStore(engine, indexDir) : undefined,
     vectors,
     embed,
     modelKey,

@@ -46,6 +46,7 @@ export function pluginAgentChoices(settings: VaultAgentSettings, semantic: boole
     embedding: embeddingModel ? { id: embeddingModel } : undefined,
     agent: {
       maxRounds: settings.maxToolRounds,
+      conversationMaxBytes: settings.conversationMaxMb * 1_000_000,
       writes: settings.writePolicy,
       writesOffHint: "turn on write confirmations in the Vault Agent settings to let the agent edit notes.",
       temperature: settings.temperature,

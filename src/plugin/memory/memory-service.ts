@@ -16,12 +16,20 @@ import { RemoteTextStore } from "../../engine/vector/remote-text-store";
 import type { FolderAdapter } from "../chat/conversation-store";
 import type { VaultAgentSettings } from "../settings/settings";
 
-/** What semantic memory needs: an embedder, the host for the vector index, and where that index lives on disk. */
+/** A vector index the service can flush when it closes. */
+type FlushableVectorStore = VectorStore & { flush(): Promise<void> };
+
+/**
+ * What semantic memory needs: an embedder, and either the host for the vectra index with where it lives on disk,
+ * or (no host: mobile) a vector store in this process.
+ */
 export interface SemanticSetup {
   embed: (texts: string[], signal?: AbortSignal) => Promise<number[][]>;
-  host: EngineRequester;
-  /** Absolute folder for the vectra index. */
-  vectorFolder: string;
+  host?: EngineRequester;
+  /** Absolute folder for the vectra index (with `host`). */
+  vectorFolder?: string;
+  /** The index in this process instead of the host's (the flat store). */
+  localVectors?: (notice: (message: string) => void) => FlushableVectorStore;
   /** Identifies the embedding model; a different one re-embeds everything. */
   modelKey: string;
 }
@@ -75,7 +83,7 @@ export class AdapterIndexStore implements IndexStore {
 export class MemoryService {
   private indexer: Indexer | null = null;
   private searchFn: MemorySearch | undefined;
-  private vectors: RemoteVectorStore | null = null;
+  private vectors: FlushableVectorStore | null = null;
   private running: Promise<void> | null = null;
   private stopWatching: (() => void) | null = null;
   /** Whether the current index keeps its full-text half in the engine host. */
@@ -137,8 +145,8 @@ export class MemoryService {
       const text = textHost ? await this.openRemoteText(textHost) : undefined;
       this.textRemote = text !== undefined;
       const semantic = await this.deps.semantic().catch(() => null);
-      const vectors: VectorStore | null = semantic ? new RemoteVectorStore(semantic.host, { folder: semantic.vectorFolder, onNotice: this.deps.notice }) : null;
-      this.vectors = vectors as RemoteVectorStore | null;
+      const vectors = semantic ? this.vectorStoreFor(semantic) : null;
+      this.vectors = vectors;
       const embed = semantic?.embed ?? null;
       this.indexer = new Indexer({
         vault: this.deps.vault,
@@ -162,6 +170,12 @@ export class MemoryService {
     } finally {
       this.deps.progress("indexing", 1, 1);
     }
+  }
+
+  private vectorStoreFor(semantic: SemanticSetup): FlushableVectorStore | null {
+    if (semantic.localVectors) return semantic.localVectors(this.deps.notice);
+    if (!semantic.host || !semantic.vectorFolder) return null;
+    return new RemoteVectorStore(semantic.host, { folder: semantic.vectorFolder, onNotice: this.deps.notice });
   }
 
   /** The host's text index, or undefined (the in-process fallback) when the host cannot open it. */

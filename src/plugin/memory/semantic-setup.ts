@@ -9,6 +9,13 @@ export async function semanticSetup(settings: VaultAgentSettings, services: Plug
   const server = settings.engineKind === "builtin" ? "" : `${settings.engineKind} ${settings.serverUrl} ${settings.serverModel}`.trim();
   const embedModel = server || settings.embeddingModelPath || settings.modelPath;
   if (!embedModel) return null;
+  const modelKey = embedModel.split(/[\\/]/).pop() ?? embedModel;
+  const local = services.vectorStore?.bind(services);
+  if (local) {
+    // No engine host here (mobile): a server embeds, and the flat index lives in the vault's index folder.
+    if (!server) return null;
+    return { embed: (texts, signal) => engine.embed(texts, { signal }), localVectors: (notice) => local(`${indexFolder}/vectors`, notice), modelKey };
+  }
   const vectorFolder = services.absolutePath(`${indexFolder}/vectors`);
   if (!vectorFolder) return null;
   const runtime = await services.runtime().catch(() => null);
@@ -17,7 +24,7 @@ export async function semanticSetup(settings: VaultAgentSettings, services: Plug
     embed: (texts, signal) => engine.embed(texts, { signal }),
     host: engine,
     vectorFolder,
-    modelKey: embedModel.split(/[\\/]/).pop() ?? embedModel,
+    modelKey,
   };
 }
 

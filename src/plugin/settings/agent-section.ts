@@ -1,42 +1,18 @@
 /** The settings' agent section: tools per message, router threshold, tool rounds, edits, network tools, tool families. */
 import { Setting } from "obsidian";
 import { toolFamilies } from "../../app/assemble-agent";
-import { numberInput } from "./number-input";
-import type { VaultAgentSettings } from "./settings";
+import { numberSetting, sliderSetting, type SectionDeps } from "./setting-inputs";
 
 /** What the section needs from the plugin. */
-export interface AgentSectionDeps {
-  settings: () => VaultAgentSettings;
-  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
-}
+export type AgentSectionDeps = SectionDeps;
 
 export function renderAgentSection(containerEl: HTMLElement, deps: AgentSectionDeps): void {
   const s = deps.settings();
   new Setting(containerEl).setName("Agent").setHeading();
-  new Setting(containerEl)
-    .setName("Tools offered per message")
-    .setDesc("How many tools the router offers the model for one message.")
-    .addSlider((sl) =>
-      sl
-        .setLimits(1, 10, 1)
-        .setValue(s.routerTopK)
-        .setDynamicTooltip()
-        .onChange(async (v) => deps.save({ routerTopK: v })),
-    );
-  new Setting(containerEl)
-    .setName("Router threshold")
-    .setDesc("A tool is offered when its match score reaches this.")
-    .addSlider((sl) =>
-      sl
-        .setLimits(0, 1, 0.05)
-        .setValue(s.routerThreshold)
-        .setDynamicTooltip()
-        .onChange(async (v) => deps.save({ routerThreshold: v })),
-    );
-  new Setting(containerEl)
-    .setName("Tool rounds per message")
-    .setDesc("The most times the agent may call tools before it must answer.")
-    .addText((t) => numberInput(t.inputEl, s.maxToolRounds, 1, 20, (v) => deps.save({ maxToolRounds: v })));
+  sliderSetting(containerEl, "Tools offered per message", "How many tools the router offers the model for one message.", s.routerTopK, [1, 10, 1], (v) => deps.save({ routerTopK: v }));
+  sliderSetting(containerEl, "Router threshold", "A tool is offered when its match score reaches this.", s.routerThreshold, [0, 1, 0.05], (v) => deps.save({ routerThreshold: v }));
+  numberSetting(containerEl, "Tool rounds per message", "The most times the agent may call tools before it must answer.", s.maxToolRounds, [1, 20], (v) => deps.save({ maxToolRounds: v }));
+  numberSetting(containerEl, "Largest saved conversation", "In megabytes. The oldest turns of a conversation leave its saved file beyond this size.", s.conversationMaxMb, [1, 100], (v) => deps.save({ conversationMaxMb: v }));
   new Setting(containerEl)
     .setName("Edits to notes")
     .setDesc("Ask shows each edit with a preview before it happens.")

@@ -1,15 +1,13 @@
 /** The settings' model downloads: the recommended models, any other address, and the running download's progress. */
 import { ButtonComponent, Notice, Setting } from "obsidian";
 import type { DownloadProgress } from "../download/model-download";
-import { formatBytes } from "../models/model-library";
+import { formatBytes } from "../models/model-entry";
 import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { PluginServices } from "../services";
-import type { VaultAgentSettings } from "./settings";
+import type { SectionDeps } from "./setting-inputs";
 
 /** What the section needs from the plugin. */
-export interface DownloadsSectionDeps {
-  settings: () => VaultAgentSettings;
-  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
+export interface DownloadsSectionDeps extends SectionDeps {
   services: PluginServices;
 }
 

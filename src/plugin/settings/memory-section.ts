@@ -1,11 +1,9 @@
 /** The settings' memory and conversations sections: where indexes, memories and conversations live; rebuild; hotkeys. */
 import { Setting, normalizePath } from "obsidian";
-import type { VaultAgentSettings } from "./settings";
+import type { SectionDeps } from "./setting-inputs";
 
 /** What the sections need from the plugin. */
-export interface MemorySectionDeps {
-  settings: () => VaultAgentSettings;
-  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
+export interface MemorySectionDeps extends SectionDeps {
   /** One line on the index: notes, passages, semantic or not. */
   memoryStatus: () => string;
   /** Rebuilds the semantic and text indexes. */
@@ -49,9 +47,7 @@ export function renderMemorySection(containerEl: HTMLElement, deps: MemorySectio
 }
 
 /** What the conversations section needs from the plugin. */
-export interface ConversationsSectionDeps {
-  settings: () => VaultAgentSettings;
-  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
+export interface ConversationsSectionDeps extends SectionDeps {
   /** Opens Obsidian's hotkey settings filtered to this plugin's commands. */
   openHotkeys: () => void;
   /** Re-renders the whole tab (the folder field shows only for vault storage). */

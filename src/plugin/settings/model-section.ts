@@ -1,18 +1,16 @@
 /** The settings' model section: the chat and embedding models, the model list, downloads, and how the model runs. */
 import { ButtonComponent, Setting } from "obsidian";
-import { describeModel, type ModelEntry } from "../models/model-library";
+import { describeModel, type ModelEntry } from "../models/model-entry";
 import { renderModelChecks } from "../models/model-checks";
 import type { SelfCheckResult } from "../models/self-check";
 import type { PluginServices } from "../services";
 import { DownloadsSection, errorText } from "./downloads-section";
-import { numberInput } from "./number-input";
+import { numberSetting, sliderSetting, type SectionDeps } from "./setting-inputs";
 import type { VaultAgentSettings } from "./settings";
 import { renderThinkingSetting } from "./thinking-setting";
 
 /** What the section needs from the plugin. */
-export interface ModelSectionDeps {
-  settings: () => VaultAgentSettings;
-  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
+export interface ModelSectionDeps extends SectionDeps {
   services: PluginServices;
   /** Loads the model in use and generates one token under a grammar (the model list's self-check). */
   selfCheck?: () => Promise<SelfCheckResult>;
@@ -121,10 +119,7 @@ export class ModelSection {
 
 /** Context size, GPU layers, threads, temperature, thinking and idle unload. */
 function renderRunSettings(containerEl: HTMLElement, s: VaultAgentSettings, save: (patch: Partial<VaultAgentSettings>) => Promise<void>): void {
-  new Setting(containerEl)
-    .setName("Context size")
-    .setDesc("Tokens the model sees at once; set it to 0 to choose from the model and free memory.")
-    .addText((t) => numberInput(t.inputEl, s.contextSize, 0, 131072, (v) => save({ contextSize: v })));
+  numberSetting(containerEl, "Context size", "Tokens the model sees at once; set it to 0 to choose from the model and free memory.", s.contextSize, [0, 131072], (v) => save({ contextSize: v }));
   new Setting(containerEl)
     .setName("GPU layers")
     .setDesc("Layers offloaded to the graphics card. Automatic uses the GPU when one is found; 0 runs on the CPU only.")
@@ -134,23 +129,15 @@ function renderRunSettings(containerEl: HTMLElement, s: VaultAgentSettings, save
         .setValue(String(s.gpuLayers))
         .onChange(async (v) => save({ gpuLayers: Number(v) })),
     );
-  new Setting(containerEl)
-    .setName("Threads")
-    .setDesc("CPU threads for generation; set it to 0 to choose from your cores and the model's size.")
-    .addText((t) => numberInput(t.inputEl, s.threads, 0, 256, (v) => save({ threads: v })));
-  new Setting(containerEl)
-    .setName("Temperature")
-    .setDesc("Higher is more varied, lower is more focused.")
-    .addSlider((sl) =>
-      sl
-        .setLimits(0, 1.5, 0.05)
-        .setValue(s.temperature)
-        .setDynamicTooltip()
-        .onChange(async (v) => save({ temperature: v })),
-    );
+  numberSetting(containerEl, "Threads", "CPU threads for generation; set it to 0 to choose from your cores and the model's size.", s.threads, [0, 256], (v) => save({ threads: v }));
+  sliderSetting(containerEl, "Temperature", "Higher is more varied, lower is more focused.", s.temperature, [0, 1.5, 0.05], (v) => save({ temperature: v }));
   renderThinkingSetting(containerEl, s, save);
-  new Setting(containerEl)
-    .setName("Unload after idle minutes")
-    .setDesc("Frees the model's memory when the chat is unused for this long; set it to 0 to keep it loaded.")
-    .addText((t) => numberInput(t.inputEl, s.idleUnloadMinutes, 0, 1440, (v) => save({ idleUnloadMinutes: v })));
+  numberSetting(
+    containerEl,
+    "Unload after idle minutes",
+    "Frees the model's memory when the chat is unused for this long; set it to 0 to keep it loaded.",
+    s.idleUnloadMinutes,
+    [0, 1440],
+    (v) => save({ idleUnloadMinutes: v }),
+  );
 }

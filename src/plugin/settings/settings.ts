@@ -47,6 +47,8 @@ export interface VaultAgentSettings {
   routerThreshold: number;
   /** Model rounds per turn. */
   maxToolRounds: number;
+  /** Cap on one saved conversation's file, in MB: the oldest turns leave it beyond this. */
+  conversationMaxMb: number;
   /** Tool families the agent may use (by family name); absent families are enabled. */
   disabledToolFamilies: string[];
   /** Write and destructive calls: ask first, or refuse them. */
@@ -92,6 +94,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   routerTopK: 3,
   routerThreshold: 0.3,
   maxToolRounds: 5,
+  conversationMaxMb: 2,
   disabledToolFamilies: [],
   writePolicy: "confirm",
   networkTools: false,

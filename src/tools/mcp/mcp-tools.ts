@@ -10,6 +10,7 @@ import type { ToolDefinition, ToolEffect } from "../../core/protocol/tool";
 import { defineTool } from "../define-tool";
 import { ToolRegistry } from "../registry";
 import type { McpToolHost, McpToolInfo } from "../../core/ports/mcp";
+import { outsideData } from "../outside-data";
 import { mcpResult } from "./mcp-result";
 import { mcpToolName, namePart, uniqueParts } from "./mcp-tool-name";
 
@@ -106,14 +107,15 @@ export function mcpToolDefinitions(input: McpToolsInput): { definitions: ToolDef
       origin: { kind: "mcp", server, tool: tool.name },
       async preview(args) {
         return {
-          summary: `Run ${title ?? tool.name} on the MCP server "${server}"${destructive ? " (the server marks it destructive)" : ""}`,
+          summary: `Run ${title ?? tool.name} on the MCP server "${server}"${destructive ? " (the server marks it destructive)" : ""}; what it changes outside the vault cannot be undone here`,
           preview: JSON.stringify(args, null, 2),
           previewKind: "text",
         };
       },
       async handler(args, ctx) {
         const result = await host.callTool(server, tool.name, args, { signal: ctx.signal });
-        return mcpResult(result, { server, tool: tool.name, name });
+        const answer = mcpResult(result, { server, tool: tool.name, name });
+        return { ...answer, content: outsideData(`the MCP server “${server}”, tool ${tool.name}`, answer.content) };
       },
     });
     const report: McpToolReport = { server, tool: tool.name, name, status: "exact", details: [], effect, destructive };

@@ -53,8 +53,8 @@ async function setup(script: ScriptStep[] | ((servers: RealServers) => ScriptSte
     mcpOptions: {
       backoffMs: [200],
       // The real transport, watched: tests read what the client sent (cancellations).
-      transport: (config, fetchImpl) => {
-        const t = createTransport(config, fetchImpl);
+      transport: async (config, fetchImpl) => {
+        const t = await createTransport(config, fetchImpl);
         const send = t.send.bind(t);
         t.send = (message, options) => {
           sent.push({ server: config.name, message });

@@ -1,0 +1,152 @@
+/**
+ * The flat vector index file, readable without Node: a small JSON header, then the ids and each metadata
+ * key as its own JSON array (parsed one at a time, yielding between them, so a phone's UI thread is never
+ * held by one big parse), then the vectors — float32, or int8 with one float32 scale per vector (a
+ * quarter of the bytes; cosine scores move by well under 0.01).
+ *
+ * Layout: "VAF1", u32 header length, header (UTF-8 JSON: version, precision, dim, count, keys, section
+ * byte lengths), the sections, zero padding to a multiple of 4, then for float32 `count × dim` floats,
+ * for int8 `count` scales and `count × dim` signed bytes. Little-endian throughout.
+ */
+export type FlatPrecision = "float32" | "int8";
+export type FlatMetadata = Record<string, string | number | boolean>;
+
+/** The index in memory: unit-length vectors, item after item. */
+export interface FlatIndexData {
+  dim: number;
+  ids: string[];
+  metadata: FlatMetadata[];
+  /** `ids.length × dim` numbers (may be longer: spare capacity). */
+  vectors: Float32Array;
+}
+
+interface Header {
+  version: 1;
+  precision: FlatPrecision;
+  dim: number;
+  count: number;
+  keys: string[];
+  /** Byte length of the ids section, then of each key's column. */
+  sections: number[];
+}
+
+const MAGIC = [0x56, 0x41, 0x46, 0x31]; // "VAF1"
+/** Vectors decoded (or encoded) between two yields. */
+const SLICE = 4096;
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+export async function encodeFlatIndex(data: FlatIndexData, precision: FlatPrecision, pause: () => Promise<void>): Promise<Uint8Array> {
+  const count = data.ids.length;
+  const { dim } = data;
+  const keys = [...new Set(data.metadata.flatMap((m) => Object.keys(m)))];
+  const text = new TextEncoder();
+  const sections: Uint8Array[] = [text.encode(JSON.stringify(data.ids))];
+  for (const key of keys) {
+    await pause();
+    sections.push(text.encode(JSON.stringify(data.metadata.map((m) => m[key] ?? null))));
+  }
+  const header: Header = { version: 1, precision, dim, count, keys, sections: sections.map((s) => s.length) };
+  const headerBytes = text.encode(JSON.stringify(header));
+  const sectionsEnd = 8 + headerBytes.length + sections.reduce((n, s) => n + s.length, 0);
+  const start = align4(sectionsEnd);
+  const vectorBytes = precision === "float32" ? count * dim * 4 : count * 4 + count * dim;
+  const out = new Uint8Array(start + vectorBytes);
+  out.set(MAGIC, 0);
+  new DataView(out.buffer).setUint32(4, headerBytes.length, true);
+  out.set(headerBytes, 8);
+  let o = 8 + headerBytes.length;
+  for (const s of sections) {
+    out.set(s, o);
+    o += s.length;
+  }
+  await pause();
+  if (precision === "float32") {
+    writeFloats(out, start, data.vectors.subarray(0, count * dim));
+  } else {
+    const scales = new Float32Array(count);
+    const bytes = new Int8Array(out.buffer, start + count * 4, count * dim);
+    for (let k = 0; k < count; k++) {
+      if (k % SLICE === SLICE - 1) await pause();
+      let max = 0;
+      const base = k * dim;
+      for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(data.vectors[base + j]));
+      scales[k] = max / 127;
+      const inv = max > 0 ? 127 / max : 0;
+      for (let j = 0; j < dim; j++) bytes[base + j] = Math.round(data.vectors[base + j] * inv);
+    }
+    writeFloats(out, start, scales);
+  }
+  return out;
+}
+
+/** Decodes a file; throws a short reason when it is not one, or is truncated or malformed. */
+export async function decodeFlatIndex(bytes: Uint8Array, pause: () => Promise<void>): Promise<FlatIndexData> {
+  if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new Error("not a flat vector index file");
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = view.getUint32(4, true);
+  if (8 + headerLength > bytes.length) throw new Error("the vector index file is truncated");
+  const text = new TextDecoder();
+  const header = JSON.parse(text.decode(bytes.subarray(8, 8 + headerLength))) as Header;
+  const { dim, count, keys, sections, precision } = header;
+  if (header.version !== 1 || !Number.isInteger(dim) || !Number.isInteger(count) || !Array.isArray(keys) || !Array.isArray(sections) || sections.length !== keys.length + 1 || (precision !== "float32" && precision !== "int8")) {
+    throw new Error("the vector index header is malformed");
+  }
+  const sectionsEnd = 8 + headerLength + sections.reduce((n, s) => n + s, 0);
+  const start = align4(sectionsEnd);
+  const vectorBytes = precision === "float32" ? count * dim * 4 : count * 4 + count * dim;
+  if (start + vectorBytes !== bytes.length) throw new Error("the vector index file is truncated");
+  let o = 8 + headerLength;
+  const section = (k: number): unknown[] => {
+    const value = JSON.parse(text.decode(bytes.subarray(o, o + sections[k]))) as unknown;
+    o += sections[k];
+    if (!Array.isArray(value) || value.length !== count) throw new Error("the vector index header is malformed");
+    return value;
+  };
+  const ids = section(0) as string[];
+  const metadata: FlatMetadata[] = ids.map(() => ({}));
+  for (let k = 0; k < keys.length; k++) {
+    await pause();
+    const column = section(k + 1) as (FlatMetadata[string] | null)[];
+    const key = keys[k];
+    for (let i = 0; i < count; i++) if (column[i] !== null) metadata[i][key] = column[i]!;
+  }
+  await pause();
+  const vectors = new Float32Array(count * dim);
+  if (precision === "float32") {
+    readFloats(bytes, start, vectors);
+  } else {
+    const scales = new Float32Array(count);
+    readFloats(bytes, start, scales);
+    const q = new Int8Array(bytes.buffer, bytes.byteOffset + start + count * 4, count * dim);
+    for (let k = 0; k < count; k++) {
+      if (k % SLICE === SLICE - 1) await pause();
+      const base = k * dim;
+      const s = scales[k];
+      for (let j = 0; j < dim; j++) vectors[base + j] = q[base + j] * s;
+    }
+  }
+  return { dim, ids, metadata, vectors };
+}
+
+function writeFloats(out: Uint8Array, at: number, values: Float32Array): void {
+  if (LITTLE_ENDIAN) {
+    out.set(new Uint8Array(values.buffer, values.byteOffset, values.length * 4), at);
+    return;
+  }
+  const view = new DataView(out.buffer, out.byteOffset);
+  for (let i = 0; i < values.length; i++) view.setFloat32(at + i * 4, values[i], true);
+}
+
+function readFloats(bytes: Uint8Array, at: number, into: Float32Array): void {
+  if (LITTLE_ENDIAN) {
+    // Copied through bytes: the file's buffer may start at any offset, a Float32Array view may not.
+    new Uint8Array(into.buffer, into.byteOffset, into.length * 4).set(bytes.subarray(at, at + into.length * 4));
+    return;
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  for (let i = 0; i < into.length; i++) into[i] = view.getFloat32(at + i * 4, true);
+}
+
+function align4(n: number): number {
+  return (n + 3) & ~3;
+}

@@ -1,0 +1,277 @@
+/**
+ * The semantic index without Node: every vector in one Float32Array (unit length, so a score is a dot
+ * product), metadata beside it, a brute-force scan per query — at 33,000 passages of 384 numbers a scan
+ * is a few milliseconds, and there is nothing to install. The same VectorStore contract as the vectra
+ * store in the engine host (test/contract/vector-store-contract.ts); used where there is no host (Obsidian
+ * mobile, a server engine without the runtime). Persisted through VectorFiles in the flat codec, written
+ * behind (after a quiet period or on flush); chunk texts are not stored (hits carry `text: ""`, the notes
+ * hold them). An unreadable file is moved aside with a notice and the index starts empty.
+ */
+import type { RelabelItem, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
+import { decodeFlatIndex, encodeFlatIndex, type FlatIndexData, type FlatMetadata, type FlatPrecision } from "./flat-codec";
+import { matchesFilter } from "./metadata-filter";
+import type { VectorFiles } from "./vector-files";
+
+/** The file name in the index folder (vectra's is index.vec; the two can sit side by side). */
+export const FLAT_FILE = "index.flat";
+
+export interface FlatVectorStoreOptions {
+  /** How vectors are written to the file: "float32" (default) or "int8" with a scale per vector (a quarter of the size). */
+  precision?: FlatPrecision;
+  /** Quiet time before changes are written (default 2000 ms); `flush()` writes at once. */
+  flushDelayMs?: number;
+  /** Lets the UI run between slices of a load or save (default: a zero-delay timer). */
+  pause?: () => Promise<void>;
+  /** Told when the index had to be rebuilt. */
+  onNotice?: (message: string) => void;
+  /** For the name of a file moved aside (default Date.now). */
+  now?: () => number;
+}
+
+export class FlatVectorStore implements VectorStore {
+  private dim = 0;
+  private ids: string[] = [];
+  private metadata: FlatMetadata[] = [];
+  private vectors: Float32Array = new Float32Array(0);
+  private slots = new Map<string, number>();
+  private opening: Promise<void> | null = null;
+  private notices: string[] = [];
+  private bytes = 0;
+  private dirty = false;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private saving: Promise<void> = Promise.resolve();
+  private readonly pause: () => Promise<void>;
+
+  constructor(
+    private readonly files: VectorFiles,
+    private readonly options: FlatVectorStoreOptions = {},
+  ) {
+    this.pause = options.pause ?? (() => new Promise((resolve) => setTimeout(resolve, 0)));
+  }
+
+  /** Loads the file (or starts empty); returns and clears the notices raised while opening. */
+  async open(): Promise<{ items: number; dimension?: number; notices: string[] }> {
+    await this.ready();
+    const notices = this.notices;
+    this.notices = [];
+    return { items: this.ids.length, dimension: this.ids.length > 0 ? this.dim : undefined, notices };
+  }
+
+  async upsert(items: VectorItem[]): Promise<void> {
+    if (items.length === 0) return;
+    await this.ready();
+    for (const item of items) {
+      if (!Array.isArray(item.vector) || item.vector.length === 0 || item.vector.some((x) => typeof x !== "number" || !Number.isFinite(x))) {
+        throw new Error(`Chunk "${item.id}" has no usable vector; the embedding model returned invalid numbers.`);
+      }
+    }
+    const dims = new Set(items.map((i) => i.vector.length));
+    const dim = this.ids.length > 0 ? this.dim : items[0].vector.length;
+    if (dims.size > 1 || !dims.has(dim)) {
+      throw new Error(`The embedding has ${[...dims].join(" or ")} numbers per vector but the index holds ${dim}; the embedding model changed, so rebuild the index.`);
+    }
+    this.dim = dim;
+    for (const item of items) this.put(item.id, item.vector, null, item.metadata);
+    this.changed();
+  }
+
+  async relabel(items: RelabelItem[]): Promise<string[]> {
+    if (items.length === 0) return [];
+    await this.ready();
+    // Sources are copied first: an item may take the vector of one this same call rewrites.
+    const sources = new Map<string, Float32Array>();
+    for (const item of items) {
+      const from = item.from ?? item.id;
+      const slot = this.slots.get(from);
+      if (slot !== undefined && !sources.has(from)) sources.set(from, this.vectors.slice(slot * this.dim, (slot + 1) * this.dim));
+    }
+    const missing: string[] = [];
+    for (const item of items) {
+      const vector = sources.get(item.from ?? item.id);
+      if (vector) this.put(item.id, null, vector, item.metadata);
+      else missing.push(item.id);
+    }
+    if (missing.length < items.length) this.changed();
+    return missing;
+  }
+
+  async delete(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.ready();
+    let removed = 0;
+    for (const id of ids) {
+      const slot = this.slots.get(id);
+      if (slot === undefined) continue;
+      // The last item moves into the hole: deletes stay O(dim), the vectors stay dense.
+      const last = this.ids.length - 1;
+      if (slot !== last) {
+        this.vectors.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
+        this.ids[slot] = this.ids[last];
+        this.metadata[slot] = this.metadata[last];
+        this.slots.set(this.ids[slot], slot);
+      }
+      this.ids.pop();
+      this.metadata.pop();
+      this.slots.delete(id);
+      removed++;
+    }
+    if (removed > 0) this.changed();
+  }
+
+  async query(vector: number[], topK: number, filter?: Record<string, unknown>): Promise<VectorHit[]> {
+    await this.ready();
+    const count = this.ids.length;
+    if (count === 0) return [];
+    if (vector.length !== this.dim) {
+      throw new Error(`The query has ${vector.length} numbers per vector but the index holds ${this.dim}; the embedding model changed, so rebuild the index.`);
+    }
+    const q = unit(vector);
+    const k = Math.max(1, Math.floor(topK));
+    // The k best so far, best first; a scan rarely inserts once they are found.
+    const best: { slot: number; score: number }[] = [];
+    const { dim, vectors } = this;
+    for (let slot = 0; slot < count; slot++) {
+      if (filter && !matchesFilter(this.metadata[slot], filter)) continue;
+      let score = 0;
+      const base = slot * dim;
+      for (let j = 0; j < dim; j++) score += q[j] * vectors[base + j];
+      if (best.length === k && score <= best[k - 1].score) continue;
+      let at = best.length;
+      while (at > 0 && best[at - 1].score < score) at--;
+      best.splice(at, 0, { slot, score });
+      if (best.length > k) best.pop();
+    }
+    return best.map(({ slot, score }): VectorHit => {
+      const m = this.metadata[slot];
+      return { id: this.ids[slot], score, metadata: { ...m, path: String(m.path ?? ""), heading: String(m.heading ?? ""), hash: String(m.hash ?? ""), text: "" } };
+    });
+  }
+
+  async stats(): Promise<{ items: number; bytes: number; dimension?: number }> {
+    await this.ready();
+    return { items: this.ids.length, bytes: this.bytes, dimension: this.ids.length > 0 ? this.dim : undefined };
+  }
+
+  async listIds(): Promise<{ id: string; hash: string; path: string }[]> {
+    await this.ready();
+    return this.ids.map((id, slot) => ({ id, hash: String(this.metadata[slot].hash ?? ""), path: String(this.metadata[slot].path ?? "") }));
+  }
+
+  /** Writes pending changes now. */
+  async flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    // A failed earlier save must not stop this one: its changes are still marked dirty.
+    if (this.dirty) this.saving = this.saving.catch(() => undefined).then(() => this.save());
+    await this.saving;
+  }
+
+  /** Flushes and forgets the in-memory index (the next call loads it again). */
+  async close(): Promise<void> {
+    if (this.opening) await this.opening.catch(() => undefined);
+    await this.flush();
+    this.opening = null;
+    this.reset();
+  }
+
+  // --- internals ---
+
+  private put(id: string, raw: number[] | null, normalized: Float32Array | null, metadata: VectorItem["metadata"]): void {
+    const { text: _text, ...kept } = metadata;
+    let slot = this.slots.get(id);
+    if (slot === undefined) {
+      slot = this.ids.length;
+      this.grow(slot + 1);
+      this.ids.push(id);
+      this.metadata.push(kept);
+      this.slots.set(id, slot);
+    } else {
+      this.metadata[slot] = kept;
+    }
+    this.vectors.set(normalized ?? unit(raw!), slot * this.dim);
+  }
+
+  private grow(items: number): void {
+    const needed = items * this.dim;
+    if (needed <= this.vectors.length) return;
+    const next = new Float32Array(Math.max(needed, this.vectors.length * 2, 1024 * this.dim));
+    next.set(this.vectors);
+    this.vectors = next;
+  }
+
+  private changed(): void {
+    this.dirty = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.flush().catch((err: unknown) => this.notify(`The semantic index could not be saved (${err instanceof Error ? err.message : String(err)}); it is kept in memory and saved again on the next change.`));
+    }, this.options.flushDelayMs ?? 2000);
+  }
+
+  private async save(): Promise<void> {
+    if (!this.dirty) return;
+    this.dirty = false;
+    const data: FlatIndexData = { dim: this.dim, ids: this.ids.slice(), metadata: this.metadata.slice(), vectors: this.vectors.slice(0, this.ids.length * this.dim) };
+    try {
+      const bytes = await encodeFlatIndex(data, this.options.precision ?? "float32", this.pause);
+      await this.files.write(FLAT_FILE, bytes);
+      this.bytes = bytes.length;
+    } catch (err) {
+      this.dirty = true;
+      throw err;
+    }
+  }
+
+  private ready(): Promise<void> {
+    if (!this.opening) {
+      this.opening = this.load();
+      this.opening.catch(() => (this.opening = null));
+    }
+    return this.opening;
+  }
+
+  private async load(): Promise<void> {
+    this.reset();
+    const bytes = await this.files.read(FLAT_FILE);
+    if (!bytes) return;
+    let data: FlatIndexData;
+    try {
+      data = await decodeFlatIndex(bytes, this.pause);
+    } catch (err) {
+      const aside = `${FLAT_FILE}.corrupt-${(this.options.now ?? Date.now)()}`;
+      await this.files.rename(FLAT_FILE, aside).catch(() => undefined);
+      this.notify(`The semantic index was unreadable (${err instanceof Error ? err.message.slice(0, 120) : String(err)}), so it was moved aside to ${aside} and is being rebuilt.`, true);
+      return;
+    }
+    this.dim = data.dim;
+    this.ids = data.ids;
+    this.metadata = data.metadata;
+    this.vectors = data.vectors;
+    this.bytes = bytes.length;
+    this.ids.forEach((id, slot) => this.slots.set(id, slot));
+  }
+
+  private reset(): void {
+    this.dim = 0;
+    this.ids = [];
+    this.metadata = [];
+    this.vectors = new Float32Array(0);
+    this.slots = new Map();
+    this.bytes = 0;
+  }
+
+  private notify(message: string, keep = false): void {
+    if (keep) this.notices.push(message);
+    this.options.onNotice?.(message);
+  }
+}
+
+/** The vector scaled to length 1 (a zero vector stays zero: it scores 0 against everything). */
+function unit(vector: ArrayLike<number>): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < vector.length; i++) sum += vector[i] * vector[i];
+  const inv = sum > 0 ? 1 / Math.sqrt(sum) : 0;
+  const out = new Float32Array(vector.length);
+  for (let i = 0; i < vector.length; i++) out[i] = vector[i] * inv;
+  return out;
+}

@@ -1,0 +1,112 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { FLAT_FILE, FlatVectorStore } from "../../../src/engine/vector/flat-store";
+import { FolderVectorFiles } from "../../../src/node/folder-vault/folder-vector-files";
+import { contractItem as item, describeVectorStoreContract } from "../../contract/vector-store-contract";
+
+describeVectorStoreContract("FlatVectorStore, float32", { create: (folder, options) => new FlatVectorStore(new FolderVectorFiles(folder), options), fileName: FLAT_FILE });
+describeVectorStoreContract("FlatVectorStore, int8", { create: (folder, options) => new FlatVectorStore(new FolderVectorFiles(folder), { ...options, precision: "int8" }), fileName: FLAT_FILE });
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "flat-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Deterministic pseudo-random vectors (a linear congruential generator), so both precisions see the same data. */
+function vectors(n: number, dim: number, seed = 7): number[][] {
+  let s = seed;
+  const next = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+  return Array.from({ length: n }, () => Array.from({ length: dim }, next));
+}
+
+describe("FlatVectorStore", () => {
+  it("stores int8 in about a quarter of float32's vector bytes, with the same nearest items and scores within 0.01", async () => {
+    const data = vectors(500, 64);
+    const stores = { float32: new FlatVectorStore(new FolderVectorFiles(join(dir, "f"))), int8: new FlatVectorStore(new FolderVectorFiles(join(dir, "q")), { precision: "int8" }) };
+    for (const store of Object.values(stores)) {
+      await store.upsert(data.map((v, i) => item(`n${i}`, v, `N/${i}.md`)));
+      await store.close();
+    }
+    const size = async (folder: string) => (await stat(join(dir, folder, FLAT_FILE))).size;
+    // The metadata is the same in both files (the header differs by a word and padding); int8 vectors take 64 + 4 bytes each instead of 256.
+    const saved = (await size("f")) - (await size("q"));
+    expect(saved).toBeGreaterThanOrEqual(500 * (256 - 68));
+    expect(saved).toBeLessThanOrEqual(500 * (256 - 68) + 8);
+    const reopened = { float32: new FlatVectorStore(new FolderVectorFiles(join(dir, "f"))), int8: new FlatVectorStore(new FolderVectorFiles(join(dir, "q")), { precision: "int8" }) };
+    for (const query of vectors(20, 64, 99)) {
+      const exact = await reopened.float32.query(query, 5);
+      const coarse = await reopened.int8.query(query, 5);
+      expect(coarse[0].id).toBe(exact[0].id);
+      for (const hit of coarse) {
+        const twin = exact.find((h) => h.id === hit.id);
+        if (twin) expect(Math.abs(twin.score - hit.score)).toBeLessThan(0.01);
+      }
+    }
+  });
+
+  it("refuses a vector of another length than the index holds, saying the model changed, and accepts a new length once emptied", async () => {
+    const store = new FlatVectorStore(new FolderVectorFiles(join(dir, "dim")));
+    await store.upsert([item("a", [1, 0, 0], "a.md")]);
+    await expect(store.upsert([item("b", [1, 0], "b.md")])).rejects.toThrow(/2 numbers per vector but the index holds 3; the embedding model changed/);
+    await expect(store.query([1, 0], 1)).rejects.toThrow(/the embedding model changed, so rebuild the index/);
+    await store.delete(["a"]);
+    await store.upsert([item("b", [1, 0], "b.md")]);
+    expect(await store.stats()).toMatchObject({ items: 1, dimension: 2 });
+    await store.close();
+  });
+
+  it("yields between slices while loading a large index", async () => {
+    const folder = join(dir, "big");
+    const writer = new FlatVectorStore(new FolderVectorFiles(folder));
+    await writer.upsert(vectors(10_000, 16).map((v, i) => item(`n${i}`, v, `F${i % 10}/${i}.md`)));
+    await writer.close();
+    let pauses = 0;
+    const reader = new FlatVectorStore(new FolderVectorFiles(folder), { precision: "int8", pause: () => (pauses++, Promise.resolve()) });
+    expect(await reader.open()).toMatchObject({ items: 10_000, dimension: 16, notices: [] });
+    // One pause per metadata column (path, folder, heading, hash) and one before the vectors.
+    expect(pauses).toBeGreaterThanOrEqual(5);
+    expect((await reader.query(vectors(1, 16, 7)[0], 1))[0].id).toBe("n0");
+  });
+
+  it("deletes by moving the last item into the hole, keeping every other vector with its id", async () => {
+    const data = vectors(50, 8);
+    const store = new FlatVectorStore(new FolderVectorFiles(join(dir, "del")));
+    await store.upsert(data.map((v, i) => item(`n${i}`, v, `${i}.md`)));
+    await store.delete(["n0", "n17", "n49", "n3"]);
+    expect((await store.stats()).items).toBe(46);
+    for (const i of [1, 2, 16, 18, 48]) {
+      const [hit] = await store.query(data[i], 1);
+      expect(hit).toMatchObject({ id: `n${i}`, metadata: { path: `${i}.md` } });
+      expect(hit.score).toBeCloseTo(1, 5);
+    }
+    await store.close();
+  });
+
+  it("keeps a failed save pending and writes it on the next flush", async () => {
+    let fail = true;
+    const written: Uint8Array[] = [];
+    const files = {
+      read: () => Promise.resolve(null),
+      write: (_name: string, bytes: Uint8Array) => (fail ? Promise.reject(new Error("disk full")) : (written.push(bytes), Promise.resolve())),
+      rename: () => Promise.resolve(),
+    };
+    const store = new FlatVectorStore(files, { flushDelayMs: 60_000 });
+    await store.upsert([item("a", [1, 0], "a.md")]);
+    await expect(store.flush()).rejects.toThrow(/disk full/);
+    fail = false;
+    await store.flush();
+    expect(written).toHaveLength(1);
+    expect(Buffer.from(written[0]).includes("a.md")).toBe(true);
+  });
+
+  it("refuses a file name that would leave the index folder", async () => {
+    const files = new FolderVectorFiles(join(dir, "safe"));
+    await expect(files.write("../escape.flat", new Uint8Array([1]))).rejects.toThrow(/plain file name/);
+    await expect(readFile(join(dir, "escape.flat"))).rejects.toThrow();
+  });
+});
