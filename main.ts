@@ -20,6 +20,7 @@ import { runSelfCheck } from "./src/plugin/models/self-check";
 import { loadSettings, modelLabel, needsEngineRestart, type VaultAgentSettings } from "./src/plugin/settings/settings";
 import { VaultAgentSettingTab } from "./src/plugin/settings/settings-tab";
 import { StatusBar } from "./src/plugin/status-bar";
+import { AdapterJournalStore, pluginJournalFolder } from "./src/plugin/vault/adapter-journal-store";
 import { ObsidianVault } from "./src/plugin/vault/obsidian-vault";
 import { ObsidianWorkspace } from "./src/plugin/vault/obsidian-workspace";
 
@@ -52,8 +53,10 @@ export default class VaultAgentPlugin extends Plugin {
     this.register(() => void memory.close().finally(() => engine.dispose()));
     const mcp = new McpService({ settings: () => this.settings, connection: services.mcpConnection?.(), version: this.manifest.version, notice: (m) => new Notice(m) });
     this.register(() => void mcp.close());
+    const journal = new AdapterJournalStore(this.app.vault.adapter, pluginJournalFolder(this.pluginFolder()));
     const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search(),
       mcp: { hub: mcp.hub, startAll: () => mcp.startAll() },
+      journal,
       notice: (message) => new Notice(message),
       readConfigFile: async (name) => {
         const file = normalizePath(`${this.app.vault.configDir}/${name}`);

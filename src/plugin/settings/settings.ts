@@ -50,6 +50,13 @@ export interface VaultAgentSettings {
   writePolicy: WritePolicy;
   /** Network tools (web fetch); off by default. */
   networkTools: boolean;
+  /** MCP servers (by name) the user trusts with vault text: their calls do not ask as outbound data. */
+  trustedMcpServers: string[];
+
+  /** The change journal (for undo) keeps at most this many megabytes... */
+  journalMaxMb: number;
+  /** ...and turns no older than this many days; the oldest turns leave first. */
+  journalMaxDays: number;
 
   /** Vault folder for the semantic index (vectra) and the text index; "" = the plugin's folder (where the CLI looks too). */
   indexFolder: string;
@@ -92,6 +99,9 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   disabledToolFamilies: [],
   writePolicy: "confirm",
   networkTools: false,
+  trustedMcpServers: [],
+  journalMaxMb: 50,
+  journalMaxDays: 30,
   indexFolder: "",
   excludedFolders: [],
   memoryFolder: "Memory",
@@ -104,7 +114,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
 
 /** Merges stored data over the defaults, keeping only keys of the right type (old or hand-edited data.json stays safe). */
 export function loadSettings(stored: unknown): VaultAgentSettings {
-  const settings: VaultAgentSettings = { ...DEFAULT_SETTINGS, disabledToolFamilies: [], excludedFolders: [] };
+  const settings: VaultAgentSettings = { ...DEFAULT_SETTINGS, disabledToolFamilies: [], excludedFolders: [], trustedMcpServers: [] };
   if (!stored || typeof stored !== "object") return settings;
   const data = stored as Record<string, unknown>;
   const target = settings as unknown as Record<string, unknown>;
