@@ -23,6 +23,9 @@ import { StatusBar } from "./src/plugin/status-bar";
 import { AdapterJournalStore, pluginJournalFolder } from "./src/plugin/vault/adapter-journal-store";
 import { ObsidianVault } from "./src/plugin/vault/obsidian-vault";
 import { ObsidianWorkspace } from "./src/plugin/vault/obsidian-workspace";
+import { ChangeJournal } from "./src/core/journal";
+import { AgentUndo } from "./src/plugin/undo/agent-undo";
+import { confirmUndoAnyway } from "./src/plugin/undo/undo-conflict-modal";
 
 export default class VaultAgentPlugin extends Plugin {
   /** Current settings (saved in the plugin's data.json). */
@@ -64,6 +67,8 @@ export default class VaultAgentPlugin extends Plugin {
       },
     });
     this.register(agents.dispose);
+    const undo = new AgentUndo({ journal: new ChangeJournal(journal), vault, notice: (message) => new Notice(message), confirmConflict: (conflicts) => confirmUndoAnyway(this.app, conflicts) });
+    this.app.workspace.onLayoutReady(() => void undo.refresh().catch((error: unknown) => console.error("Vault agent: the change journal could not be read", error)));
     const session = new ChatSession({
       agentFor: (conversation, user) => agents.agentFor(conversation, user),
       store: new ConversationStore(this.app.vault.adapter, () =>
@@ -73,6 +78,7 @@ export default class VaultAgentPlugin extends Plugin {
       readiness: () => readinessProblem(this.settings, services, openSettings),
       explain: (message) => explainFailure(message, openSettings),
       notice: (message) => new Notice(message),
+      undo,
     });
     this.register(() => session.stop());
 

@@ -1,4 +1,4 @@
-/** The settings tab: engine, model, agent, memory, conversations, built-in engine runtime, MCP servers. */
+/** The settings tab: engine, model, agent, memory, conversations, built-in engine runtime, MCP servers, undo and outside data. */
 import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { EngineStatus } from "../engine/managed-engine";
 import type { HostStatus } from "../../engine/client/host-protocol";
@@ -12,6 +12,7 @@ import { renderMcpSection, type McpSectionDeps } from "./mcp-section";
 import { renderConversationsSection, renderMemorySection } from "./memory-section";
 import { ModelSection } from "./model-section";
 import type { VaultAgentSettings } from "./settings";
+import { renderTrustSection } from "./trust-section";
 
 /** What the tab needs from the plugin. */
 export interface SettingsTabDeps {
@@ -66,6 +67,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     void this.renderRuntime(containerEl.createDiv({ cls: "vault-agent-runtime" }));
     this.stopMcp?.();
     this.stopMcp = this.deps.mcp ? renderMcpSection(containerEl, { settings: this.deps.settings, save: this.deps.save, mcp: this.deps.mcp }) : null;
+    renderTrustSection(containerEl, this.deps);
   }
 
   override hide(): void {
