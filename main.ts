@@ -19,6 +19,7 @@ import type { PluginServices } from "./src/plugin/services-types";
 import { runSelfCheck } from "./src/plugin/models/self-check";
 import { loadSettings, modelLabel, needsEngineRestart, type VaultAgentSettings } from "./src/plugin/settings/settings";
 import { VaultAgentSettingTab } from "./src/plugin/settings/settings-tab";
+import { appSecretStorage, loadPluginSettings, withServerKey } from "./src/plugin/settings/server-key";
 import { StatusBar } from "./src/plugin/status-bar";
 import { AdapterJournalStore, pluginJournalFolder } from "./src/plugin/vault/adapter-journal-store";
 import { ObsidianVault } from "./src/plugin/vault/obsidian-vault";
@@ -32,13 +33,16 @@ export default class VaultAgentPlugin extends Plugin {
   settings!: VaultAgentSettings;
 
   override async onload(): Promise<void> {
-    this.settings = loadSettings(await this.loadData());
+    // The server key moves to Obsidian's secret storage where the app has it (1.11.4), once, out of data.json.
+    const secrets = appSecretStorage(this.app);
+    this.settings = await loadPluginSettings(this, secrets, loadSettings);
+    const engineSettings = () => withServerKey(this.settings, secrets);
     const services = await this.createServices();
     const openSettings = () => openPluginSettings(this.app, this.manifest.id);
     const vault = new ObsidianVault(this.app);
     const workspace = new ObsidianWorkspace(this.app.workspace);
     const statusBar = new StatusBar(this.addStatusBarItem());
-    const engine = new ManagedEngine({ create: () => services.createEngine(this.settings), idleMinutes: () => this.settings.idleUnloadMinutes });
+    const engine = new ManagedEngine({ create: () => services.createEngine(engineSettings()), idleMinutes: () => this.settings.idleUnloadMinutes });
     this.register(engine.onStatus((status) => statusBar.setEngine(status)));
     // One install state for the settings and the chat pane's first-run card; a new runtime restarts the engine.
     const engineInstall = new InstallController(() => services.runtimeService(), () => engine.reset());
@@ -88,6 +92,7 @@ export default class VaultAgentPlugin extends Plugin {
     this.addSettingTab(
       new VaultAgentSettingTab(this.app, this, {
         settings: () => this.settings,
+        engineSettings,
         save: async (patch) => {
           this.settings = { ...this.settings, ...patch };
           await this.saveData(this.settings);

@@ -17,6 +17,8 @@ import { renderTrustSection } from "./trust-section";
 /** What the tab needs from the plugin. */
 export interface SettingsTabDeps {
   settings: () => VaultAgentSettings;
+  /** The settings with the server key from secret storage, for Test connection (never saved). */
+  engineSettings: () => VaultAgentSettings;
   /** Saves and applies (a changed model restarts the engine on next use). */
   save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
   services: PluginServices;
@@ -50,7 +52,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   constructor(app: App, plugin: Plugin, deps: SettingsTabDeps) {
     super(app, plugin);
     this.deps = deps;
-    this.engineSection = new EngineSection({ ...deps, testServer: (c) => deps.services.testServer(c), redisplay: () => this.display() });
+    this.engineSection = new EngineSection({ ...deps, app, testServer: (c) => deps.services.testServer(c), redisplay: () => this.display() });
     this.modelSection = new ModelSection(deps);
   }
 

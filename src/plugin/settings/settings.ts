@@ -12,8 +12,10 @@ export interface VaultAgentSettings {
   engineKind: EngineKind;
   /** The server's address for a server engine, e.g. http://192.168.1.20:8080. */
   serverUrl: string;
-  /** Sent only to that server (Authorization: Bearer); stored in the plugin's data.json (see engine-section.ts). */
+  /** Sent only to that server (Authorization: Bearer); in data.json only on apps without secret storage (see server-key.ts). */
   serverApiKey: string;
+  /** The name of the secret in Obsidian's secret storage that holds the key (1.11.4 and later); "" = none. */
+  serverApiKeySecret: string;
   /** The model to ask the server for; "" = the server's own. */
   serverModel: string;
 
@@ -82,6 +84,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   engineKind: "builtin",
   serverUrl: "",
   serverApiKey: "",
+  serverApiKeySecret: "",
   serverModel: "",
   modelPath: "",
   embeddingModelPath: "",
@@ -146,6 +149,7 @@ const ENGINE_KEYS: (keyof VaultAgentSettings)[] = [
   "engineKind",
   "serverUrl",
   "serverApiKey",
+  "serverApiKeySecret",
   "serverModel",
   "dataLocation",
 ];
