@@ -89,6 +89,11 @@ function renderConfirm(card: HTMLElement, item: ToolItem, actions: ItemActions):
   const box = card.createDiv({ cls: "vault-agent-confirm" });
   box.createDiv({ cls: "vault-agent-confirm-summary", text: request.summary });
   if (request.origin) box.createDiv({ cls: "vault-agent-confirm-origin", text: request.origin });
+  // The outbound-data policy's reasons: where the data goes, where an address came from, why it asks again.
+  if (request.notes?.length) {
+    const notes = box.createDiv({ cls: "vault-agent-confirm-notes" });
+    for (const note of request.notes) notes.createDiv({ cls: "vault-agent-confirm-note", text: note });
+  }
   if (request.effect === "destructive") box.createDiv({ cls: "vault-agent-confirm-destructive", text: "Destructive: it may delete or overwrite data." });
   const preview = box.createEl("pre", { cls: `vault-agent-preview mod-${request.previewKind}` });
   for (const line of request.preview.split("\n")) {
