@@ -15,25 +15,25 @@ export interface AgentUndoDeps {
 }
 
 export class AgentUndo {
-  /** Turn ids the journal holds, newest first, as of the last refresh (command palettes ask synchronously). */
-  private known: string[] = [];
+  /** The journal's turns as of the last refresh (command palettes ask synchronously). */
+  private known: { has(turnId: string): boolean; size: number } = { has: () => false, size: 0 };
   private busy = false;
 
   constructor(private readonly deps: AgentUndoDeps) {}
 
   /** Whether there is a journaled turn to undo (as of the last refresh). */
   get canUndoLast(): boolean {
-    return this.known.length > 0 && !this.busy;
+    return this.known.size > 0 && !this.busy;
   }
 
   /** Whether this turn still has journaled changes (as of the last refresh). */
   canUndo(turnId: string): boolean {
-    return this.known.includes(turnId);
+    return this.known.has(turnId);
   }
 
-  /** Rereads the journal; call after a turn ends. */
+  /** Rereads the journal's index (names only, not the records); call after a turn ends. */
   async refresh(): Promise<void> {
-    this.known = (await this.deps.journal.turns()).map((t) => t.turnId);
+    this.known = await this.deps.journal.index();
   }
 
   /** Undoes the newest journaled turn; resolves with its id when it was undone, else null. */
