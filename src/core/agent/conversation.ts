@@ -149,7 +149,8 @@ export class Conversation {
   keepWithin(maxBytes: number): number {
     const encoder = new TextEncoder();
     const size = (value: unknown): number => encoder.encode(JSON.stringify(value)).length;
-    const head = { version: 1, id: this.id, title: this.title, createdAt: this.createdAt, entries: [], alwaysAllowed: [...this.alwaysAllowed], droppedTurns: this.droppedTurns + 1_000_000 };
+    // Everything but the entries, as toJSON writes it (trim summaries included), with room for a larger drop count.
+    const head = { version: 1, id: this.id, title: this.title, createdAt: this.createdAt, entries: [], alwaysAllowed: [...this.alwaysAllowed], trim: this.trimmed, droppedTurns: this.droppedTurns + 1_000_000 };
     let total = size(head);
     const sizes = this.items.map((e) => size(e) + 1);
     for (const s of sizes) total += s;

@@ -175,6 +175,10 @@ function goals(turns: TurnRow[], previous: TurnRow[] | undefined, restart: Phase
   };
 }
 
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  "conversation --model F [--turns 8] [--threads 2] [--context 4096] [--layout previous] [--json]   a fixed conversation through the real agent: per turn and round prompt, evaluated and reused tokens and times, then a host restart and a new conversation; --layout previous runs the old layout in the same run";
+
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const model = option(argv, "model");
   if (!model) throw new UsageError("Give the chat model with --model F (e.g. make-test-model --family qwen2.5 --size 0.5b).");

@@ -14,7 +14,7 @@ describe("a long conversation's saved size", () => {
       expect(new TextEncoder().encode(JSON.stringify(agent.conversation.toJSON())).length, `turn ${turn}`).toBeLessThanOrEqual(cap);
       const stored = agent.conversation.entries.find((e) => e.kind === "tool-results" && e.turnId === r.turnId);
       const content = stored?.kind === "tool-results" ? stored.results[0].content : "";
-      expect(content).toMatch(/more characters not shown\]$/);
+      expect(content).toMatch(/more characters; not shown; ask for less\)$/);
       expect(content).toBe(r.toolResults[0].content);
       expect(engine.requests.at(-1)!.messages.at(-1)!.content).toContain(content);
     }
