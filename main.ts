@@ -73,7 +73,7 @@ export default class VaultAgentPlugin extends Plugin {
     });
     this.register(() => session.stop());
 
-    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings), engineCard: (el) => engineCard(el, engineInstall, openSettings, () => this.settings.engineKind === "builtin") }));
+    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings), engineCard: (el) => engineCard(el, engineInstall, openSettings, () => this.settings.engineKind === "builtin" && !services.desktopOnly) }));
     this.addRibbonIcon("bot", "Open Vault Agent chat", () => void openChat(this.app.workspace));
     registerCommands(this, { session, openChat: async () => void (await openChat(this.app.workspace)), index: (rebuild) => void memory.index(rebuild) });
     this.addSettingTab(

@@ -16,6 +16,8 @@ export interface EngineSectionDeps {
   /** Tries a server for real (from an engine host). */
   testServer: (config: ServerEngineConfig) => Promise<ServerProbe>;
   engineStatus: () => EngineStatus;
+  /** True where no built-in engine can run (mobile): only the server choices are offered. */
+  serversOnly?: boolean;
   /** Re-renders the whole tab (the fields depend on the engine choice). */
   redisplay: () => void;
 }
@@ -51,7 +53,7 @@ export class EngineSection {
       .setDesc("Where the model runs. A server can be another computer on your network, for models too large for this one.")
       .addDropdown((d) =>
         d
-          .addOptions(ENGINE_OPTIONS)
+          .addOptions(this.engineOptions(s.engineKind))
           .setValue(s.engineKind)
           .onChange(async (v) => {
             await this.deps.save({ engineKind: v === "llama-server" || v === "openai" ? v : "builtin" });
@@ -97,6 +99,13 @@ export class EngineSection {
     const resultEl = containerEl.createDiv({ cls: "vault-agent-engine-test" });
     test.addButton((b) => this.testButton(b, resultEl));
     this.renderProbe(resultEl);
+  }
+
+  /** The dropdown's choices; where only servers work, "builtin" stays only as the prompt to choose one. */
+  private engineOptions(current: EngineKind): Record<string, string> {
+    if (!this.deps.serversOnly) return ENGINE_OPTIONS;
+    const { builtin: _builtin, ...servers } = ENGINE_OPTIONS;
+    return current === "builtin" ? { builtin: "Choose a server", ...servers } : servers;
   }
 
   private async saveText(key: "serverUrl" | "serverApiKey" | "serverModel", input: HTMLInputElement): Promise<void> {
@@ -162,5 +171,7 @@ export function describeProbe(p: ServerProbe): string[] {
     p.grammar ? "Accepts a GBNF grammar: turns are constrained by GBNF grammar." : `No GBNF grammar on this engine: turns are constrained by ${CONSTRAINT_LABELS[constraint]}.`,
     p.embeddings ? "Embeddings: available (semantic search works)." : "Embeddings: not available.",
     ...(p.note ? [p.note] : []),
+    // How replies travel (mobile: fetch where the server allows this app's origin, else requestUrl, unstreamed).
+    ...(p.transportNote ? [p.transportNote] : []),
   ];
 }

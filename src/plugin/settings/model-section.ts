@@ -26,6 +26,8 @@ export class ModelSection {
   render(containerEl: HTMLElement): void {
     const s = this.deps.settings();
     new Setting(containerEl).setName("Model").setHeading();
+    // Model files need the desktop app; the server names its model in the engine section.
+    if (this.deps.services.desktopOnly) return renderRunSettings(containerEl, s, this.deps.save);
     const picker = containerEl.createDiv({ cls: "vault-agent-model-picker" });
     void this.renderModels(picker);
     new Setting(containerEl)
