@@ -73,7 +73,7 @@ export default class VaultAgentPlugin extends Plugin {
     });
     this.register(() => session.stop());
 
-    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings), engineCard: (el) => engineCard(el, engineInstall, openSettings, () => this.settings.engineKind === "builtin" && !services.desktopOnly) }));
+    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings), engineCard: (el) => engineCard(el, engineInstall, openSettings, () => this.settings.engineKind === "builtin" && !services.desktopOnly), onServer: () => this.settings.engineKind !== "builtin" }));
     // A phone has no room for a sidebar beside the note: the pane opens as a main tab there.
     const placement = Platform.isPhone ? "tab" : "sidebar";
     this.addRibbonIcon("bot", "Open Vault Agent chat", () => void openChat(this.app.workspace, placement));

@@ -13,7 +13,7 @@ async function startServer(log) {
   const { testModelPath } = await tsImport("../helpers/test-model.ts", import.meta.url);
   const model = await testModelPath();
   // A fixed seed keeps the random-weight model's replies the same from run to run.
-  const server = await helpers.startLlamaServer(bin, model, ["-c", "2048", "-np", "1", "--embeddings", "--pooling", "mean", "--seed", "7"]);
+  const server = await helpers.startLlamaServer(bin, model, ["-c", "4096", "-np", "1", "--embeddings", "--pooling", "mean", "--seed", "7"]);
   log(`llama-server on ${server.url} (${model.split("/").pop()})`);
   return server;
 }
@@ -107,6 +107,7 @@ export async function mobileScenes({ chromium, executablePath, html, notes, scre
           await page.waitForFunction(() => document.querySelector(".vault-agent-confirm") || document.querySelector("button.vault-agent-send")?.textContent === "Send", null, { timeout: TURN });
           if (!toolShot && (await page.locator('.vault-agent-tool[data-status="ok"], .vault-agent-tool[data-status="failed"]').count()) > 0) {
             assert((await overflow()).length === 0, `tool cards may not reach past 390 px: ${await overflow()}`);
+            await page.locator('.vault-agent-tool[data-status="ok"], .vault-agent-tool[data-status="failed"]').last().evaluate((el) => el.scrollIntoView({ block: "start" }));
             await shot("mobile-chat-tool-call");
             toolShot = true;
           }
@@ -142,6 +143,7 @@ export async function mobileScenes({ chromium, executablePath, html, notes, scre
         assert(!options.includes("This computer"), `the built-in engine should not be offered, got ${options}`);
         assert((await page.locator(".vault-agent-model-picker, .vault-agent-downloads, .vault-agent-runtime").count()) === 0, "model files and the runtime should be hidden");
         assert((await page.locator(".vault-agent-mcp-server").count()) === 0, "the stdio MCP server should be hidden");
+        assert((await page.locator(".setting-item-name", { hasText: /^(GPU layers|Threads)$/ }).count()) === 0, "the built-in engine's GPU layers and threads should be hidden");
         assert((await page.locator(".vault-agent-mcp-hidden").textContent()).startsWith("1 local (stdio) server is hidden."), "the hidden stdio server should be counted");
         await page.locator("button", { hasText: "Test connection" }).tap();
         await page.locator(".vault-agent-engine-test-line").first().waitFor({ timeout: TURN });

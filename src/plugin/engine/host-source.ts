@@ -4,5 +4,7 @@ import { ENGINE_HOST_BROTLI } from "./build-constants";
 
 /** The host text this build embeds; "" outside a build. */
 export function engineHostSource(packed: string = ENGINE_HOST_BROTLI): string {
-  return packed ? brotliDecompressSync(Buffer.from(packed, "base64")).toString("utf8") : "";
+  if (!packed) return "";
+  const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
+  return new TextDecoder().decode(brotliDecompressSync(bytes));
 }
