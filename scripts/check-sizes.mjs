@@ -67,10 +67,10 @@ const folder = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(ro
 const files = sourceFiles(folder).filter((p) => !DATA_TABLES.has(displayName(p)));
 const breaches = files.flatMap(check);
 if (process.argv.includes("--json")) {
-  console.log(JSON.stringify({ files: files.length, breaches }));
+  process.stdout.write(JSON.stringify({ files: files.length, breaches }) + "\n");
 } else {
-  for (const b of breaches) console.log(`${b.file}:${b.line}  ${b.kind === "file" ? "file" : `function ${b.name}`}: ${b.lines} lines (limit ${b.limit})`);
+  for (const b of breaches) process.stdout.write(`${b.file}:${b.line}  ${b.kind === "file" ? "file" : `function ${b.name}`}: ${b.lines} lines (limit ${b.limit})\n`);
   const where = relative(root, folder) || ".";
-  console.log(breaches.length ? `${breaches.length} over the size limits in ${files.length} files of ${where}.` : `All ${files.length} files of ${where} within the size limits.`);
+  process.stdout.write(`${breaches.length ? `${breaches.length} over the size limits in ${files.length} files of ${where}.` : `All ${files.length} files of ${where} within the size limits.`}\n`);
 }
 process.exitCode = breaches.length ? 1 : 0;

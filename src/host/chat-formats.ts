@@ -64,6 +64,20 @@ export class ChatFormats {
     return contextText.tokenize(this.model.tokenizer);
   }
 
+  /**
+   * The tokens every prompt with this system message starts with: the common prefix of two renders that
+   * differ only in the user's text (no template knowledge needed).
+   */
+  systemPrefixTokens(system: string, wrapper: ChatWrapper): Token[] {
+    const render = (text: string): Token[] =>
+      this.promptTokens([{ type: "system", text: system }, { type: "user", text }, { type: "model", response: [] }], wrapper);
+    const a = render("a");
+    const b = render("b");
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    return a.slice(0, i);
+  }
+
   /** Tokens of model-side text that may hold special-token markers (think-span markers). */
   markerTokens(text: string): Token[] {
     return text === "" ? [] : this.model.tokenize(text, true, "trimLeadingSpace");

@@ -14,6 +14,7 @@ import { LlamaLogTail } from "./llama-log";
 import { loadLlamaRuntime } from "./llama-runtime";
 import { LoadedModel } from "./loaded-model";
 import { checkModelFile, loadCheckedModel } from "./model-loader";
+import { modelFileIdentity, SequenceStates } from "./sequence-states";
 import type { ClientMessage, EngineEvent, HostMessage, HostStatus, ModelOptions, OpParams, OpResults } from "../engine/client/host-protocol";
 import { serverSplitCharacterTokens } from "./server-token-ban";
 import { chooseThreads } from "./threads";
@@ -234,13 +235,23 @@ export class HostServer {
         contextSize: options.contextSize ?? { min: Math.min(2048, trained), max: Math.min(trained, DEFAULT_CONTEXT_SIZE) },
         sequences: CONVERSATION_SEQUENCES,
         threads,
+        // Sliding-window models (Gemma) can reuse a prefix longer than the window only with the full cache.
+        swaFullCache: true,
       });
+      const states = options.states
+        ? new SequenceStates(options.states, { modelFile: modelFileIdentity(options.path), contextSize: context.contextSize })
+        : undefined;
       const embeddingModel = embedding
         ? await loadCheckedModel(llama, embedding.path, undefined, this.llamaLog, (p) =>
             ctx.emit({ kind: "progress", progress: weight + p * (1 - weight), stage: "embeddingModel" }),
           )
         : undefined;
-      this.loaded = new LoadedModel({ llama, model, context, info, threads, grammars: this.grammars, embeddingModel });
+      this.loaded = new LoadedModel({
+        llama, model, context, info, threads, grammars: this.grammars, embeddingModel,
+        states,
+        saveDelayMs: options.states?.saveDelayMs,
+        onStateError: (message) => process.stderr.write(`${message}\n`),
+      });
       return this.loaded;
     } catch (err) {
       await model.dispose();

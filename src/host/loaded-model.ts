@@ -2,11 +2,13 @@
  * A chat model loaded in the host, with its context, per-conversation sequences, grammar cache and
  * (lazily) an embedding context: everything generate / embed / countTokens need.
  */
-import type { ChatHistoryItem, Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
+import type { ChatHistoryItem, ChatWrapper, Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { EngineError, type GenerateResult, type ModelInfo } from "../core/ports/engine";
 import type { ChatMessage } from "../core/protocol/messages";
 import { ChatFormats } from "./chat-formats";
 import { ConversationSlots } from "./conversation-slots";
+import { alignToEvaluated } from "./evaluated-prefix";
+import type { SequenceStates } from "./sequence-states";
 import { GrammarCache } from "./grammar-cache";
 import { generateConstrained } from "./forced-text-generator";
 import { generateUnderGrammar } from "./grammar-generation";
@@ -27,6 +29,12 @@ export interface LoadedModelParts {
   grammars: GrammarCache;
   /** A separate embedding model, when configured. */
   embeddingModel?: LlamaModel;
+  /** Saved sequence states (conversations and the system prompt), when the client gave a state folder. */
+  states?: SequenceStates;
+  /** Idle time before a conversation's state is saved. */
+  saveDelayMs?: number;
+  /** Where a failed save is reported (the host log). */
+  onStateError?: (message: string) => void;
 }
 
 /** Largest context an embedding context gets: chunks are short, and memory is better spent on chat. */
@@ -71,7 +79,11 @@ export class LoadedModel {
 
   constructor(private readonly parts: LoadedModelParts) {
     this.formats = new ChatFormats(parts.model);
-    this.slots = new ConversationSlots(parts.context, this.formats.chat);
+    this.slots = new ConversationSlots(
+      parts.context,
+      this.formats.chat,
+      parts.states ? { states: parts.states, saveDelayMs: parts.saveDelayMs, onError: parts.onStateError } : undefined,
+    );
     this.walkers = new GrammarWalkers(parts.model);
   }
 
@@ -114,8 +126,12 @@ export class LoadedModel {
       throw new EngineError(`maxTokens must be a positive whole number, got ${String(params.maxTokens)}.`, "internal");
     }
     const grammar = params.grammar === undefined ? undefined : await this.parts.grammars.get(params.grammar);
-    const { slot, release } = await this.slots.acquire(params.conversationId);
+    const { slot, release, notice, restoredTokens } = await this.slots.acquire(params.conversationId);
     const sequence = slot.sequence;
+    const stateFacts = { ...(notice ? { stateNotice: notice } : {}), ...(restoredTokens ? { restoredTokens } : {}) };
+    if (params.conversationId !== undefined && sequence.contextTokens.length === 0) {
+      await this.primeSystemPrompt(params.messages, grammar ? this.formats.grammar : this.formats.chat, sequence);
+    }
     const before = [...sequence.contextTokens];
     const started = performance.now();
     let firstTokenAt: number | undefined;
@@ -124,7 +140,7 @@ export class LoadedModel {
     const utf8 = Utf8TokenGuard.for(this.parts.model).tracker();
     try {
       if (signal.aborted) return abortedReply();
-      if (grammar) return await this.grammarTurn(params, grammar, sequence, signal, onText);
+      if (grammar) return { ...(await this.grammarTurn(params, grammar, sequence, signal, onText)), ...stateFacts };
       const response = await slot.chat.generateResponse(toHistory(params.messages), {
         maxTokens: params.maxTokens,
         temperature: params.temperature ?? 0.7,
@@ -160,6 +176,7 @@ export class LoadedModel {
         stopReason: STOP_REASONS[response.metadata.stopReason] ?? "eos",
         utf8Valid: !utf8.broken,
         tokensEvaluated: Math.max(promptTokens.length > 0 ? 1 : 0, promptTokens.length - reused),
+        ...stateFacts,
       };
     } catch (err) {
       // Aborted before the first token: node-llama-cpp throws the abort reason.
@@ -194,7 +211,7 @@ export class LoadedModel {
     let reused: number;
     let firstTokenAt: number | undefined;
     if (think) {
-      prompt = formats.promptTokens(history, formats.chat);
+      prompt = alignToEvaluated(model, sequence.contextTokens, formats.promptTokens(history, formats.chat));
       const tail = model.detokenize(prompt.slice(-8), true);
       if (!tail.trimEnd().endsWith(think.open.trimEnd())) prompt = prompt.concat(formats.markerTokens(think.open));
       const thinking = await generateUnderGrammar({
@@ -211,7 +228,7 @@ export class LoadedModel {
       const closing = thinking.stopReason === "stop" ? think.after : think.close + think.after;
       prompt = prompt.concat(thinking.tokens, formats.markerTokens(closing));
     } else {
-      prompt = formats.promptTokens(history, formats.grammar);
+      prompt = alignToEvaluated(model, sequence.contextTokens, formats.promptTokens(history, formats.grammar));
     }
     const initialPrompt = think ? prompt.length - thoughtTokens : prompt.length;
     // Forced text is evaluated in batches and small choices get cheap masks (forced-text-generator.ts);
@@ -266,6 +283,31 @@ export class LoadedModel {
     };
   }
 
+  /**
+   * A conversation starting on an empty sequence: its system prompt's evaluated state is loaded from the
+   * per-model state (or evaluated once and saved), so the first turn evaluates only its own messages.
+   */
+  private async primeSystemPrompt(messages: ChatMessage[], wrapper: ChatWrapper, sequence: LlamaContextSequence): Promise<void> {
+    const states = this.parts.states;
+    if (!states || messages[0]?.role !== "system") return;
+    const tokens = this.formats.systemPrefixTokens(messages[0].content, wrapper);
+    if (tokens.length < 2) return;
+    const name = `system:${states.key}:${tokens.join(",")}`;
+    try {
+      if (await states.restore(name, sequence)) return;
+    } catch {
+      // A refused system state was removed; it is evaluated and saved again below.
+      await sequence.clearHistory();
+    }
+    await sequence.evaluateWithoutGeneratingNewTokens(tokens);
+    await states.save(name, sequence).catch((err: unknown) => this.parts.onStateError?.(`The system prompt's state could not be saved: ${String(err)}`));
+  }
+
+  /** Writes every conversation state not yet saved (before unload or shutdown). */
+  flushStates(): Promise<void> {
+    return this.slots.flush();
+  }
+
   async embed(texts: string[], signal: AbortSignal): Promise<number[][]> {
     if (!Array.isArray(texts) || texts.some((t) => typeof t !== "string")) {
       throw new EngineError("An embed request needs a list of texts.", "internal");
@@ -300,6 +342,7 @@ export class LoadedModel {
   }
 
   async dispose(): Promise<void> {
+    await this.slots.flush();
     const embedding = this.embeddingContext;
     this.embeddingContext = null;
     if (embedding) await embedding.then((c) => c.dispose()).catch(() => undefined);

@@ -1,4 +1,5 @@
 /** What the plugin does with the machine, as an interface: DesktopServices (services.ts, over Node) and MobileServices (no Node) implement it. */
+import type { LlamaServerReport } from "./settings/local-llama-section";
 import type { DownloadProgress } from "./download/model-download";
 import type { InnerEngine } from "./engine/managed-engine";
 import type { ModelEntry } from "./models/model-entry";
@@ -41,6 +42,8 @@ export interface PluginServices {
   createEngine(settings: VaultAgentSettings): Promise<InnerEngine>;
   /** "Test connection": tries the server for real from an engine host (which needs no runtime) and reports what it found. */
   testServer(config: ServerEngineConfig): Promise<ServerProbe>;
+  /** Finds ("" = PATH and the usual places) or checks a llama-server program for "llama.cpp on this computer". */
+  checkLlamaServer?(path: string): Promise<LlamaServerReport>;
   /** How MCP servers are reached on this machine (default: stdio child processes and the global fetch). */
   mcpConnection?(): Pick<McpConnectionOptions, "transport" | "fetch">;
   /**

@@ -20,6 +20,8 @@ import type { ServerEngineConfig, ServerProbe } from "../engine/server/server-co
 import { serverConfig, type VaultAgentSettings } from "./settings/settings";
 import type { McpConnectionOptions } from "../engine/mcp/mcp-connection";
 import { nodeFetch } from "./mcp/node-fetch";
+import { localLlamaEngine, checkLocalLlama } from "./engine/local-llama";
+import type { LlamaServerReport } from "./settings/local-llama-section";
 
 // The interface and its error type need no Node: mobile-services.ts implements them too.
 export { EngineSetupError, type PluginServices, type RuntimeReport } from "./services-types";
@@ -128,7 +130,20 @@ export class DesktopServices implements PluginServices {
     return { fetch: nodeFetch };
   }
 
+  checkLlamaServer(path: string): Promise<LlamaServerReport> {
+    return checkLocalLlama(path);
+  }
+
   async createEngine(settings: VaultAgentSettings): Promise<InnerEngine> {
+    if (settings.engineKind === "llama-cpp") {
+      if (!settings.modelPath) throw new EngineSetupError("No model selected; choose one in the settings.");
+      // The llama-server engine runs in an engine host, as for a server you run yourself; it needs only the host script.
+      const host = await ensureHostScript(this.pluginDir, this.host.source, this.host.hash);
+      return localLlamaEngine(settings, {
+        logFile: path.join(this.pluginDir, "engine.log"),
+        connect: (server) => new EngineClient(obsidianHostLauncher(this.pluginDir, host.path), { server, logFile: path.join(this.pluginDir, "engine.log") }),
+      });
+    }
     const server = serverConfig(settings);
     if (server) {
       if (!server.url) throw new EngineSetupError("No server address set; enter the server's URL in the settings.");

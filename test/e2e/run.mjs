@@ -11,6 +11,7 @@ import { chromium } from "playwright-core";
 import { runtimeScenes } from "./runtime-scenes.mjs";
 import { mcpScenes } from "./mcp-scenes.mjs";
 import { mobileScenes } from "./mobile-scenes.mjs";
+import { localLlamaScenes } from "./local-llama-scenes.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const outDir = join(root, "test-results", "e2e");
@@ -329,6 +330,8 @@ async function runTheme(context, theme) {
     await engineRow.locator("select").selectOption("builtin");
     await page.locator('input[placeholder="For example http://127.0.0.1:8080"]').waitFor({ state: "detached", timeout: WAIT });
   });
+
+  await localLlamaScenes({ page, theme, check, assert, shot, WAIT });
 
   await mcpScenes({ page, theme, check, assert, shot, input, waitTurnEnd, newConversation, call, say, WAIT });
 

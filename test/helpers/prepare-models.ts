@@ -12,20 +12,20 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { FAMILY_IDS } from "../../src/node/test-model/families";
 import { llamaSourceDir } from "../../src/node/test-model/llama-source";
 import { familyModelFile, testModelFile } from "../../src/node/test-model/model-cache";
 import { DEFAULT_TEST_SEED, DEFAULT_TEST_VOCAB } from "../../src/node/test-model/test-model";
+import { testedFamilies } from "./families";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const entry = join(here, "generate-model.ts");
 
-/** The models the suite asks for: the default test model, the large-vocabulary one, every family. */
+/** The models the suite asks for: the default test model, the large-vocabulary one, the tested families. */
 function wanted(): Array<{ path: string; args: string[] }> {
   return [
     { path: testModelFile(), args: ["test", String(DEFAULT_TEST_VOCAB), String(DEFAULT_TEST_SEED)] },
     { path: testModelFile({ vocab: 32000, seed: 2 }), args: ["test", "32000", "2"] },
-    ...FAMILY_IDS.map((family) => ({ path: familyModelFile(family), args: ["family", family] })),
+    ...testedFamilies().map((family) => ({ path: familyModelFile(family), args: ["family", family] })),
   ];
 }
 

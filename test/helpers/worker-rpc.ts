@@ -27,7 +27,7 @@ export function patientTaskUpdates(state: WorkerState): void {
   if (patched.has(state.rpc)) return;
   const wrapper = new Proxy(state.rpc, {
     get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver) as unknown;
+      const value: unknown = Reflect.get(target, prop, receiver);
       if (prop !== "onTaskUpdate" || typeof value !== "function") return value;
       const send = value as RpcCall;
       const patient: RpcCall = (...args) =>

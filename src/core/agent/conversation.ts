@@ -25,6 +25,10 @@ export type ConversationEntry =
       content: string;
       /** Attached note texts, shown to the model after the message. */
       attachments?: { path: string; text: string }[];
+      /** The turn block sent with the message (growing layout): replayed as it was, so the prompt prefix stays. */
+      turnBlock?: string;
+      /** A correction sent after the message when a reply of this turn was not an envelope. */
+      correction?: string;
     }
   | {
       kind: "assistant";
@@ -32,6 +36,8 @@ export type ConversationEntry =
       at: number;
       /** The envelope the model produced (parsed). */
       envelope: Envelope;
+      /** The reply's text as generated, when it differs from the envelope's JSON (replayed byte for byte). */
+      text?: string;
       /**
        * Set on the closing reply stored when a turn ended without a final envelope (stopped, round cap, failure),
        * so the history always alternates user/assistant.
@@ -47,6 +53,14 @@ export type ConversationEntry =
       correction?: string;
     };
 
+/** Turns that left the prompt to fit the context (oldest first), each kept as one summary line. */
+export interface ConversationTrim {
+  /** The last turn left out; turns up to it are not replayed. */
+  throughTurnId: string;
+  /** One line per left-out turn, oldest first. */
+  summaries: string[];
+}
+
 /** The serialized form (version 1). */
 export interface ConversationData {
   version: 1;
@@ -57,6 +71,8 @@ export interface ConversationData {
   entries: ConversationEntry[];
   /** Tools the user answered "always" for: they run without asking again in this conversation. */
   alwaysAllowed: string[];
+  /** Turns trimmed from the prompt, with their summaries; absent while everything fits. */
+  trim?: ConversationTrim;
   /** Oldest turns removed to keep the saved file within its size cap; absent = none. */
   droppedTurns?: number;
 }
@@ -85,6 +101,7 @@ export class Conversation {
   private readonly items: ConversationEntry[];
   /** Tools that run without confirmation for the rest of this conversation. */
   readonly alwaysAllowed: Set<string>;
+  private trimmed: ConversationTrim | undefined;
   /** Oldest turns removed by `keepWithin`. */
   droppedTurns: number;
 
@@ -95,6 +112,17 @@ export class Conversation {
     this.items = [...(data?.entries ?? [])];
     this.alwaysAllowed = new Set(data?.alwaysAllowed ?? []);
     this.droppedTurns = data?.droppedTurns ?? 0;
+    this.trimmed = data?.trim ? { throughTurnId: data.trim.throughTurnId, summaries: [...data.trim.summaries] } : undefined;
+  }
+
+  /** Turns left out of the prompt so far, with their one-line summaries. */
+  get trim(): Readonly<ConversationTrim> | undefined {
+    return this.trimmed;
+  }
+
+  /** Records that turns up to `throughTurnId` left the prompt, adding one summary line per newly left-out turn. */
+  recordTrim(throughTurnId: string, summaries: readonly string[]): void {
+    this.trimmed = { throughTurnId, summaries: [...(this.trimmed?.summaries ?? []), ...summaries] };
   }
 
   /** Entries oldest first (read-only view). */
@@ -110,6 +138,7 @@ export class Conversation {
   /** Removes every entry (the id and "always" answers stay). */
   clear(): void {
     this.items.length = 0;
+    this.trimmed = undefined;
   }
 
   /**
@@ -147,6 +176,7 @@ export class Conversation {
       createdAt: this.createdAt,
       entries: this.items.map((e) => structuredClone(e)),
       alwaysAllowed: [...this.alwaysAllowed],
+      ...(this.trimmed ? { trim: { throughTurnId: this.trimmed.throughTurnId, summaries: [...this.trimmed.summaries] } } : {}),
       ...(this.droppedTurns ? { droppedTurns: this.droppedTurns } : {}),
     };
   }
@@ -163,6 +193,13 @@ export class Conversation {
     for (const e of d.entries) {
       if (!e || typeof e !== "object" || !["user", "assistant", "tool-results"].includes(e.kind)) {
         throw new ConversationFormatError("This saved conversation has an entry of unknown kind; it cannot be opened.");
+      }
+    }
+    const trim = d.trim as unknown;
+    if (trim !== undefined) {
+      const t = trim as Partial<ConversationTrim>;
+      if (typeof t.throughTurnId !== "string" || !Array.isArray(t.summaries) || !t.summaries.every((x) => typeof x === "string")) {
+        throw new ConversationFormatError("This saved conversation's trimmed-turn summaries are damaged; it cannot be opened.");
       }
     }
     return new Conversation(d);

@@ -1,3 +1,5 @@
+import type { PromptLayout } from "./prompt";
+
 /** Agent options, each with its default. */
 export interface AgentOptions {
   /** Model rounds per turn before stopping, recovery attempts excluded. Default 5. */
@@ -47,6 +49,12 @@ export interface AgentOptions {
   conversationMaxBytes: number;
   /** Extra instructions appended to the system prompt. Default none. */
   instructions?: string;
+  /**
+   * "growing": a fixed system message and the per-turn block (tools, memories, date) in the turn's user message, so
+   * the evaluated prefix only grows; "previous": all of it in the system message, rebuilt per round (benchmarks).
+   * Default "growing".
+   */
+  promptLayout: PromptLayout;
 }
 
 export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
@@ -63,5 +71,6 @@ export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
   recovery: true,
   toolSelection: "routed",
   thinkFirstTokens: 0,
+  promptLayout: "growing",
   conversationMaxBytes: 2_000_000,
 };

@@ -1,6 +1,10 @@
 /**
- * Prompt assembly: a compact system prompt that describes the envelope and only the offered tools, and
- * the chat messages that replay a conversation's entries.
+ * Prompt assembly. The "growing" layout (default) keeps the evaluated prefix of a conversation valid
+ * from turn to turn: the system message is the same for every turn (envelope rules, persona, the
+ * user's instructions), and what changes per turn — the offered tools with their argument summaries,
+ * the prefetched memories, today's date — is the turn block, stored on the turn's user entry and sent
+ * in that user message, so a past turn replays byte for byte. The "previous" layout (everything in
+ * the system message, rebuilt per round) stays for side-by-side benchmarks.
  */
 import type { ChatMessage } from "../protocol/messages";
 import type { RegisteredTool, JsonSchema } from "../protocol/registry";
@@ -35,29 +39,73 @@ export interface SystemPromptInput {
   today: string;
 }
 
+/** Where the per-turn parts of the prompt travel (see the file comment). */
+export type PromptLayout = "growing" | "previous";
+
+const ENVELOPE_RULES = [
+  "You are Vault Agent, an assistant inside the user's Obsidian vault of Markdown notes.",
+  'Reply with exactly one JSON object: {"thought": string, "status": "Task"|"Reflect"|"Idle"|"Process", "message_to_user": string|null, "tool_calls": [{"name": tool, "args": {...}}]}.',
+  'Use "Task" while calling tools, "Reflect" to check results with read tools, "Idle" when done (no tool calls). Paths are relative to the vault root, like "Projects/Alpha.md".',
+];
+
+function toolLines(tools: readonly RegisteredTool[]): string[] {
+  if (tools.length === 0) return ["No tools are available for this message: answer in message_to_user with an empty tool_calls list."];
+  return ["Tools you may call now:", ...tools.map((t) => `- ${t.definition.name} ${describeArgs(t.schema)}: ${t.definition.description}`)];
+}
+
+/** The previous layout's system prompt: rules, date, offered tools, memories and instructions, rebuilt every round. */
 export function systemPrompt(input: SystemPromptInput): string {
-  const lines = [
-    "You are Vault Agent, an assistant inside the user's Obsidian vault of Markdown notes.",
-    'Reply with exactly one JSON object: {"thought": string, "status": "Task"|"Reflect"|"Idle"|"Process", "message_to_user": string|null, "tool_calls": [{"name": tool, "args": {...}}]}.',
-    'Use "Task" while calling tools, "Reflect" to check results with read tools, "Idle" when done (no tool calls). Paths are relative to the vault root, like "Projects/Alpha.md".',
-    `Today is ${input.today}.`,
-  ];
-  if (input.tools.length === 0) {
-    lines.push("No tools are available for this message: answer in message_to_user with an empty tool_calls list.");
-  } else {
-    lines.push("Tools you may call now:");
-    for (const t of input.tools) lines.push(`- ${t.definition.name} ${describeArgs(t.schema)}: ${t.definition.description}`);
-  }
+  const lines = [...ENVELOPE_RULES, `Today is ${input.today}.`, ...toolLines(input.tools)];
   if (input.memories) lines.push("Relevant notes from memory:", input.memories);
   if (input.instructions) lines.push(input.instructions);
   return lines.join("\n");
 }
 
-/** The user message text, with attached notes after it. */
+/** The growing layout's system prompt: the same for every turn of a conversation (its evaluated state is kept per model). */
+export function fixedSystemPrompt(instructions?: string): string {
+  const lines = [...ENVELOPE_RULES, "Each user message starts with a turn block: today's date, the tools you may call for it and relevant notes from memory."];
+  if (instructions) lines.push(instructions);
+  return lines.join("\n");
+}
+
+/** What a turn block holds. */
+export interface TurnBlockInput {
+  /** Offered tools (empty: chat only). */
+  tools: readonly RegisteredTool[];
+  /** Prefetched memories (already budgeted), or "". */
+  memories: string;
+  /** Today's date. */
+  today: string;
+}
+
+/** The per-turn part of the growing layout, sent before the user's message (the request stays nearest the reply). */
+export function turnBlock(input: TurnBlockInput): string {
+  const lines = [`Today is ${input.today}.`, ...toolLines(input.tools)];
+  if (input.memories) lines.push("Relevant notes from memory:", input.memories);
+  return lines.join("\n");
+}
+
+/** Summaries of turns that left the prompt, for the system message; the newest lines that fit `maxChars`. */
+export function earlierTurnsText(summaries: readonly string[], maxChars: number): string {
+  if (summaries.length === 0) return "";
+  const kept: string[] = [];
+  let used = 0;
+  for (let i = summaries.length - 1; i >= 0; i--) {
+    const line = `- ${summaries[i]}`;
+    if (used + line.length + 1 > maxChars && kept.length > 0) break;
+    kept.unshift(line);
+    used += line.length + 1;
+  }
+  const left = summaries.length - kept.length;
+  const head = left > 0 ? `Earlier in this conversation (${left} older turns not listed):` : "Earlier in this conversation:";
+  return [head, ...kept].join("\n");
+}
+
+/** The user message text as sent: the turn block (growing layout), the message, attached notes, a correction. */
 export function userText(entry: Extract<ConversationEntry, { kind: "user" }>): string {
-  if (!entry.attachments?.length) return entry.content;
-  const parts = [entry.content];
-  for (const a of entry.attachments) parts.push(`\n[Attached note ${a.path}]\n${a.text}`);
+  const parts = entry.turnBlock === undefined ? [entry.content] : [entry.turnBlock, `Message: ${entry.content}`];
+  for (const a of entry.attachments ?? []) parts.push(`\n[Attached note ${a.path}]\n${a.text}`);
+  if (entry.correction) parts.push(`Correction: ${entry.correction}`);
   return parts.join("\n");
 }
 
@@ -75,7 +123,8 @@ export function entryMessage(entry: ConversationEntry): ChatMessage {
     case "user":
       return { role: "user", content: userText(entry) };
     case "assistant":
-      return { role: "assistant", content: JSON.stringify(entry.envelope) };
+      // The reply exactly as generated, so its tokens match what the engine's sequence holds.
+      return { role: "assistant", content: entry.text ?? JSON.stringify(entry.envelope) };
     case "tool-results":
       return { role: "user", content: resultsText(entry.results, entry.correction) };
   }

@@ -11,7 +11,8 @@ import type { ConversationEntry } from "./conversation";
 import { parseEnvelope } from "./envelope-parse";
 import { EnvelopeStream } from "./envelope-stream";
 import type { GrammarBranch } from "./events";
-import { systemPrompt } from "./prompt";
+import type { RegisteredTool } from "../protocol/registry";
+import { fixedSystemPrompt, systemPrompt, turnBlock } from "./prompt";
 import { Recovery, recoverFromCalls, recoverFromReply } from "./recovery";
 import { runCalls } from "./tool-calls";
 import { Turn, type TurnLoopInput } from "./turn";
@@ -158,6 +159,7 @@ async function generateRound(input: TurnLoopInput, turn: Turn, recovery: Recover
   turn.tokensOut += result.tokensOut;
   turn.constraint = result.constraint ?? (grammar ? "gbnf" : "none");
   turn.engineNotice = result.notice ?? turn.engineNotice;
+  if (result.stateNotice) deps.user.notify(result.stateNotice, "info");
   if (result.stopReason === "abort" || signal?.aborted) throw new TurnAborted();
 
   const parsed = parseEnvelope(result.text);
@@ -171,22 +173,24 @@ async function generateRound(input: TurnLoopInput, turn: Turn, recovery: Recover
     const call = envelope.tool_calls[i];
     turn.emit({ type: "tool-call", turnId: turn.id, round, callId: `r${round}c${i}`, name: call.name, args: call.args });
   }
-  return { round, envelope, entry: { kind: "assistant", turnId: turn.id, at: Date.now(), envelope } };
+  // The reply is replayed as generated (its tokens are what the engine's sequence holds), not re-serialized.
+  const text = result.text === JSON.stringify(envelope) ? {} : { text: result.text };
+  return { round, envelope, entry: { kind: "assistant", turnId: turn.id, at: Date.now(), envelope, ...text } };
 }
 
 /** The grammar and the budgeted prompt of the next round. */
-async function roundPrompt({ deps, options, counter }: TurnLoopInput, turn: Turn, recovery: Recovery, setting: RoundSetting) {
+async function roundPrompt(input: TurnLoopInput, turn: Turn, recovery: Recovery, setting: RoundSetting) {
+  const { deps, options, counter } = input;
   // Tools can leave mid-turn (an MCP server stopped): offer only those still in the catalog.
   recovery.keepAvailable((n) => deps.tools.has(n));
   const offered = recovery.names.map((n) => deps.tools.get(n)).filter((t) => t !== undefined);
   const grammar = options.grammar ? deps.grammars.get(recovery.names, recovery.mode) : undefined;
   const correction = recovery.takeSystemCorrection();
-  const system = systemPrompt({
-    tools: offered,
-    memories: setting.memories,
-    instructions: [options.instructions, correction && `Correction: ${correction}`].filter(Boolean).join("\n"),
-    today: isoDay(deps.toolContext.now()),
-  });
+  const today = isoDay(deps.toolContext.now());
+  const system =
+    options.promptLayout === "previous"
+      ? systemPrompt({ tools: offered, memories: setting.memories, instructions: [options.instructions, correction && `Correction: ${correction}`].filter(Boolean).join("\n"), today })
+      : growingLayout(turn, offered, setting.memories, today, correction, options.instructions);
   // maxTokens = min(grammar bound, remaining context): every token carries at least one byte, so the grammar's
   // byte bound bounds its tokens. Without a grammar (or an unbounded one) the reply is capped by maxTokensCap.
   const bound = grammar && Number.isFinite(grammar.maxBytes) ? Math.ceil(grammar.maxBytes) + setting.schemaSlack : options.maxTokensCap;
@@ -200,8 +204,23 @@ async function roundPrompt({ deps, options, counter }: TurnLoopInput, turn: Turn
     reserveTokens: options.maxTokensCap,
     minTokens: Math.min(bound, 32),
     counter,
+    trimmedThrough: input.conversation.trim?.throughTurnId,
+    summaries: input.conversation.trim?.summaries,
   });
+  if (prompt.trim) input.conversation.recordTrim(prompt.trim.throughTurnId, prompt.trim.summaries);
   return { grammar, prompt };
+}
+
+/**
+ * The growing layout: the fixed system message; the turn block goes on the turn's user entry in its first round (what
+ * the turn offers outside recovery), and a correction for a reply that was no envelope on the turn's newest entry.
+ */
+function growingLayout(turn: Turn, offered: RegisteredTool[], memories: string, today: string, correction: string, instructions?: string): string {
+  const user = turn.current[0];
+  if (user.kind === "user" && user.turnBlock === undefined) user.turnBlock = turnBlock({ tools: offered, memories, today });
+  const last = turn.current[turn.current.length - 1];
+  if (correction && (last.kind === "user" || last.kind === "tool-results")) last.correction = last.correction ? `${last.correction} ${correction}` : correction;
+  return fixedSystemPrompt(instructions);
 }
 
 /** How an exception ends the turn: a stop, a full context, an engine failure, or a bug, each with its sentence. */

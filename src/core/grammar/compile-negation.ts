@@ -196,6 +196,12 @@ export function applyNot(compiler: CompileContext, s: Schema, part: Part): void 
     s.type = current.filter((t) => !banned.includes(t) && !(t === "integer" && banned.includes("number")));
     return;
   }
+  if (keys.length === 1 && keys[0] === "pattern" && typeof n.pattern === "string") {
+    // Vacuously true for non-strings, so only strings the pattern does not match pass (see compileString).
+    s.type = (typesOf(s) ?? ALL_TYPES).filter((t) => t === "string");
+    compiler.excludedPatterns.set(s, [...(compiler.excludedPatterns.get(s) ?? []), n.pattern]);
+    return;
+  }
   if (keys.length === 1 && keys[0] === "required" && Array.isArray(n.required) && n.required.length === 1) {
     // Vacuously true for non-objects, so only objects without the key pass.
     const k = String(n.required[0]);

@@ -11,6 +11,8 @@ import { jsonInteger, jsonNumber, jsonString } from "./json-text";
 import { literalChoice } from "./literal-choice";
 import { patternLengths, translatePattern, translatePatternCapped } from "./json-string-pattern";
 import { anyKeyLanguage, boundKeyLanguage, keyRule } from "./key-language";
+import { parseRegex, UntranslatableRegex, type AnchoredBranch } from "./regex";
+import { stringLanguage } from "./string-automaton";
 import type { Merged } from "./schema-merge";
 import type { JsonSchema } from "./types";
 import { isSchema, nextDouble, signed, toBigInt, type Schema } from "./schema-words";
@@ -69,27 +71,73 @@ export function compileString(compiler: CompileContext, s: Schema, ctx: Ctx): Gb
   }
   if (minLength > maxLength) return null;
   const excluded = compiler.excludedStrings.get(s);
-  if (excluded) {
+  const negated = compiler.excludedPatterns.get(s) ?? [];
+  if (source === undefined && negated.length === 0) {
     // Any string of these lengths but the listed ones, each written in its one canonical spelling.
+    if (!excluded) return jsonString(compiler.rules, minLength, maxLength);
     const lang = boundKeyLanguage(anyKeyLanguage(maxLength), minLength, maxLength);
-    if (source === undefined) return lang && keyRule(compiler.rules, excluded, lang, "string-except");
-    compiler.relax(ctx.pointer, "not", "the strings this not leaves out are not left out of the pattern's strings");
+    return lang && keyRule(compiler.rules, excluded, lang, "string-except");
   }
-  if (source === undefined) return jsonString(compiler.rules, minLength, maxLength);
   // Under the default cap only output size matters, so each unbounded quantifier gets its own cap
   // instead of narrowing the pattern to a total length (which can drop strings the pattern allows).
-  const translated = capped ? translatePatternCapped(source, minLength, maxLength, compiler.rules) : translatePattern(source, minLength, maxLength, compiler.rules);
-  if (!translated.ok) {
-    const keyword = source === pattern ? "pattern" : "format";
-    compiler.relax(`${ctx.pointer}`, keyword, `${translated.reason}, so the grammar allows any string of ${minLength}..${maxLength} characters there`);
+  const translated = source === undefined ? null : capped ? translatePatternCapped(source, minLength, maxLength, compiler.rules) : translatePattern(source, minLength, maxLength, compiler.rules);
+  const what = source === pattern ? "pattern" : "format";
+  if (translated && !translated.ok) {
+    // Narrowing gave up (or the pattern is outside the subset): the automaton may still build it exactly.
+    const exact = exactStrings(compiler, { source, negated, excluded: excluded ?? [], minLength, maxLength, capped });
+    if (exact !== undefined && !excluded && !negated.length) return exact;
+    compiler.relax(`${ctx.pointer}`, what, `${translated.reason}, so the grammar allows any string of ${minLength}..${maxLength} characters there`);
     return jsonString(compiler.rules, minLength, maxLength);
   }
-  if (translated.content === null) return null;
-  if (translated.lengthsLoosened) {
-    const what = source === pattern ? "pattern" : "format";
-    compiler.relax(ctx.pointer, "maxLength", `the ${what}'s pieces cannot share the length bounds exactly, so each piece is bounded on its own and the string's length is left to the validator`);
+  if (translated && translated.content === null) return null;
+  const loosened = translated?.lengthsLoosened === true;
+  if (!translated || loosened || excluded || negated.length) {
+    // The pattern's strings of these lengths, less the ones left out, as an automaton (exact within its budget).
+    const language = { source, negated, excluded: excluded ?? [], minLength, maxLength, capped };
+    const exact = exactStrings(compiler, language);
+    if (exact !== undefined) return exact;
+    if (negated.length) compiler.relax(ctx.pointer, "not", "the strings this not leaves out need more automaton states than the budget allows, so they are not left out");
+    if (excluded) compiler.relax(ctx.pointer, "not", "the strings this not leaves out are not left out of the pattern's strings");
+    if (loosened && capped) compiler.relax(ctx.pointer, "minLength", `the ${what}'s pieces cannot share the minimum length exactly within the automaton budget, so shorter strings are allowed and the minimum is left to the validator`);
+    else if (loosened) compiler.relax(ctx.pointer, "maxLength", `the ${what}'s pieces cannot share the length bounds exactly within the automaton budget, so each piece is bounded on its own and the string's length is left to the validator`);
+    if (!translated) return jsonString(compiler.rules, minLength, maxLength);
   }
-  return compiler.rules.add(`${compiler.hint}-pattern`, seq(lit('"'), translated.content, lit('"')), `pattern|${minLength}|${maxLength}|${capped}|${source}`);
+  return compiler.rules.add(`${compiler.hint}-pattern`, seq(lit('"'), translated.content!, lit('"')), `pattern|${minLength}|${maxLength}|${capped}|${source}`);
+}
+
+/** What exactStrings builds: a pattern's strings (any string without one) of these lengths, less some. */
+interface ExactStrings {
+  source: string | undefined;
+  /** Patterns whose strings are left out. */
+  negated: string[];
+  /** Strings left out. */
+  excluded: string[];
+  minLength: number;
+  maxLength: number;
+  /** maxLength is the default cap: only minLength is counted, and each loop is capped at maxLength. */
+  capped: boolean;
+}
+
+/**
+ * The string rule for the language, built as an automaton (see string-automaton.ts); undefined past
+ * its budget or for a pattern outside the regex subset, null when no string qualifies.
+ */
+function exactStrings(compiler: CompileContext, x: ExactStrings): GbnfExpr | null | undefined {
+  let pattern: AnchoredBranch[] | null = null;
+  const negated: AnchoredBranch[][] = [];
+  try {
+    if (x.source !== undefined) pattern = parseRegex(x.source);
+    for (const p of x.negated) negated.push(parseRegex(p));
+  } catch (err) {
+    if (err instanceof UntranslatableRegex) return undefined;
+    throw err;
+  }
+  for (const text of x.excluded) negated.push([{ node: { kind: "seq", items: [...text].map((ch) => ({ kind: "set", ranges: [[ch.codePointAt(0)!, ch.codePointAt(0)!]] })) }, start: true, end: true }]);
+  const key = JSON.stringify([x.source ?? null, x.negated, x.excluded, x.minLength, x.maxLength, x.capped]);
+  const built = stringLanguage(key, { pattern, negated, minLength: x.minLength, maxLength: x.capped ? Infinity : x.maxLength, loopCap: x.maxLength }, compiler.rules);
+  if (built === undefined) return undefined;
+  if (built.content === null) return null;
+  return compiler.rules.add(`${compiler.hint}-pattern`, seq(lit('"'), built.content, lit('"')), `strings|${key}`);
 }
 
 function multipleOf(compiler: CompileContext, s: Schema, ctx: Ctx, integer: boolean): void {

@@ -76,7 +76,7 @@ function encodeUncached(set: CharRanges): GbnfExpr | null {
 }
 
 /** Rules a translated pattern needs: fixed names derived from their bodies, so translations can be reused. */
-type RuleDefs = Map<string, GbnfExpr>;
+export type RuleDefs = Map<string, GbnfExpr>;
 /** Every name handed out, with its body, so two different bodies never share a name. */
 const namedBodies = new Map<string, string>();
 
@@ -87,7 +87,7 @@ function fnv(text: string): string {
 }
 
 /** A reference to a shared rule for this body (names start with `json-`, which derived names never take). */
-function sharedRule(prefix: string, body: GbnfExpr, defs: RuleDefs): GbnfExpr {
+export function sharedRule(prefix: string, body: GbnfExpr, defs: RuleDefs): GbnfExpr {
   const text = printExpr(body);
   let name = `json-${prefix}-${fnv(text)}`;
   for (let i = 2; namedBodies.has(name) && namedBodies.get(name) !== text; i++) name = `json-${prefix}-${fnv(text)}-${i}`;
@@ -135,7 +135,8 @@ function toGbnf(node: RegexNode, defs: RuleDefs): GbnfExpr | null {
 /**
  * The outcome of translating a pattern: the string content rule, or why it could not be done.
  * `lengthsLoosened`: the pattern's pieces could not share the length bounds exactly, so each piece
- * is bounded on its own instead and the total length is left to the validator.
+ * is bounded on its own instead (under the default cap: minLength is not applied) and the total
+ * length is left to the validator.
  */
 export type PatternTranslation = { ok: true; content: GbnfExpr | null; lengthsLoosened?: boolean } | { ok: false; reason: string };
 
@@ -155,7 +156,8 @@ export function translatePattern(pattern: string, minLength: number, maxLength: 
  * counts is kept. The longest match may exceed maxLength; the grammar's byte bound says by how much.
  */
 export function translatePatternCapped(pattern: string, minLength: number, maxLength: number, rules: RuleSet): PatternTranslation {
-  return translateWith(`capped|${minLength},${maxLength},${pattern}`, () => capPattern(pattern, minLength, maxLength), rules, minLength, maxLength);
+  const key = `capped|${minLength},${maxLength},${pattern}`;
+  return translateWith(key, () => capPattern(pattern, minLength, maxLength, key), rules, minLength, maxLength);
 }
 
 function translateWith(key: string, build: () => RegexNode | string | null, rules: RuleSet, minLength: number, maxLength: number): PatternTranslation {
@@ -254,7 +256,7 @@ function boundPattern(pattern: string, minLength: number, maxLength: number, key
 }
 
 /** The pattern with its unbounded quantifiers capped (see translatePatternCapped), then minLength applied. */
-function capPattern(pattern: string, minLength: number, maxLength: number): RegexNode | string | null {
+function capPattern(pattern: string, minLength: number, maxLength: number, key: string): RegexNode | string | null {
   const whole = wholePattern(pattern);
   if (typeof whole === "string") return whole;
   const floor = Math.min(64, maxLength);
@@ -267,7 +269,12 @@ function capPattern(pattern: string, minLength: number, maxLength: number): Rege
   const [shortest, longest] = lengthRange(capped);
   if (longest < minLength) return EMPTY_LANGUAGE;
   if (shortest >= minLength) return capped;
-  return narrow(capped, minLength, longest);
+  const narrowed = narrow(capped, minLength, longest);
+  if (typeof narrowed === "string" || narrowed === null || !narrowingWasLossy()) return narrowed;
+  // Narrowing to minLength would leave out strings: the capped pattern without it (a superset), marked loosened.
+  if (loosened.size >= CACHE_LIMIT) loosened.clear();
+  loosened.add(key);
+  return capped;
 }
 
 /** Marks a pattern no string of the allowed lengths can match. */

@@ -5,7 +5,7 @@
  * would be too large.
  */
 import { intersect, type CharRanges } from "./char-set";
-import { parseRegex, UntranslatableRegex, type RegexNode } from "./regex";
+import { parseRegex, UntranslatableRegex, type AnchoredBranch, type RegexNode } from "./regex";
 
 /** Automaton states one pattern may expand into (bounded quantifiers are unrolled). */
 const MAX_STATES = 4000;
@@ -14,7 +14,7 @@ const MAX_PAIRS = 100_000;
 
 const ANY: CharRanges = [[0, 0x10ffff]];
 
-interface Nfa {
+export interface Nfa {
   /** Epsilon moves per state. */
   eps: number[][];
   /** Character moves per state. */
@@ -74,10 +74,20 @@ class Builder {
 
 function automaton(pattern: string): Nfa | null {
   try {
+    return branchesAutomaton(parseRegex(pattern));
+  } catch (err) {
+    if (err instanceof UntranslatableRegex) return null;
+    throw err;
+  }
+}
+
+/** The automaton of a parsed pattern's branches (an unanchored side open to anything); null past MAX_STATES. */
+export function branchesAutomaton(branches: AnchoredBranch[]): Nfa | null {
+  try {
     const b = new Builder();
     const start = b.state();
     const accept = b.state();
-    for (const branch of parseRegex(pattern)) {
+    for (const branch of branches) {
       let at = start;
       if (!branch.start) at = b.build({ kind: "repeat", item: { kind: "set", ranges: ANY }, min: 0, max: Infinity }, at);
       at = b.build(branch.node, at);
@@ -86,12 +96,13 @@ function automaton(pattern: string): Nfa | null {
     }
     return { eps: b.eps, moves: b.moves, start, accept };
   } catch (err) {
-    if (err instanceof UntranslatableRegex || err instanceof TooLarge) return null;
+    if (err instanceof TooLarge) return null;
     throw err;
   }
 }
 
-function closure(n: Nfa, states: number[]): number[] {
+/** The states reachable from these by epsilon moves (themselves included). */
+export function closure(n: Nfa, states: number[]): number[] {
   const seen = new Set(states);
   const stack = [...states];
   while (stack.length) {

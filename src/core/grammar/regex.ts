@@ -135,7 +135,8 @@ class RegexParser {
     if (c === "(") {
       this.pos++;
       if (this.src.startsWith("?:", this.pos)) this.pos += 2;
-      else if (this.src.startsWith("?<", this.pos) && !this.src.startsWith("?<=", this.pos) && !this.src.startsWith("?<!", this.pos)) {
+      else if (this.src.startsWith("?<", this.pos) && !"=!".includes(this.src[this.pos + 2] ?? "=")) {
+        // A named group; `(?<=` and `(?<!` are lookbehinds, refused below.
         const close = this.src.indexOf(">", this.pos);
         if (close < 0) throw new UntranslatableRegex("an unterminated group name");
         this.pos = close + 1;
@@ -216,6 +217,9 @@ class RegexParser {
       }
       default:
         if (/[\^$\\.*+?()[\]{}|/-]/.test(c)) return single(c.codePointAt(0)!);
+        // Other punctuation escaped (`\,` `\:` `\"`) is an error under the u flag; without it, as
+        // pattern checks fall back to (see patternRegex), it is the character itself.
+        if (/^[^\p{L}\p{N}_]$/u.test(c)) return single(c.codePointAt(0)!);
         throw new UntranslatableRegex(`the escape \`\\${c}\``);
     }
   }
@@ -378,6 +382,8 @@ function boundLengthOnce(node: RegexNode, lo: number, hi: number): RegexNode | n
       if (cMax < Math.min(node.max, bmin === 0 ? node.max : Math.floor(hi / bmin))) narrowing.lossy = true;
       if (bmin === 0 && lo > 0) return null;
       const cMin = Math.max(node.min, bmin === 0 ? 0 : Math.ceil(lo / bmin));
+      // Longer iterations reach lo in fewer: requiring lo / bmin of them leaves those strings out.
+      if (bmin !== bmax && cMin > Math.max(node.min, Math.ceil(lo / bmax))) narrowing.lossy = true;
       if (cMin > cMax || cMax === Infinity) return null;
       return { kind: "repeat", item, min: cMin, max: cMax };
     }
@@ -427,6 +433,8 @@ function boundSequence(items: RegexNode[], lo: number, hi: number): RegexNode | 
     slack -= grant;
   }
   let deficit = lo - mins.reduce((sum, x) => sum + x, 0);
+  // Raising one item's minimum leaves out strings whose length another item could have supplied.
+  if (deficit > 0 && maxs.filter((m, i) => m > mins[i]).length > 1) narrowing.lossy = true;
   for (let i = 0; i < mins.length && deficit > 0; i++) {
     const raise = Math.min(maxs[i] - mins[i], deficit);
     mins[i] += raise;

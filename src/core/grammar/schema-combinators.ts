@@ -36,8 +36,14 @@ export function provablyDisjoint(a0: JsonSchema, b0: JsonSchema, path: string, d
   if (common === null || common.some((t) => t !== "object")) return false;
   const props = (s: Schema) => (isSchema(s.properties) ? s.properties : {});
   const req = (s: Schema) => (Array.isArray(s.required) ? (s.required as string[]) : []);
-  for (const k of req(a)) {
-    if (req(b).includes(k) && k in props(a) && k in props(b) && provablyDisjoint(props(a)[k] as JsonSchema, props(b)[k] as JsonSchema, path, deref, mayMatch)) return true;
+  // A key one requires must fit both: its value there and what the other allows for that key (a
+  // declared property, or additionalProperties when no pattern may apply) admit nothing in common.
+  const allowed = (s: Schema, k: string): JsonSchema | undefined => (k in props(s) ? (props(s)[k] as JsonSchema) : s.patternProperties === undefined ? ((s.additionalProperties ?? true) as JsonSchema) : undefined);
+  for (const [x, y] of [[a, b], [b, a]] as const) {
+    for (const k of req(x)) {
+      const there = allowed(y, k);
+      if (k in props(x) && there !== undefined && provablyDisjoint(props(x)[k] as JsonSchema, there, path, deref, mayMatch)) return true;
+    }
   }
   if (a.additionalProperties === false && req(b).some((k) => !(k in props(a)))) return true;
   if (b.additionalProperties === false && req(a).some((k) => !(k in props(b)))) return true;

@@ -68,6 +68,8 @@ export interface GenerateResult {
   constraint?: Constraint;
   /** One sentence on how this reply was produced when it differs from what was asked (e.g. the server took no schema). */
   notice?: string;
+  /** One sentence when the conversation's saved state could not be used (another model, a damaged file); the prompt was read from its text. */
+  stateNotice?: string;
 }
 
 /** What constrained a generation. */

@@ -70,6 +70,18 @@ export interface ModelOptions {
   threads?: number;
   /** Layers to offload to a GPU; default node-llama-cpp's automatic choice ("auto"); 0 forces CPU. */
   gpuLayers?: number;
+  /**
+   * Where conversation states (and the system prompt's) are saved so a restart does not evaluate a conversation
+   * again; absent: nothing is saved.
+   */
+  states?: {
+    /** The folder (the plugin's data folder, next to the conversations). */
+    dir: string;
+    /** Bound on the folder; least recently used states go first. Default 300 MB. */
+    maxBytes?: number;
+    /** Idle time after a generation before the state is written; default 1000 ms. */
+    saveDelayMs?: number;
+  };
 }
 
 /** Parameters of the built-in ops. */
@@ -124,6 +136,8 @@ export interface OpResults {
     thoughtTokens?: number;
     /** Of tokensOut, those the model sampled (the rest were forced by the grammar); absent without forced-text generation. */
     tokensSampled?: number;
+    /** Tokens loaded from the conversation's saved state before this generation (after a restart or a switch). */
+    restoredTokens?: number;
   };
   embed: { vectors: number[][] };
   countTokens: { count: number };

@@ -6,6 +6,7 @@
  */
 import { EngineError, type Engine, type GenerateRequest, type ModelInfo } from "../../core/ports/engine";
 import { streamChat } from "./chat-stream";
+import { ForcedTextCompletion } from "./forced-text-completion";
 import type { ServerProbe } from "./server-config";
 import { abortedServerReply, ServerEngineOpening, toResult, type ServerReply } from "./server-opening";
 import { SlotPool } from "./slot-pool";
@@ -39,6 +40,8 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   private embeddings: boolean | undefined;
   /** The sentence for why embeddings failed, when they did. */
   private embeddingsRefusal: string | undefined;
+  /** The forced-text path, when the configuration asks for it. */
+  private readonly forced = this.config.forcedText ? new ForcedTextCompletion(this.http) : null;
 
   /** Conversations holding a slot. */
   get conversations(): number {
@@ -71,6 +74,9 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   async generate(request: GenerateRequest): Promise<ServerReply> {
     if (request.signal?.aborted) return abortedServerReply();
     await this.connect();
+    if (this.forced?.accepts(request)) {
+      return this.forced.generate(request, { id_slot: this.slots.slotFor(request.conversationId), ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}) });
+    }
     const reply = await streamChat(this.http, this.body(request), { signal: request.signal, onText: request.onText });
     return toResult(reply, request.grammar ? "gbnf" : "none");
   }

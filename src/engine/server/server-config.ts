@@ -17,6 +17,11 @@ export interface ServerEngineConfig {
   model?: string;
   /** Context size to assume when the server does not report one (OpenAI-compatible servers); default 4096. */
   contextSize?: number;
+  /**
+   * llama-server: send the text the grammar forces as part of the prompt instead of sampling it (see
+   * forced-text-completion.ts); default false.
+   */
+  forcedText?: boolean;
 }
 
 /** What "Test connection" reports. */

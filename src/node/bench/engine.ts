@@ -6,6 +6,9 @@
  *
  * `bench engine --engine llama-server|openai --url URL [--model F] [--threads T]`: the server engine beside the
  * built-in engine on the same model in one run (see server-bench.ts).
+ *
+ * `bench engine --engine llama-cpp [--llama-server PATH] --model F`: the same, on our own llama-server child process,
+ * plus whole envelopes side by side (see local-llama-bench.ts).
  */
 import { availableParallelism } from "node:os";
 import type { ChatMessage } from "../../core/protocol/messages";
@@ -14,7 +17,8 @@ import { createNodeEngine } from "../../engine/client/node-launcher";
 import type { HostStatus, OpParams } from "../../engine/client/host-protocol";
 import { parseArgs, UsageError } from "../cli-types";
 import { cachedTestModel } from "../test-model/model-cache";
-import { SERVER_FLAGS, SERVER_USAGE, serverFromFlags } from "../server-flags";
+import { localLlamaFromFlags, SERVER_FLAGS, SERVER_USAGE, serverFromFlags } from "../server-flags";
+import { runLocalLlamaBench } from "./local-llama-bench";
 import { runServerBench } from "./server-bench";
 
 const median = (xs: number[]): number => {
@@ -177,6 +181,12 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const tokens = options.tokens === undefined ? 256 : Number(options.tokens);
   if (!Number.isInteger(tokens) || tokens < 8 || tokens > 1500) throw new UsageError("--tokens must be a whole number from 8 to 1500.");
   const server = serverFromFlags(options);
+  const local = localLlamaFromFlags(options);
+  if (local) {
+    const threads = options.threads === undefined ? undefined : Number(options.threads);
+    if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new UsageError("--threads must be a positive whole number.");
+    return runLocalLlamaBench({ local, tokens, threads, progress });
+  }
   if (server) {
     const threads = options.threads === undefined ? undefined : Number(options.threads);
     if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new UsageError("--threads must be a positive whole number.");

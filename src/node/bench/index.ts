@@ -162,9 +162,10 @@ async function compareFlat(file: string): Promise<Record<string, number>> {
 export const usage =
   "index [--notes N] [--embed-threads N] [--batch B] [--embedder test-model|hash] [--store host|flat] [--precision float32|int8] [--dim D] [--seed S] [--keep DIR] [--json]   builds and reloads the memory of a generated vault (10,000 notes by default), then times queries, an update and a folder rename";
 
-export async function run(argv: string[]): Promise<Record<string, unknown>> {
+/** The benchmark's options, checked. */
+function indexOptions(argv: string[]) {
   const { options } = parseArgs(argv, { strings: ["notes", "batch", "keep", "seed", "embedder", "dim", "embed-threads", "store", "precision"], booleans: [] });
-  const store = (options.store as string | undefined) ?? "host";
+  const store = ((options.store as string | undefined) ?? "host") as "host" | "flat";
   if (store !== "host" && store !== "flat") throw new UsageError('--store must be "host" (default: vectra in the engine host) or "flat".');
   const precision = ((options.precision as string | undefined) ?? "float32") as FlatPrecision;
   if (precision !== "float32" && precision !== "int8") throw new UsageError('--precision must be "float32" (default) or "int8".');
@@ -176,19 +177,49 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const batch = options.batch === undefined ? 32 : Number(options.batch);
   const threads = options["embed-threads"] === undefined ? 1 : Number(options["embed-threads"]);
   if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new UsageError("--embed-threads must be a whole number from 1 to 256.");
+  return { options, store, precision, embedder, dim, notes, batch, threads };
+}
+
+/** The generated vault, with a folder of up to 500 notes gathered under Batch/ before indexing (renamed later). */
+function benchVault(root: string, notes: number, seed: number) {
+  const t = performance.now();
+  const generated = generateVault(root, { notes, seed });
+  log(`generated ${generated.notes} notes (${(generated.bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - t)} ms at ${root}`);
+  // The folder renamed later: 500 notes (a fifth of a smaller vault), gathered under one folder before indexing.
+  const folderNotes = Math.min(500, Math.floor(notes / 5));
+  const batchPaths = generated.paths.slice(0, folderNotes).map((p) => `Batch/${p}`);
+  for (let i = 0; i < folderNotes; i++) {
+    mkdirSync(dirname(join(root, batchPaths[i])), { recursive: true });
+    renameSync(join(root, generated.paths[i]), join(root, batchPaths[i]));
+  }
+  return { generated, folderNotes, batchPaths };
+}
+
+/** Semantic (embed the query + vector search) and full-text query times, three rounds of ten queries. */
+async function timeQueries(search: FolderMemory["search"]): Promise<{ semanticTimes: number[]; textTimes: number[] }> {
+  const queries = ["offline sync queue", "garden tomato", "meeting budget review", "running training plan", "vector embedding search", "kitchen recipe bread", "quarter goal roadmap", "travel train city", "bug fix deploy", "journal reflection habit"];
+  const semanticTimes: number[] = [];
+  const textTimes: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const q of queries) {
+      let q0 = performance.now();
+      await search.semanticSearch!(q, 8);
+      semanticTimes.push(performance.now() - q0);
+      q0 = performance.now();
+      await search.textSearch(q, 8);
+      textTimes.push(performance.now() - q0);
+    }
+  }
+  return { semanticTimes, textTimes };
+}
+
+export async function run(argv: string[]): Promise<Record<string, unknown>> {
+  const { options, store, precision, embedder, dim, notes, batch, threads } = indexOptions(argv);
   const root = typeof options.keep === "string" ? options.keep : mkdtempSync(join(tmpdir(), "bench-index-"));
   let memory: FolderMemory | null = null;
   try {
     let t = performance.now();
-    const generated = generateVault(root, { notes, seed: options.seed === undefined ? 42 : Number(options.seed) });
-    log(`generated ${generated.notes} notes (${(generated.bytes / 1e6).toFixed(1)} MB) in ${Math.round(performance.now() - t)} ms at ${root}`);
-    // The folder renamed later: 500 notes (a fifth of a smaller vault), gathered under one folder before indexing.
-    const folderNotes = Math.min(500, Math.floor(notes / 5));
-    const batchPaths = generated.paths.slice(0, folderNotes).map((p) => `Batch/${p}`);
-    for (let i = 0; i < folderNotes; i++) {
-      mkdirSync(dirname(join(root, batchPaths[i])), { recursive: true });
-      renameSync(join(root, generated.paths[i]), join(root, batchPaths[i]));
-    }
+    const { generated, folderNotes, batchPaths } = benchVault(root, notes, options.seed === undefined ? 42 : Number(options.seed));
     const model = defaultTestModelPath();
     let lastLog = 0;
     const open = () =>
@@ -247,19 +278,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log(`restart: vector index loaded in ${Math.round(loadMs)} ms, text index and manifest in ${Math.round(textLoadMs)} ms; re-embedded ${rebuild.embedded} chunks, read ${rebuild.read} notes`);
 
     // Queries: semantic (embed the query + vector search in the host) and full-text.
-    const queries = ["offline sync queue", "garden tomato", "meeting budget review", "running training plan", "vector embedding search", "kitchen recipe bread", "quarter goal roadmap", "travel train city", "bug fix deploy", "journal reflection habit"];
-    const semanticTimes: number[] = [];
-    const textTimes: number[] = [];
-    for (let round = 0; round < 3; round++) {
-      for (const q of queries) {
-        let q0 = performance.now();
-        await memory.search.semanticSearch!(q, 8);
-        semanticTimes.push(performance.now() - q0);
-        q0 = performance.now();
-        await memory.search.textSearch(q, 8);
-        textTimes.push(performance.now() - q0);
-      }
-    }
+    const { semanticTimes, textTimes } = await timeQueries(memory.search);
 
     // One modified note: time the update, less the note's own embedding.
     const target = generated.paths[Math.floor(generated.paths.length / 2)];

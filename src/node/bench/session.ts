@@ -82,6 +82,10 @@ function recoveryKind(code: string): string {
   return "refused_call";
 }
 
+/** This benchmark's line in `bench --help`. */
+export const usage =
+  "session [--turns N] [--model F] [--json]   one conversation of N turns (default 100) through the real agent over a copy of examples/vault, measured per block of 10 turns";
+
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const args = parseArgs(argv, { strings: ["turns", "model"] }).options;
   const turns = args.turns === undefined ? 100 : Number(args.turns);

@@ -6,9 +6,10 @@ import { resolve } from "node:path";
 import type { AgentEvent } from "../../core/agent/events";
 import { McpConfigError, type McpServerConfig } from "../../engine/mcp/mcp-config";
 import { parseArgs, UsageError } from "../cli-types";
-import { composeHeadless } from "../compose";
+import { composeHeadless, TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../compose";
+import type { ManagedLlamaEngine } from "../../engine/server/managed-llama-engine";
 import { readMcpConfigFile } from "../mcp-config-file";
-import { SERVER_FLAGS, SERVER_USAGE, serverFromFlags } from "../server-flags";
+import { localLlamaEngine, localLlamaFromFlags, SERVER_FLAGS, SERVER_USAGE, serverFromFlags, serverRunsTestModel } from "../server-flags";
 import { CONSTRAINT_LABELS } from "../../core/ports/engine";
 
 export const usage =
@@ -85,6 +86,7 @@ export function transcriptPrinter(write: (text: string) => void): (event: AgentE
 export async function run(argv: string[]): Promise<number> {
   const { options, positionals } = parseArgs(argv, { strings: ["vault", "model", "embed-model", "transcript", "seed", "mcp", ...SERVER_FLAGS], booleans: ["allow-writes"] });
   const server = serverFromFlags(options);
+  const local = localLlamaFromFlags(options);
   if (server && typeof options.model === "string") throw new UsageError("Give either --model (the built-in engine) or --engine with --url (a server), not both.");
   if (typeof options.vault !== "string") throw new UsageError("Give the vault folder with --vault DIR.");
   const message = positionals.join(" ").trim();
@@ -99,32 +101,50 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(`${err.message}\n`);
     return 2;
   }
+  let localEngine: ManagedLlamaEngine | undefined;
+  let localTestModel = false;
+  if (local) {
+    localEngine = localLlamaEngine(local);
+    try {
+      localTestModel = await serverRunsTestModel(await localEngine.modelInfo());
+    } catch (err) {
+      await localEngine.shutdown();
+      process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+      return 1;
+    }
+  }
   const headless = await composeHeadless({
     mcpServers,
     vault: options.vault,
-    model: typeof options.model === "string" ? options.model : undefined,
+    ...(localEngine ? { engine: localEngine, ...(localTestModel ? { grammarOptions: TEST_MODEL_GRAMMAR, clamp: TEST_MODEL_CLAMP } : {}) } : {}),
+    model: typeof options.model === "string" && !local ? options.model : undefined,
     server,
     embedModel: typeof options["embed-model"] === "string" ? options["embed-model"] : undefined,
     allowWrites: options["allow-writes"] === true,
     transcriptFile: typeof options.transcript === "string" ? resolve(options.transcript) : undefined,
-    agentOptions: seed !== undefined ? { seed } : {},
+    agentOptions: { ...(localTestModel ? { maxTokensCap: 4096 } : {}), ...(seed !== undefined ? { seed } : {}) },
   });
+  const closeAll = async (): Promise<void> => {
+    await headless.close();
+    await localEngine?.shutdown();
+  };
   const out = (t: string): void => void process.stdout.write(t);
-  if (server || (!headless.testModel && headless.modelPath)) {
+  const shown = server ?? (local ? { url: local.binary } : undefined);
+  if (shown || (!headless.testModel && headless.modelPath)) {
     // Load (and so check) the model or server before routing and memory prefetch: a bad file is one sentence on stderr.
     let info;
     try {
       info = await headless.engine.modelInfo();
     } catch (err) {
-      await headless.close();
+      await closeAll();
       process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
       return 1;
     }
-    if (server) out(`[engine] ${info.server ?? server.url}: model ${info.name}, context ${info.contextSize ?? "unknown"}, constrained by ${CONSTRAINT_LABELS[info.constraint ?? "gbnf"]}\n`);
+    if (shown) out(`[engine] ${info.server ?? shown.url}: model ${info.name}, context ${info.contextSize ?? "unknown"}, constrained by ${CONSTRAINT_LABELS[info.constraint ?? "gbnf"]}\n`);
   }
-  if (headless.testModel) {
+  if (headless.testModel || localTestModel) {
     out(
-      `[note] ${server ? "The server runs" : "No --model given: using"} the generated random-weight test model. Its words are noise; what this run shows is the protocol ` +
+      `[note] ${server || local ? "The server runs" : "No --model given: using"} the generated random-weight test model. Its words are noise; what this run shows is the protocol ` +
         "(every reply a valid envelope under the grammar, every tool call checked by the gatekeeper). Pass --model F for real answers.\n",
     );
   }
@@ -136,6 +156,6 @@ export async function run(argv: string[]): Promise<number> {
     return result.outcome === "failed" ? 1 : 0;
   } finally {
     process.off("SIGINT", onSigint);
-    await headless.close();
+    await closeAll();
   }
 }

@@ -13,7 +13,8 @@ import { EVAL_SUITE } from "../eval/suite";
 import { formatRouterEval, runRouterEval } from "../eval/router-eval";
 import { formatBfclTable, runBfclEval } from "../eval/bfcl-eval";
 import { loadBfcl } from "../eval/bfcl";
-import { SERVER_FLAGS, SERVER_USAGE, serverFromFlags, serverRunsTestModel } from "../server-flags";
+import { localLlamaEngine, localLlamaFromFlags, SERVER_FLAGS, SERVER_USAGE, serverFromFlags, serverRunsTestModel } from "../server-flags";
+import type { Engine } from "../../core/ports/engine";
 
 export const usage =
   `eval [--suite tools|router|bfcl] [--model F] [--embed-model F] ${SERVER_USAGE} [--limit N] [--bfcl DIR] [--json]   tools: the ${EVAL_SUITE.length}-query tool-use suite in four configurations (default: the random test model); ` +
@@ -31,6 +32,7 @@ function spread<T>(items: T[], n: number): T[] {
 export async function run(argv: string[]): Promise<number> {
   const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "limit", "seed", "bfcl", ...SERVER_FLAGS], booleans: ["json"] });
   const server = serverFromFlags(options);
+  const local = localLlamaFromFlags(options);
   if (server && typeof options.model === "string") throw new UsageError("Give either --model (the built-in engine) or --engine with --url (a server), not both.");
   if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   const suite = options.suite ?? "tools";
@@ -49,20 +51,22 @@ export async function run(argv: string[]): Promise<number> {
   const embedModel = typeof options["embed-model"] === "string" ? resolve(options["embed-model"]) : undefined;
   if (embedModel && !existsSync(embedModel)) throw new UsageError(`The embedding model ${embedModel} does not exist.`);
   const log = (line: string): void => void process.stderr.write(line + "\n");
-  const engine = server
+  const engine: Engine & { shutdown(): Promise<void> } = local
+    ? localLlamaEngine(local)
+    : server
     ? createNodeEngine({ server })
     : createNodeEngine({
         model: { path: modelPath, contextSize: 4096, threads: testModel ? 1 : undefined },
         ...(embedModel ? { embeddingModel: { path: embedModel } } : {}),
       });
-  if (server) {
+  if (server || local) {
     const info = await engine.modelInfo().catch(async (err: unknown) => {
       await engine.shutdown();
       throw err;
     });
-    modelPath = info.path || server.url;
+    modelPath = info.path || (server?.url ?? "");
     testModel = await serverRunsTestModel(info);
-    log(`[engine] ${info.server ?? server.url}: model ${info.name}, context ${info.contextSize ?? "unknown"}`);
+    log(`[engine] ${info.server ?? server?.url}: model ${info.name}, context ${info.contextSize ?? "unknown"}`);
   }
   if (testModel) log("[note] No --model given: the random-weight test model. Its accuracy numbers are noise; validity under a grammar must still be 100%.");
   try {

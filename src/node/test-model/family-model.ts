@@ -5,11 +5,12 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { encodeGguf, type GgufContent, type GgufValue } from "./gguf-writer";
+import { encodeGguf, writeGgufFile, type GgufContent, type GgufValue } from "./gguf-writer";
 import { readGgufMetadata } from "./gguf-metadata";
 import { FAMILIES, type FamilyId, type FamilySpec } from "./families";
 import { llamaSourceDir } from "./llama-source";
-import { architectureMetadata, transformerTensors } from "./tensors";
+import { releasedShape, type ModelSize } from "./sizes";
+import { architectureMetadata, transformerTensors, type TensorFill, type TestModelShape } from "./tensors";
 import { TEST_MODEL_SHAPE } from "./test-model";
 
 /** Token types whose logits are zeroed (never text a reply should sample by chance). */
@@ -58,9 +59,19 @@ export function familyTokenizer(spec: FamilySpec, sourceDir = llamaSourceDir()):
   return entries;
 }
 
+/** The shape and fill of a family model at `size`; throws a sentence when the family has no such release. */
+function sizedShape(family: FamilyId, size: ModelSize): { shape: TestModelShape; fill: TensorFill; label: string } {
+  if (size === "tiny") return { shape: TEST_MODEL_SHAPE, fill: {}, label: "" };
+  const released = releasedShape(family, size);
+  if (typeof released === "string") throw new Error(released);
+  const { release, tiedOutput, ...shape } = released;
+  return { shape, fill: { repeatRows: true, tiedOutput }, label: ` at ${release}'s dimensions` };
+}
+
 /** Metadata and tensors of the family model. */
-export function familyModelContent(family: FamilyId, seed = DEFAULT_FAMILY_SEED, sourceDir = llamaSourceDir()): GgufContent {
+export function familyModelContent(family: FamilyId, seed = DEFAULT_FAMILY_SEED, sourceDir = llamaSourceDir(), size: ModelSize = "tiny"): GgufContent {
   const spec = FAMILIES[family];
+  const { shape, fill, label } = sizedShape(family, size);
   const tokenizer = familyTokenizer(spec, sourceDir);
   const tokens = tokenizer.find(([k]) => k === "tokenizer.ggml.tokens")![1].value as string[];
   const types = tokenizer.find(([k]) => k === "tokenizer.ggml.token_type")![1].value as Int32Array;
@@ -74,21 +85,24 @@ export function familyModelContent(family: FamilyId, seed = DEFAULT_FAMILY_SEED,
     ["general.architecture", str(arch)],
     ["general.type", str("model")],
     ...Object.entries(spec.general).map(([k, v]): [string, GgufValue] => [`general.${k}`, str(v)]),
-    ["general.description", str(`Vault Agent test model: random weights (seed ${seed}) with the ${spec.label} tokenizer and chat template`)],
+    ["general.description", str(`Vault Agent test model: random weights (seed ${seed})${label} with the ${spec.label} tokenizer and chat template`)],
     ["general.file_type", { type: "uint32", value: 1 }],
     ["general.quantization_version", { type: "uint32", value: 2 }],
-    ...architectureMetadata(arch, TEST_MODEL_SHAPE),
+    ...architectureMetadata(arch, shape),
     [`${arch}.vocab_size`, { type: "uint32", value: tokens.length }],
     ...tokenizer,
   ];
-  return { metadata, tensors: transformerTensors(arch, TEST_MODEL_SHAPE, tokens.length, seed, quiet) };
+  return { metadata, tensors: transformerTensors(arch, shape, tokens.length, seed, quiet, fill) };
 }
 
 /** Writes the family model to `path` atomically (temp file, then rename). */
-export function writeFamilyModel(path: string, family: FamilyId, seed = DEFAULT_FAMILY_SEED): string {
+export function writeFamilyModel(path: string, family: FamilyId, seed = DEFAULT_FAMILY_SEED, size: ModelSize = "tiny"): string {
   mkdirSync(dirname(path), { recursive: true });
   const temp = `${path}.${process.pid}.${Date.now()}.tmp`;
-  writeFileSync(temp, encodeGguf(familyModelContent(family, seed)));
+  const content = familyModelContent(family, seed, llamaSourceDir(), size);
+  // Realistic sizes stream to disk (a gigabyte and more); the tiny model is one buffer, as before.
+  if (size === "tiny") writeFileSync(temp, encodeGguf(content));
+  else writeGgufFile(temp, content);
   renameSync(temp, path);
   return path;
 }

@@ -3,6 +3,7 @@
  * Only the value and tensor types the test model needs are supported; output depends on nothing but
  * the input, so the same model description always yields the same bytes.
  */
+import { closeSync, openSync, writeSync } from "node:fs";
 import { GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC, GgmlType, GgufValueType } from "../../engine/gguf/format";
 
 /** One metadata value with its GGUF type made explicit (JS numbers alone don't say uint32 vs float32). */
@@ -28,6 +29,8 @@ export interface GgufTensor {
   type: "F32" | "F16";
   /** Row-major values, length = product of dims; produced only when the data section is written. */
   values: () => Float32Array;
+  /** The stored bytes in order, when a file writer may stream them instead of converting `values` (large models). */
+  chunks?: () => Iterable<Uint8Array>;
 }
 
 /** Everything in a GGUF file. */
@@ -116,36 +119,29 @@ function writeValue(sink: ByteSink, v: GgufValue): void {
       sink.string(v.value);
       return;
     case "string[]":
-      sink.u32(GgufValueType.Array);
-      sink.u32(GgufValueType.String);
-      sink.u64(v.value.length);
-      for (const s of v.value) sink.string(s);
+      writeArray(sink, GgufValueType.String, v.value, (x) => sink.string(x));
       return;
     case "float32[]":
-      sink.u32(GgufValueType.Array);
-      sink.u32(GgufValueType.Float32);
-      sink.u64(v.value.length);
-      for (const x of v.value) sink.f32(x);
+      writeArray(sink, GgufValueType.Float32, v.value, (x) => sink.f32(x));
       return;
     case "int32[]":
-      sink.u32(GgufValueType.Array);
-      sink.u32(GgufValueType.Int32);
-      sink.u64(v.value.length);
-      for (const x of v.value) sink.i32(x);
+      writeArray(sink, GgufValueType.Int32, v.value, (x) => sink.i32(x));
       return;
     case "uint32[]":
-      sink.u32(GgufValueType.Array);
-      sink.u32(GgufValueType.Uint32);
-      sink.u64(v.value.length);
-      for (const x of v.value) sink.u32(x);
+      writeArray(sink, GgufValueType.Uint32, v.value, (x) => sink.u32(x));
       return;
     case "bool[]":
-      sink.u32(GgufValueType.Array);
-      sink.u32(GgufValueType.Bool);
-      sink.u64(v.value.length);
-      for (const x of v.value) sink.u8(x ? 1 : 0);
+      writeArray(sink, GgufValueType.Bool, v.value, (x) => sink.u8(x ? 1 : 0));
       return;
   }
+}
+
+/** An array value: its type tag, the element type, the count, then each element. */
+function writeArray<T>(sink: ByteSink, element: number, values: ArrayLike<T> & Iterable<T>, write: (x: T) => void): void {
+  sink.u32(GgufValueType.Array);
+  sink.u32(element);
+  sink.u64(values.length);
+  for (const x of values) write(x);
 }
 
 /** IEEE 754 half precision from a float32, round-to-nearest-even (what numpy's astype(float16) does). */
@@ -231,4 +227,34 @@ export function encodeGguf(content: GgufContent): Buffer {
     pos = align(pos + blob.length, alignment);
   }
   return out;
+}
+
+/**
+ * Writes the GGUF file to `path` tensor by tensor (chunks where a tensor has them), so a model of a
+ * gigabyte or more never sits in memory whole. Same bytes as `encodeGguf` for tensors without chunks.
+ */
+export function writeGgufFile(path: string, content: GgufContent): void {
+  const alignment = GGUF_DEFAULT_ALIGNMENT;
+  const { header } = encodeGgufHeader(content);
+  const fd = openSync(path, "w");
+  try {
+    let pos = 0;
+    const put = (bytes: Uint8Array): void => {
+      let done = 0;
+      while (done < bytes.length) done += writeSync(fd, bytes, done, bytes.length - done, pos + done);
+      pos += bytes.length;
+    };
+    put(header);
+    for (const t of content.tensors) {
+      const size = elementCount(t) * (t.type === "F32" ? 4 : 2);
+      const start = pos;
+      if (t.chunks) for (const c of t.chunks()) put(c);
+      else put(tensorBytes(t));
+      if (pos - start !== size) throw new Error(`Tensor ${t.name} wrote ${pos - start} bytes for shape ${t.dims.join("x")}.`);
+      const pad = align(pos, alignment) - pos;
+      if (pad > 0) put(Buffer.alloc(pad));
+    }
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -10,6 +10,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FamilyId } from "./families";
+import type { ModelSize } from "./sizes";
 import { DEFAULT_FAMILY_SEED, writeFamilyModel } from "./family-model";
 import { llamaSourceCommit, llamaSourceDir, vaultAgentCacheDir } from "./llama-source";
 import { DEFAULT_TEST_SEED, DEFAULT_TEST_VOCAB, writeTestModel } from "./test-model";
@@ -47,16 +48,17 @@ export function familyModelCacheDir(): string {
 }
 
 /** Where the cached family test model lives (whether or not it exists yet). */
-export function familyModelFile(family: FamilyId, seed = DEFAULT_FAMILY_SEED): string {
-  return join(familyModelCacheDir(), `${family}-s${seed}-${generatorHash()}-${llamaSourceCommit().slice(0, 10)}.gguf`);
+export function familyModelFile(family: FamilyId, seed = DEFAULT_FAMILY_SEED, size: ModelSize = "tiny"): string {
+  const sized = size === "tiny" ? "" : `-${size}`;
+  return join(familyModelCacheDir(), `${family}${sized}-s${seed}-${generatorHash()}-${llamaSourceCommit().slice(0, 10)}.gguf`);
 }
 
 /** Path of the cached family test model, generating it (from llama.cpp's source, cloned if needed) on first use. */
-export function cachedFamilyModel(family: FamilyId, seed = DEFAULT_FAMILY_SEED): string {
-  const path = familyModelFile(family, seed);
+export function cachedFamilyModel(family: FamilyId, seed = DEFAULT_FAMILY_SEED, size: ModelSize = "tiny"): string {
+  const path = familyModelFile(family, seed, size);
   if (!existsSync(path)) {
     llamaSourceDir();
-    writeFamilyModel(path, family, seed);
+    writeFamilyModel(path, family, seed, size);
   }
   return path;
 }

@@ -3,7 +3,7 @@
  * for each architecture the test models use. Every tensor draws from its own seeded stream, so the
  * bytes depend only on (architecture, shape, vocabulary size, seed).
  */
-import type { GgufTensor, GgufValue } from "./gguf-writer";
+import { toHalf, type GgufTensor, type GgufValue } from "./gguf-writer";
 import { SeededRandom } from "./prng";
 
 /** The model's dimensions. */
@@ -15,7 +15,25 @@ export interface TestModelShape {
   feedForwardLength: number;
   /** <arch>.context_length: the trained context. */
   contextLength: number;
+  /** Per-head dimension when it is not embeddingLength / headCount (Qwen3, Gemma 2). */
+  headDim?: number;
 }
+
+/** How the weights are produced. */
+export interface TensorFill {
+  /**
+   * Realistic-size models: each matrix repeats one seeded block of rows (written as F16 bytes in chunks),
+   * so hundreds of millions of weights take seconds instead of minutes. Tiny models draw every weight.
+   */
+  repeatRows?: boolean;
+  /** Leave out output.weight (the released model ties it to the token embedding). Default: per architecture. */
+  tiedOutput?: boolean;
+}
+
+/** Rows in a repeated block: prime, so repeats do not line up with head or vocabulary boundaries. */
+const BLOCK_ROWS = 61;
+/** Bytes per written chunk of a repeated matrix. */
+const CHUNK_BYTES = 4 << 20;
 
 /** Architectures whose tensor layout this generator writes. */
 export type TestArchitecture = "llama" | "qwen2" | "qwen3" | "phi3" | "gemma2" | "gemma4" | "smollm3";
@@ -40,21 +58,28 @@ export function transformerTensors(
   vocabSize: number,
   seed: number,
   quietTokens: readonly number[],
+  fill: TensorFill = {},
 ): GgufTensor[] {
-  const headDim = s.embeddingLength / s.headCount;
+  const headDim = s.headDim ?? s.embeddingLength / s.headCount;
   const kvDim = headDim * s.headCountKv;
+  const qDim = headDim * s.headCount;
   const ones = (name: string, n: number): GgufTensor => ({ name, dims: [n], type: "F32", values: () => new Float32Array(n).fill(1) });
-  const matrix = (name: string, cols: number, rows: number, scale: number, zeroRows: readonly number[] = []): GgufTensor => ({
-    name,
-    dims: [cols, rows],
-    type: "F16",
-    values: () => {
-      const data = new SeededRandom((seed ^ nameHash(name)) >>> 0).fill(cols * rows, scale);
-      for (const r of zeroRows) data.fill(0, r * cols, (r + 1) * cols);
-      return data;
-    },
-  });
-  const tied = TIED_OUTPUT.has(arch);
+  const matrix = (name: string, cols: number, rows: number, scale: number, zeroRows: readonly number[] = []): GgufTensor => {
+    const draw = (count: number): Float32Array => new SeededRandom((seed ^ nameHash(name)) >>> 0).fill(count, scale);
+    const tensor: GgufTensor = {
+      name,
+      dims: [cols, rows],
+      type: "F16",
+      values: () => {
+        const data = draw(cols * rows);
+        for (const r of zeroRows) data.fill(0, r * cols, (r + 1) * cols);
+        return data;
+      },
+    };
+    if (fill.repeatRows && rows > BLOCK_ROWS) tensor.chunks = () => repeatedRows(draw(cols * BLOCK_ROWS), cols, rows, zeroRows);
+    return tensor;
+  };
+  const tied = fill.tiedOutput ?? TIED_OUTPUT.has(arch);
   const e = s.embeddingLength;
   const tensors: GgufTensor[] = [matrix("token_embd.weight", e, vocabSize, 1, tied ? quietTokens : [])];
   if (arch === "gemma4") tensors.push(ones("rope_freqs.weight", headDim / 2));
@@ -63,10 +88,10 @@ export function transformerTensors(
     const p = `blk.${b}.`;
     tensors.push(
       ones(`${p}attn_norm.weight`, e),
-      matrix(`${p}attn_q.weight`, e, e, layerScale),
+      matrix(`${p}attn_q.weight`, e, qDim, layerScale),
       matrix(`${p}attn_k.weight`, e, kvDim, layerScale),
       matrix(`${p}attn_v.weight`, e, kvDim, layerScale),
-      matrix(`${p}attn_output.weight`, e, e, layerScale),
+      matrix(`${p}attn_output.weight`, qDim, e, 1 / Math.sqrt(qDim)),
     );
     if (arch === "qwen3" || arch === "gemma4") tensors.push(ones(`${p}attn_q_norm.weight`, headDim), ones(`${p}attn_k_norm.weight`, headDim));
     if (arch === "gemma2" || arch === "gemma4") tensors.push(ones(`${p}post_attention_norm.weight`, e));
@@ -85,11 +110,34 @@ export function transformerTensors(
   return tensors;
 }
 
+/** F16 bytes of a `rows`-row matrix that repeats `block` (BLOCK_ROWS rows), with `zeroRows` zeroed. */
+function* repeatedRows(block: Float32Array, cols: number, rows: number, zeroRows: readonly number[]): Generator<Uint8Array> {
+  const blockBytes = Buffer.alloc(block.length * 2);
+  for (let i = 0; i < block.length; i++) blockBytes.writeUInt16LE(toHalf(block[i]), i * 2);
+  const rowBytes = cols * 2;
+  const blocksPerChunk = Math.max(1, Math.floor(CHUNK_BYTES / blockBytes.length));
+  const chunk = Buffer.alloc(blocksPerChunk * blockBytes.length);
+  for (let b = 0; b < blocksPerChunk; b++) blockBytes.copy(chunk, b * blockBytes.length);
+  const zero = [...zeroRows].sort((a, b) => a - b);
+  const chunkRows = blocksPerChunk * BLOCK_ROWS;
+  for (let start = 0; start < rows; start += chunkRows) {
+    const n = Math.min(chunkRows, rows - start);
+    const hits = zero.filter((r) => r >= start && r < start + n);
+    if (hits.length === 0) {
+      yield chunk.subarray(0, n * rowBytes);
+      continue;
+    }
+    const copy = Buffer.from(chunk.subarray(0, n * rowBytes));
+    for (const r of hits) copy.fill(0, (r - start) * rowBytes, (r - start + 1) * rowBytes);
+    yield copy;
+  }
+}
+
 /** `<arch>.*` hyperparameters for this shape. */
 export function architectureMetadata(arch: string, s: TestModelShape): Array<[string, GgufValue]> {
   const u32 = (value: number): GgufValue => ({ type: "uint32", value });
   const f32 = (value: number): GgufValue => ({ type: "float32", value });
-  const headDim = s.embeddingLength / s.headCount;
+  const headDim = s.headDim ?? s.embeddingLength / s.headCount;
   const out: Array<[string, GgufValue]> = [
     [`${arch}.context_length`, u32(s.contextLength)],
     [`${arch}.embedding_length`, u32(s.embeddingLength)],
@@ -101,6 +149,9 @@ export function architectureMetadata(arch: string, s: TestModelShape): Array<[st
     [`${arch}.rope.freq_base`, f32(10000)],
     [`${arch}.attention.layer_norm_rms_epsilon`, f32(1e-5)],
   ];
+  if (s.headDim !== undefined && arch !== "gemma2" && arch !== "gemma4") {
+    out.push([`${arch}.attention.key_length`, u32(headDim)], [`${arch}.attention.value_length`, u32(headDim)]);
+  }
   if (arch === "gemma2" || arch === "gemma4") {
     out.push(
       [`${arch}.attention.key_length`, u32(headDim)],

@@ -7,6 +7,7 @@ import { CONSTRAINT_LABELS, type Constraint } from "../../core/ports/engine";
 import type { ServerEngineConfig, ServerProbe } from "../../engine/server/server-config";
 import { normalizeServerUrl } from "../../engine/server/server-config";
 import type { EngineStatus } from "../engine/managed-engine";
+import { LocalLlamaSection, type LlamaServerReport } from "./local-llama-section";
 import { serverConfig, type EngineKind, type VaultAgentSettings } from "./settings";
 
 /** What the section needs from the plugin. */
@@ -20,10 +21,15 @@ export interface EngineSectionDeps {
   serversOnly?: boolean;
   /** Re-renders the whole tab (the fields depend on the engine choice). */
   redisplay: () => void;
+  /** Finds or checks the user's llama-server (desktop); without it "llama.cpp on this computer" shows no check. */
+  checkLlamaServer?: (path: string) => Promise<LlamaServerReport>;
+  /** The plugin's services, where the settings tab passes them: their llama-server check when no `checkLlamaServer` is given. */
+  services?: { checkLlamaServer?(path: string): Promise<LlamaServerReport> };
 }
 
 const ENGINE_OPTIONS: Record<EngineKind, string> = {
   builtin: "This computer",
+  "llama-cpp": "llama.cpp on this computer",
   "llama-server": "llama.cpp server",
   openai: "OpenAI-compatible server",
 };
@@ -31,6 +37,7 @@ const ENGINE_OPTIONS: Record<EngineKind, string> = {
 /** How each engine constrains a turn, before any turn ran. */
 const EXPECTED_CONSTRAINT: Record<EngineKind, string> = {
   builtin: `${CONSTRAINT_LABELS.gbnf}, compiled from the tools' schemas.`,
+  "llama-cpp": `${CONSTRAINT_LABELS.gbnf}, sent to your llama-server with each turn.`,
   "llama-server": `${CONSTRAINT_LABELS.gbnf}, sent to the server with each turn.`,
   openai: `${CONSTRAINT_LABELS.json_schema} (response_format), or ${CONSTRAINT_LABELS.none} when the server accepts no schema.`,
 };
@@ -43,7 +50,13 @@ export class EngineSection {
   /** The last "Test connection" result, kept while the tab is open. */
   private probe: { key: string; result?: ServerProbe; error?: string; running?: boolean } | null = null;
 
-  constructor(private readonly deps: EngineSectionDeps) {}
+  private readonly local: LocalLlamaSection | null;
+
+  constructor(private readonly deps: EngineSectionDeps) {
+    const services = deps.services;
+    const check = deps.checkLlamaServer ?? (services?.checkLlamaServer ? (path: string) => services.checkLlamaServer!(path) : undefined);
+    this.local = check ? new LocalLlamaSection({ settings: deps.settings, save: deps.save, checkLlamaServer: check }) : null;
+  }
 
   render(containerEl: HTMLElement): void {
     const s = this.deps.settings();
@@ -56,7 +69,7 @@ export class EngineSection {
           .addOptions(this.engineOptions(s.engineKind))
           .setValue(s.engineKind)
           .onChange(async (v) => {
-            await this.deps.save({ engineKind: v === "llama-server" || v === "openai" ? v : "builtin" });
+            await this.deps.save({ engineKind: v === "llama-cpp" || v === "llama-server" || v === "openai" ? v : "builtin" });
             this.probe = null;
             this.deps.redisplay();
           }),
@@ -70,7 +83,11 @@ export class EngineSection {
           (last.notice ? ` ${last.notice}` : ""),
       )
       .setClass("vault-agent-engine-constraint");
-    if (s.engineKind === "builtin") return;
+    if (s.engineKind === "builtin" || (this.deps.serversOnly && isOnThisComputer(s.engineKind))) return;
+    if (s.engineKind === "llama-cpp") {
+      this.local?.render(containerEl);
+      return;
+    }
 
     new Setting(containerEl)
       .setName("Server URL")
@@ -101,11 +118,11 @@ export class EngineSection {
     this.renderProbe(resultEl);
   }
 
-  /** The dropdown's choices; where only servers work, "builtin" stays only as the prompt to choose one. */
+  /** The dropdown's choices; where only servers work, an engine on this computer stays only as the prompt to choose a server. */
   private engineOptions(current: EngineKind): Record<string, string> {
     if (!this.deps.serversOnly) return ENGINE_OPTIONS;
-    const { builtin: _builtin, ...servers } = ENGINE_OPTIONS;
-    return current === "builtin" ? { builtin: "Choose a server", ...servers } : servers;
+    const { builtin: _builtin, "llama-cpp": _local, ...servers } = ENGINE_OPTIONS;
+    return isOnThisComputer(current) ? { [current]: "Choose a server", ...servers } : servers;
   }
 
   private async saveText(key: "serverUrl" | "serverApiKey" | "serverModel", input: HTMLInputElement): Promise<void> {
@@ -161,6 +178,11 @@ export class EngineSection {
     }
     if (p.result) for (const line of describeProbe(p.result)) el.createDiv({ cls: "vault-agent-engine-test-line", text: line });
   }
+}
+
+/** The engines that run on this computer (the built-in one, or llama-server started by the plugin): desktop only. */
+export function isOnThisComputer(kind: EngineKind): boolean {
+  return kind === "builtin" || kind === "llama-cpp";
 }
 
 /** The lines "Test connection" shows. */

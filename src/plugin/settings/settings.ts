@@ -2,8 +2,11 @@
 import type { ServerEngineConfig } from "../../engine/server/server-config";
 
 export type ConversationStorage = "plugin" | "vault";
-/** Where the model runs: this computer (node-llama-cpp in the engine host), a llama.cpp server, or an OpenAI-compatible server. */
-export type EngineKind = "builtin" | "llama-server" | "openai";
+/**
+ * Where the model runs: this computer (node-llama-cpp in the engine host), the user's own llama.cpp run by the plugin
+ * as a child process ("llama-cpp"), a llama.cpp server, or an OpenAI-compatible server.
+ */
+export type EngineKind = "builtin" | "llama-cpp" | "llama-server" | "openai";
 export type WritePolicy = "confirm" | "refuse";
 export type DataLocation = "plugin" | "user";
 
@@ -16,6 +19,8 @@ export interface VaultAgentSettings {
   serverApiKey: string;
   /** The model to ask the server for; "" = the server's own. */
   serverModel: string;
+  /** The llama-server program for "llama.cpp on this computer"; "" = the first found on PATH or in the usual places. */
+  llamaServerPath: string;
 
   /** Absolute path of the chat model (.gguf); "" = none chosen. */
   modelPath: string;
@@ -76,6 +81,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   serverUrl: "",
   serverApiKey: "",
   serverModel: "",
+  llamaServerPath: "",
   modelPath: "",
   embeddingModelPath: "",
   userModelsFolder: "",
@@ -119,7 +125,7 @@ export function loadSettings(stored: unknown): VaultAgentSettings {
   if (!["confirm", "refuse"].includes(settings.writePolicy)) settings.writePolicy = DEFAULT_SETTINGS.writePolicy;
   if (!["plugin", "vault"].includes(settings.conversationStorage)) settings.conversationStorage = DEFAULT_SETTINGS.conversationStorage;
   if (!["plugin", "user"].includes(settings.dataLocation)) settings.dataLocation = DEFAULT_SETTINGS.dataLocation;
-  if (!["builtin", "llama-server", "openai"].includes(settings.engineKind)) settings.engineKind = DEFAULT_SETTINGS.engineKind;
+  if (!["builtin", "llama-cpp", "llama-server", "openai"].includes(settings.engineKind)) settings.engineKind = DEFAULT_SETTINGS.engineKind;
   const mcp = settings.mcpConfig as unknown;
   const servers = mcp && typeof mcp === "object" ? (mcp as { mcpServers?: unknown }).mcpServers : undefined;
   settings.mcpConfig = servers && typeof servers === "object" && !Array.isArray(servers) ? { mcpServers: servers as Record<string, unknown> } : { mcpServers: {} };
@@ -137,6 +143,7 @@ const ENGINE_KEYS: (keyof VaultAgentSettings)[] = [
   "serverUrl",
   "serverApiKey",
   "serverModel",
+  "llamaServerPath",
   "dataLocation",
 ];
 
@@ -146,9 +153,9 @@ export function needsEngineRestart(patch: Partial<VaultAgentSettings>): boolean 
 
 /** Tokens a thinking model may think before each reply when "Let thinking models think first" is on. */
 export const THINK_FIRST_TOKENS = 512;
-/** The server engine these settings choose, or null for the built-in engine. */
+/** The server engine these settings choose, or null for an engine on this computer (built-in, or llama.cpp run by the plugin). */
 export function serverConfig(settings: VaultAgentSettings): ServerEngineConfig | null {
-  if (settings.engineKind === "builtin") return null;
+  if (settings.engineKind === "builtin" || settings.engineKind === "llama-cpp") return null;
   return {
     kind: settings.engineKind,
     url: settings.serverUrl.trim(),
@@ -160,7 +167,7 @@ export function serverConfig(settings: VaultAgentSettings): ServerEngineConfig |
 
 /** The chosen model's file name for the status line before the engine has reported its real name. */
 export function modelLabel(settings: VaultAgentSettings): string {
-  if (settings.engineKind !== "builtin") return settings.serverModel || (settings.serverUrl ? `Server ${settings.serverUrl}` : "No server set");
+  if (settings.engineKind !== "builtin" && settings.engineKind !== "llama-cpp") return settings.serverModel || (settings.serverUrl ? `Server ${settings.serverUrl}` : "No server set");
   if (!settings.modelPath) return "No model selected";
   return (settings.modelPath.split(/[\\/]/).pop() ?? settings.modelPath).replace(/\.gguf$/i, "");
 }

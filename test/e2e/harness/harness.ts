@@ -128,6 +128,8 @@ const services: PluginServices = {
   testServer: async (config) => {
     throw new Error(`The ${config.kind === "openai" ? "OpenAI-compatible" : "llama.cpp"} server at ${config.url} cannot be reached from the test harness.`);
   },
+  // No PATH in the browser: the harness machine has llama.cpp installed by Homebrew, as a user's Mac would.
+  checkLlamaServer: async (path) => ({ path: path || "/opt/homebrew/bin/llama-server", version: "b6500" }),
   listModels: async () => MODELS,
   // The downloader itself is tested in vitest against a local server; here a slow stand-in drives the settings UI.
   download: (_source, onProgress, signal) =>

@@ -63,7 +63,9 @@ describe("agent turns with the scripted engine over examples/vault", () => {
     expect(r.toolResults).toHaveLength(1);
     expect(r.toolResults[0]).toMatchObject({ name: "vault:read", ok: true, args: { path: "Inbox.md" } });
     expect(grammarTools(engine.requests[0].grammar)).toContain("vault:read");
-    expect(engine.requests[0].messages[0].content).toContain("- vault:read {path: string, heading?: string, offset?: integer}");
+    // The offered tools travel in the turn's user message; the system message stays the same for every turn.
+    expect(engine.requests[0].messages.at(-1)!.content).toContain("- vault:read {path: string, heading?: string, offset?: integer}");
+    expect(engine.requests[0].messages[0].content).not.toContain("- vault:read");
     expect(log.types()).toEqual(["turn-start", "routed", "thought-delta", "tool-call", "tool-result", "thought-delta", "message-delta", "turn-end"]);
     expect(log.of("turn-end")[0]).toMatchObject({ outcome: "done", rounds: 2 });
     expect(log.of("turn-end")[0].tokensIn).toBeGreaterThan(0);
@@ -199,8 +201,9 @@ describe("agent turns with the scripted engine over examples/vault", () => {
     expect(log.of("error")).toEqual([expect.objectContaining({ code: "invalid_args", recoverable: true })]);
     expect(r.toolResults.map((t) => t.ok)).toEqual([false, true]);
     expect(engine.requests[1].messages.at(-1)!.content).toMatch(/Correction: Tool "vault:read" got invalid arguments: .*offset.*Call vault:read again with corrected arguments/s);
-    expect(engine.requests[1].messages[0].content).toContain("- vault:read");
-    expect(engine.requests[1].messages[0].content).not.toContain("- vault:list");
+    // The retry replays the first round byte for byte: the system message and the turn block are unchanged.
+    expect(engine.requests[1].messages[0]).toEqual(engine.requests[0].messages[0]);
+    expect(engine.requests[1].messages[1]).toEqual(engine.requests[0].messages[1]);
   });
 
   it("alias repair without a grammar (prompt-only mode)", async () => {
@@ -253,7 +256,7 @@ describe("agent turns with the scripted engine over examples/vault", () => {
     await agent.runTurn("hello there", { attachments: [{ path: "Recipes/Red Lentil Soup.md", text: "250 g red lentils" }] });
     const last = engine.requests[0].messages.at(-1)!;
     expect(last.role).toBe("user");
-    expect(last.content).toMatch(/^hello there\n\n\[Attached note Recipes\/Red Lentil Soup.md\]\n250 g red lentils$/);
+    expect(last.content).toMatch(/\nMessage: hello there\n\n\[Attached note Recipes\/Red Lentil Soup.md\]\n250 g red lentils$/);
   });
 
   it("refuses a path that escapes the vault and tells the model why; the turn goes on", async () => {

@@ -27,6 +27,8 @@ interface TurnSeen {
   offered: string[];
   chatOnly: boolean;
   system: string;
+  /** Every message sent, the turn block with the offered tools included. */
+  prompt: string;
   grammarSha: string;
 }
 
@@ -37,6 +39,7 @@ function seen(request: GenerateRequest, events: AgentEvent[]): TurnSeen {
     offered: routed.tools.map((t) => t.name),
     chatOnly: routed.chatOnly,
     system: request.messages[0].content,
+    prompt: JSON.stringify(request.messages),
     grammarSha: createHash("sha256").update(request.grammar ?? "").digest("hex"),
   };
 }
@@ -100,6 +103,7 @@ describe("one assembly for the plugin and the CLI", () => {
     expect(plugin.map((t) => t.offered)).toEqual(headless.map((t) => t.offered));
     expect(plugin.map((t) => t.grammarSha)).toEqual(headless.map((t) => t.grammarSha));
     expect(plugin.map((t) => t.system)).toEqual(headless.map((t) => t.system));
+    expect(plugin.map((t) => t.prompt)).toEqual(headless.map((t) => t.prompt));
     // The messages differ in kind, so the comparison is not of three empty turns.
     expect(plugin[0].offered.length).toBeGreaterThan(0);
     expect(plugin[2].chatOnly).toBe(true);

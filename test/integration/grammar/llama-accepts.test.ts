@@ -2,10 +2,12 @@
 import fc from "fast-check";
 import { getLlama, type Llama } from "node-llama-cpp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compileEnvelopeGrammar, compileSchema, compileSchemaGrammar, type JsonSchema } from "../../../src/core/grammar";
+import { GbnfWalker, GrammarSampler, compileEnvelopeGrammar, compileSchema, compileSchemaGrammar, type JsonSchema } from "../../../src/core/grammar";
+import { restGrammar } from "../../../src/core/grammar/rest-grammar";
 import { hasBenchmark, sampleSchemas } from "../../unit/grammar/helpers/benchmark-schemas";
 import { syntheticGrammarTools } from "../../unit/grammar/helpers/catalog";
 import { schemaArbitrary } from "../../unit/grammar/helpers/schema-arbitrary";
+import { seededRandom } from "../../unit/grammar/helpers/rng";
 
 let llama: Llama;
 beforeAll(async () => {
@@ -33,6 +35,19 @@ describe("llama.cpp accepts every compiled grammar", () => {
     const compiled = compileEnvelopeGrammar(tools);
     expect(compiled.relaxations).toEqual([]);
     await llamaAccepts(compiled.gbnf);
+  });
+
+  it("accepts the rest of the real catalog's envelope after cuts of sampled envelopes (what the llama-server forced-text path sends)", async () => {
+    const { grammarCatalog } = await import("../../../src/node/commands/grammar");
+    const { tools } = await grammarCatalog();
+    const gbnf = compileEnvelopeGrammar(tools).gbnf;
+    const walker = new GbnfWalker(gbnf);
+    for (let seed = 1; seed <= 6; seed++) {
+      const chars = [...new GrammarSampler(gbnf, { random: seededRandom(seed) }).sample()];
+      for (const cut of [0, 13, Math.floor(chars.length / 2), chars.length - 1]) {
+        await llamaAccepts(restGrammar(walker.advance(walker.start(), chars.slice(0, cut).join(""))!));
+      }
+    }
   });
 
   it("accepts grammars with escaped keys, long strings, tricky patterns and relaxations", async () => {

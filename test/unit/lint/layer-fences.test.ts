@@ -23,6 +23,7 @@ async function fenceErrors(file: string, code: string): Promise<string[]> {
 
 const CLIMBS: [string, string][] = [
   ["src/core/ports/probe.ts", 'import type { Envelope } from "../protocol/envelope";'],
+  ["src/core/text/probe.ts", 'import type { Engine } from "../ports/engine";'],
   ["src/core/protocol/probe.ts", 'import type { AgentEvent } from "../agent/events";'],
   ["src/core/router/probe.ts", 'import type { AgentEvent } from "../agent/events";'],
   ["src/core/agent/probe.ts", 'import { createToolCatalog } from "../../tools/index";'],

@@ -40,6 +40,7 @@ describe("engine choice settings", () => {
   it("where only a server can run (mobile), the built-in choice asks for a server instead of a model file", async () => {
     const services = { desktopOnly: "Needs the desktop app.", runtime: async () => ({ installed: false, updateNeeded: false }) } as unknown as PluginServices;
     expect(await readinessProblem(DEFAULT_SETTINGS, services, () => undefined)).toMatchObject({ message: "This device needs a server engine." });
+    expect(await readinessProblem({ ...DEFAULT_SETTINGS, engineKind: "llama-cpp", modelPath: "/m.gguf" }, services, () => undefined)).toMatchObject({ message: "This device needs a server engine." });
   });
 
   it("Test connection adds how replies travel when the transport is not plain fetch", () => {
@@ -59,5 +60,16 @@ describe("engine choice settings", () => {
     expect(describeProbe({ kind: "openai", url: "http://h:1", model: "m", grammar: false, constraint: "json_schema", embeddings: true })[1]).toBe(
       "No GBNF grammar on this engine: turns are constrained by JSON Schema.",
     );
+  });
+});
+
+describe("llama.cpp on this computer in the settings", () => {
+  it("keeps the engine choice and the program path, needs no server address, and restarts the engine when the program changes", () => {
+    const s = loadSettings({ engineKind: "llama-cpp", llamaServerPath: "/opt/homebrew/bin/llama-server", modelPath: "/m/a.gguf" });
+    expect(s.engineKind).toBe("llama-cpp");
+    expect(s.llamaServerPath).toBe("/opt/homebrew/bin/llama-server");
+    expect(serverConfig(s)).toBeNull();
+    expect(needsEngineRestart({ llamaServerPath: "/usr/bin/llama-server" })).toBe(true);
+    expect(loadSettings({ engineKind: "llama.cpp" }).engineKind).toBe("builtin");
   });
 });

@@ -49,7 +49,9 @@ function source(alternatives: readonly string[]): string {
   return alternatives.map((a) => fold(a).replace(/\\w/g, "[\\p{L}\\p{N}]")).join("|");
 }
 
-const EDGE_BEFORE = "(?<![\\p{L}\\p{N}])";
+// The start of a word without a lookbehind (iOS before 16.4 cannot compile one): the unanchored patterns are only
+// ever `test`ed, so consuming the character before the word changes no answer.
+const EDGE_BEFORE = "(?:^|[^\\p{L}\\p{N}])";
 const EDGE_AFTER = "(?![\\p{L}\\p{N}])";
 
 /** One regex over every language's alternatives: whole words in spaced scripts, anywhere in unspaced ones. */

@@ -1,0 +1,206 @@
+/**
+ * `bench conversation --model F [--turns 8] [--threads 2] [--context 4096] [--layout previous] --json`: a fixed
+ * multi-turn conversation through the real agent (routing, memory prefetch, tools, results) over a copy of
+ * examples/vault, reporting per turn and round the prompt, evaluated and reused tokens, prompt-evaluation and
+ * first-token times; then the engine host restarts and the conversation continues (its saved state restored), and a
+ * new conversation starts (the system prompt's saved state). `--layout previous` runs the old layout too, in the same
+ * run, so the ratio is side by side.
+ */
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Conversation } from "../../core/agent/conversation";
+import type { PromptLayout } from "../../core/agent/prompt";
+import { userText } from "../../core/agent/prompt";
+import type { Engine, GenerateRequest, GenerateResult } from "../../core/ports/engine";
+import type { EngineClient } from "../../engine/client/engine-client";
+import { createNodeEngine } from "../../engine/client/node-launcher";
+import { UsageError } from "../cli-types";
+import { composeHeadless, TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../compose";
+
+const exampleVault = fileURLToPath(new URL("../../../examples/vault", import.meta.url));
+
+/** The fixed script: reads, searches, a list, small talk, follow-ups that lean on earlier turns. */
+const SCRIPT = [
+  "What is in my Inbox note?",
+  "Search my notes for lentils.",
+  "List the notes in the Projects folder.",
+  "Thanks! How are you today?",
+  "Read the Project Alpha note and tell me its goals.",
+  "Which tags does the Reading List note have?",
+  "Find the meeting notes that mention the budget.",
+  "Summarize what we looked at so far.",
+  "Open my Home note.",
+  "What ideas do I have written down?",
+];
+
+interface RoundRow {
+  prompt_tokens: number;
+  evaluated_tokens: number;
+  reused_tokens: number;
+  prompt_eval_ms: number;
+  first_token_ms: number;
+}
+
+interface TurnRow {
+  turn: number;
+  new_tokens: number;
+  wall_ms: number;
+  outcome: string;
+  rounds: RoundRow[];
+}
+
+/** An engine that forwards to the current host client (replaced on restart) and records every generation. */
+class RecordingEngine implements Engine {
+  rounds: RoundRow[] = [];
+  constructor(public client: EngineClient) {}
+
+  async generate(request: GenerateRequest): Promise<GenerateResult> {
+    const sent = performance.now();
+    let firstAt: number | undefined;
+    const result = await this.client.generate({
+      ...request,
+      onText: (chunk) => {
+        firstAt ??= performance.now();
+        request.onText?.(chunk);
+      },
+    });
+    const round = (n: number): number => Math.round(n * 10) / 10;
+    this.rounds.push({
+      prompt_tokens: result.tokensIn,
+      evaluated_tokens: result.tokensEvaluated,
+      reused_tokens: result.tokensIn - result.tokensEvaluated,
+      prompt_eval_ms: round(result.promptEvalMs),
+      first_token_ms: round((firstAt ?? performance.now()) - sent),
+    });
+    return result;
+  }
+  embed(texts: string[], options?: { signal?: AbortSignal }): Promise<number[][]> {
+    return this.client.embed(texts, options);
+  }
+  countTokens(text: string): Promise<number> {
+    return this.client.countTokens(text);
+  }
+  modelInfo() {
+    return this.client.modelInfo();
+  }
+}
+
+function option(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+
+function wholeNumber(argv: string[], name: string, fallback: number): number {
+  const value = option(argv, name);
+  if (value === undefined) return fallback;
+  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a whole number above 0, got "${value}".`);
+  return Number(value);
+}
+
+interface RunSetup {
+  model: string;
+  threads: number;
+  contextSize: number;
+  turns: number;
+  layout: PromptLayout;
+  /** State folder (growing layout only): the restart and new-conversation phases need it. */
+  states?: string;
+}
+
+type Phase = { new_tokens: number; evaluated_tokens: number; reused_tokens: number; prompt_eval_ms: number };
+
+async function runConversation(setup: RunSetup): Promise<{ turns: TurnRow[]; restart?: Phase; new_conversation?: Phase }> {
+  const vault = mkdtempSync(join(tmpdir(), "bench-conversation-"));
+  cpSync(exampleVault, vault, { recursive: true });
+  const client = (): EngineClient =>
+    createNodeEngine({
+      model: { path: setup.model, contextSize: setup.contextSize, threads: setup.threads, ...(setup.states ? { states: { dir: setup.states, saveDelayMs: 0 } } : {}) },
+    });
+  const engine = new RecordingEngine(client());
+  // Random weights fill every string to its cap: the test model's grammar caps keep each envelope short.
+  const headless = await composeHeadless({
+    vault,
+    engine,
+    grammarOptions: TEST_MODEL_GRAMMAR,
+    clamp: TEST_MODEL_CLAMP,
+    agentOptions: { promptLayout: setup.layout, maxTokensCap: 4096, seed: 1, temperature: 0.7 },
+  });
+  const { agent } = headless;
+  const turn = async (n: number, message: string): Promise<TurnRow> => {
+    const from = engine.rounds.length;
+    const result = await agent.runTurn(message);
+    const user = agent.conversation.entries.find((e) => e.turnId === result.turnId && e.kind === "user");
+    const newTokens = user?.kind === "user" ? await engine.countTokens(userText(user)) : 0;
+    return { turn: n, new_tokens: newTokens, wall_ms: result.ms, outcome: result.outcome, rounds: engine.rounds.slice(from) };
+  };
+  const phase = (row: TurnRow): Phase => {
+    const first = row.rounds[0];
+    return { new_tokens: row.new_tokens, evaluated_tokens: first?.evaluated_tokens ?? 0, reused_tokens: first?.reused_tokens ?? 0, prompt_eval_ms: first?.prompt_eval_ms ?? 0 };
+  };
+  try {
+    const turns: TurnRow[] = [];
+    for (let i = 0; i < setup.turns; i++) turns.push(await turn(i + 1, SCRIPT[i % SCRIPT.length]));
+    if (!setup.states) return { turns };
+    // Restart: the shutdown writes the conversation's state; the new host restores it on the next turn.
+    await engine.client.shutdown();
+    engine.client = client();
+    const restart = phase(await turn(setup.turns + 1, SCRIPT[setup.turns % SCRIPT.length]));
+    agent.conversation = new Conversation();
+    const fresh = phase(await turn(1, SCRIPT[0]));
+    return { turns, restart, new_conversation: fresh };
+  } finally {
+    await headless.close();
+    await engine.client.shutdown();
+    rmSync(vault, { recursive: true, force: true });
+  }
+}
+
+/** The issue's goals, checked on this run's rows. */
+function goals(turns: TurnRow[], previous: TurnRow[] | undefined, restart: Phase | undefined): Record<string, boolean | number | null> {
+  const first = (t: TurnRow | undefined) => t?.rounds[0];
+  const later = turns.slice(1);
+  const within = later.every((t) => (first(t)?.evaluated_tokens ?? Infinity) <= t.new_tokens + 64);
+  const shares = turns.slice(3, 8).map((t) => (first(t) ? first(t)!.reused_tokens / first(t)!.prompt_tokens : 0));
+  const t2 = first(turns[1])?.prompt_eval_ms;
+  const t8 = first(turns[turns.length - 1])?.prompt_eval_ms;
+  const p8 = first(previous?.[previous.length - 1])?.prompt_eval_ms;
+  return {
+    first_round_within_new_plus_64: within,
+    min_reused_share_turns_4_to_8: shares.length ? Math.round(Math.min(...shares) * 1000) / 1000 : null,
+    last_vs_turn2_prompt_eval: t2 && t8 !== undefined ? Math.round((t8 / t2) * 100) / 100 : null,
+    last_vs_previous_layout_prompt_eval: p8 && t8 !== undefined ? Math.round((t8 / p8) * 1000) / 1000 : null,
+    restart_within_new_plus_64: restart ? restart.evaluated_tokens <= restart.new_tokens + 64 : null,
+  };
+}
+
+export async function run(argv: string[]): Promise<Record<string, unknown>> {
+  const model = option(argv, "model");
+  if (!model) throw new UsageError("Give the chat model with --model F (e.g. make-test-model --family qwen2.5 --size 0.5b).");
+  const layoutArg = option(argv, "layout");
+  if (layoutArg !== undefined && layoutArg !== "previous") throw new UsageError(`--layout takes "previous" (run the old layout side by side), got "${layoutArg}".`);
+  const base = {
+    model: resolve(model),
+    threads: wholeNumber(argv, "threads", 2),
+    contextSize: wholeNumber(argv, "context", 4096),
+    turns: wholeNumber(argv, "turns", 8),
+  };
+  const states = mkdtempSync(join(tmpdir(), "bench-conversation-states-"));
+  try {
+    const growing = await runConversation({ ...base, layout: "growing", states });
+    const previous = layoutArg === "previous" ? await runConversation({ ...base, layout: "previous" }) : undefined;
+    return {
+      model: base.model,
+      threads: base.threads,
+      context_size: base.contextSize,
+      turns: growing.turns,
+      ...(previous ? { previous: { turns: previous.turns } } : {}),
+      restart: growing.restart,
+      new_conversation: growing.new_conversation,
+      goals: goals(growing.turns, previous?.turns, growing.restart),
+    };
+  } finally {
+    rmSync(states, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * Realistic sizes for the family test models: the dimensions of the released model of that size, so a
+ * benchmark pays what a user's laptop pays for prompt evaluation (random weights; the tokenizer and
+ * template stay the family's real ones).
+ */
+import type { FamilyId } from "./families";
+import type { TestModelShape } from "./tensors";
+
+/** The sizes `make-test-model --size` knows; "tiny" is the test suite's shape. */
+export const MODEL_SIZES = ["tiny", "0.5b", "1.5b", "3b"] as const;
+export type ModelSize = (typeof MODEL_SIZES)[number];
+
+/** One released model's dimensions, and its name (what the size stands for in that family). */
+export interface ReleasedShape extends TestModelShape {
+  /** The released model these dimensions are copied from. */
+  release: string;
+  /** Whether the released GGUF has no output.weight (the token embedding is the output projection). */
+  tiedOutput: boolean;
+}
+
+type SizedShapes = Partial<Record<Exclude<ModelSize, "tiny">, ReleasedShape>>;
+
+const qwen25 = (release: string, e: number, blocks: number, heads: number, ffn: number): ReleasedShape => ({
+  release, embeddingLength: e, blockCount: blocks, headCount: heads, headCountKv: 2, feedForwardLength: ffn, contextLength: 32768, tiedOutput: true,
+});
+
+/** Released dimensions per family and size (from each model's config.json). */
+export const RELEASED_SHAPES: Readonly<Record<FamilyId, SizedShapes>> = {
+  "qwen2.5": {
+    "0.5b": qwen25("Qwen2.5-0.5B-Instruct", 896, 24, 14, 4864),
+    "1.5b": qwen25("Qwen2.5-1.5B-Instruct", 1536, 28, 12, 8960),
+    "3b": qwen25("Qwen2.5-3B-Instruct", 2048, 36, 16, 11008),
+  },
+  qwen3: {
+    "0.5b": { release: "Qwen3-0.6B", embeddingLength: 1024, blockCount: 28, headCount: 16, headCountKv: 8, headDim: 128, feedForwardLength: 3072, contextLength: 40960, tiedOutput: true },
+    "1.5b": { release: "Qwen3-1.7B", embeddingLength: 2048, blockCount: 28, headCount: 16, headCountKv: 8, headDim: 128, feedForwardLength: 6144, contextLength: 40960, tiedOutput: true },
+    "3b": { release: "Qwen3-4B", embeddingLength: 2560, blockCount: 36, headCount: 32, headCountKv: 8, headDim: 128, feedForwardLength: 9728, contextLength: 40960, tiedOutput: true },
+  },
+  "llama3.2": {
+    "1.5b": { release: "Llama-3.2-1B-Instruct", embeddingLength: 2048, blockCount: 16, headCount: 32, headCountKv: 8, feedForwardLength: 8192, contextLength: 131072, tiedOutput: true },
+    "3b": { release: "Llama-3.2-3B-Instruct", embeddingLength: 3072, blockCount: 28, headCount: 24, headCountKv: 8, feedForwardLength: 8192, contextLength: 131072, tiedOutput: true },
+  },
+  "phi3.5": {
+    "3b": { release: "Phi-3.5-mini-instruct", embeddingLength: 3072, blockCount: 32, headCount: 32, headCountKv: 32, feedForwardLength: 8192, contextLength: 131072, tiedOutput: false },
+  },
+  gemma2: {
+    "1.5b": { release: "gemma-2-2b-it", embeddingLength: 2304, blockCount: 26, headCount: 8, headCountKv: 4, headDim: 256, feedForwardLength: 9216, contextLength: 8192, tiedOutput: true },
+  },
+  gemma4: {},
+  smollm3: {
+    "3b": { release: "SmolLM3-3B", embeddingLength: 2048, blockCount: 36, headCount: 16, headCountKv: 4, feedForwardLength: 11008, contextLength: 65536, tiedOutput: true },
+  },
+};
+
+/** The released shape of `family` at `size`, or a sentence naming the sizes it has. */
+export function releasedShape(family: FamilyId, size: Exclude<ModelSize, "tiny">): ReleasedShape | string {
+  const shapes = RELEASED_SHAPES[family];
+  const shape = shapes[size];
+  if (shape) return shape;
+  const known = Object.keys(shapes);
+  return `The ${family} family has no released model at size ${size}; its sizes are ${["tiny", ...known].join(", ")}.`;
+}

@@ -1,0 +1,17 @@
+/** test/helpers/families.ts: which families the per-family tests run. */
+import { describe, expect, it } from "vitest";
+import { FAMILY_IDS } from "../../../src/node/test-model/families";
+import { DEFAULT_FAMILIES, testedFamilies } from "../../helpers/families";
+
+describe("the tested families", () => {
+  it("are the fast three by default (both tokenizer kinds, a thinking model), and all seven with 'all'", () => {
+    expect(testedFamilies(undefined)).toEqual(DEFAULT_FAMILIES);
+    expect(testedFamilies("")).toEqual(["phi3.5", "llama3.2", "qwen3"]);
+    expect(testedFamilies("all")).toEqual(FAMILY_IDS);
+  });
+
+  it("follow a comma list, and name the unknown ones in one sentence", () => {
+    expect(testedFamilies(" gemma2, smollm3 ")).toEqual(["gemma2", "smollm3"]);
+    expect(() => testedFamilies("qwen3,gpt5")).toThrow(/unknown families \(gpt5\); use "all" or some of qwen2\.5/);
+  });
+});
