@@ -126,7 +126,9 @@ export async function mobileScenes({ chromium, executablePath, html, notes, scre
         const pending = await page.evaluate(() => [...document.querySelectorAll(".vault-agent-tool")].findIndex((el) => el.querySelector(".vault-agent-confirm")));
         const notesBefore = JSON.stringify(await page.evaluate(() => window.harness.files().filter((f) => f.path.endsWith(".md") && !f.path.startsWith("."))));
         await page.locator(".vault-agent-confirm-buttons button", { hasText: "Approve" }).tap();
-        await page.waitForFunction(() => !document.querySelector(".vault-agent-confirm"), null, { timeout: TURN });
+        await page.waitForFunction((i) => document.querySelectorAll(".vault-agent-tool")[i]?.getAttribute("data-status") !== "awaiting", pending, { timeout: TURN });
+        // The model may ask for more: the turn is stopped once this call has run.
+        if ((await page.locator("button.vault-agent-send").textContent()) === "Stop") await page.locator("button.vault-agent-send").tap();
         await waitTurnEnd();
         const notesAfter = JSON.stringify(await page.evaluate(() => window.harness.files().filter((f) => f.path.endsWith(".md") && !f.path.startsWith("."))));
         const status = await page.locator(".vault-agent-tool").nth(pending).getAttribute("data-status");
