@@ -19,22 +19,30 @@ import type { PluginServices } from "./src/plugin/services-types";
 import { runSelfCheck } from "./src/plugin/models/self-check";
 import { loadSettings, modelLabel, needsEngineRestart, serverConfig, type VaultAgentSettings } from "./src/plugin/settings/settings";
 import { VaultAgentSettingTab } from "./src/plugin/settings/settings-tab";
+import { appSecretStorage, loadPluginSettings, withServerKey } from "./src/plugin/settings/server-key";
 import { StatusBar } from "./src/plugin/status-bar";
+import { AdapterJournalStore, pluginJournalFolder } from "./src/plugin/vault/adapter-journal-store";
 import { ObsidianVault } from "./src/plugin/vault/obsidian-vault";
 import { ObsidianWorkspace } from "./src/plugin/vault/obsidian-workspace";
+import { ChangeJournal } from "./src/core/journal";
+import { AgentUndo } from "./src/plugin/undo/agent-undo";
+import { confirmUndoAnyway } from "./src/plugin/undo/undo-conflict-modal";
 
 export default class VaultAgentPlugin extends Plugin {
   /** Current settings (saved in the plugin's data.json). */
   settings!: VaultAgentSettings;
 
   override async onload(): Promise<void> {
-    this.settings = loadSettings(await this.loadData());
+    // The server key moves to Obsidian's secret storage where the app has it (1.11.4), once, out of data.json.
+    const secrets = appSecretStorage(this.app);
+    this.settings = await loadPluginSettings(this, secrets, loadSettings);
+    const engineSettings = () => withServerKey(this.settings, secrets);
     const services = await this.createServices();
     const openSettings = () => openPluginSettings(this.app, this.manifest.id);
     const vault = new ObsidianVault(this.app);
     const workspace = new ObsidianWorkspace(this.app.workspace);
     const statusBar = new StatusBar(this.addStatusBarItem());
-    const engine = new ManagedEngine({ create: () => services.createEngine(this.settings), idleMinutes: () => this.settings.idleUnloadMinutes });
+    const engine = new ManagedEngine({ create: () => services.createEngine(engineSettings()), idleMinutes: () => this.settings.idleUnloadMinutes });
     this.register(engine.onStatus((status) => statusBar.setEngine(status)));
     // One install state for the settings and the chat pane's first-run card; a new runtime restarts the engine.
     const engineInstall = new InstallController(() => services.runtimeService(), () => engine.reset());
@@ -52,8 +60,10 @@ export default class VaultAgentPlugin extends Plugin {
     this.register(() => void memory.close().finally(() => engine.dispose()));
     const mcp = new McpService({ settings: () => this.settings, connection: services.mcpConnection?.(), version: this.manifest.version, notice: (m) => new Notice(m) });
     this.register(() => void mcp.close());
+    const journal = new AdapterJournalStore(this.app.vault.adapter, pluginJournalFolder(this.pluginFolder()));
     const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search(),
       mcp: { hub: mcp.hub, startAll: () => mcp.startAll() },
+      journal,
       notice: (message) => new Notice(message),
       readConfigFile: async (name) => {
         const file = normalizePath(`${this.app.vault.configDir}/${name}`);
@@ -61,6 +71,8 @@ export default class VaultAgentPlugin extends Plugin {
       },
     });
     this.register(agents.dispose);
+    const undo = new AgentUndo({ journal: new ChangeJournal(journal), vault, notice: (message) => new Notice(message), confirmConflict: (conflicts) => confirmUndoAnyway(this.app, conflicts) });
+    this.app.workspace.onLayoutReady(() => void undo.refresh().catch((error: unknown) => console.error("Vault agent: the change journal could not be read", error)));
     const session = new ChatSession({
       agentFor: (conversation, user) => agents.agentFor(conversation, user),
       store: new ConversationStore(this.app.vault.adapter, () =>
@@ -70,6 +82,7 @@ export default class VaultAgentPlugin extends Plugin {
       readiness: () => readinessProblem(this.settings, services, openSettings),
       explain: (message) => explainFailure(message, openSettings),
       notice: (message) => new Notice(message),
+      undo,
     });
     this.register(() => session.stop());
 
@@ -81,6 +94,7 @@ export default class VaultAgentPlugin extends Plugin {
     this.addSettingTab(
       new VaultAgentSettingTab(this.app, this, {
         settings: () => this.settings,
+        engineSettings,
         save: async (patch) => {
           this.settings = { ...this.settings, ...patch };
           await this.saveData(this.settings);

@@ -20,6 +20,7 @@ export const COMMAND_IDS = [
   "rebuild-index",
   "stop-generation",
   "new-conversation",
+  "undo-last-change",
 ] as const;
 
 function lineRange(editor: Editor): string {
@@ -90,4 +91,15 @@ export function registerCommands(plugin: Plugin, deps: CommandDeps): void {
   });
 
   plugin.addCommand({ id: "new-conversation", name: "New conversation", callback: () => void session.newConversation().then(() => deps.openChat()) });
+
+  plugin.addCommand({
+    id: "undo-last-change",
+    name: "Undo the agent's last change",
+    // Offered only while the journal holds a turn to undo.
+    checkCallback: (checking: boolean) => {
+      if (!session.canUndoLast) return false;
+      if (!checking) void session.undoLast();
+      return true;
+    },
+  });
 }

@@ -1,5 +1,6 @@
-// e2e scenes for MCP tools: a read-only MCP tool call in the chat, a destructive one waiting for approval with its
-// server and arguments shown, and the settings' MCP section (states, tools, import). Screens: chat-mcp-tool and
+// e2e scenes for MCP tools: a read-only MCP tool call in the chat (it asks first: its arguments go to a server not
+// marked as trusted, and the card says so), a destructive one waiting for approval with its server and arguments
+// shown, and the settings' MCP section (states, tools, import). Screens: chat-confirm-outbound, chat-mcp-tool and
 // settings-mcp in each theme. Called from run.mjs with its helpers.
 
 /** Runs the MCP scenes on a booted page. */
@@ -13,12 +14,17 @@ export async function mcpScenes({ page, theme, check, assert, shot, input, waitT
     );
     await input.fill("What is the weather forecast for Lisbon?");
     await input.press("Enter");
+    // Its arguments leave the vault for a server not marked as trusted: the outbound-data policy asks, saying why.
+    await page.locator(".vault-agent-confirm").waitFor({ timeout: WAIT });
+    const notes = await page.locator(".vault-agent-confirm-note").allTextContents();
+    assert(notes.some((n) => n.includes("“weather”") && n.includes("not marked as trusted")), `the card should say where the data goes, got ${JSON.stringify(notes)}`);
+    await shot("chat-confirm-outbound");
+    await page.locator(".vault-agent-confirm-buttons button", { hasText: "Approve" }).click();
     await page.locator('.vault-agent-tool[data-status="ok"]').waitFor({ timeout: WAIT });
     await waitTurnEnd();
     const card = page.locator(".vault-agent-tool").first();
     assert((await card.locator(".vault-agent-tool-name").textContent()) === "mcp:weather:get_forecast", "the card names the MCP tool");
     assert((await card.locator(".vault-agent-card-args").textContent()).includes('"Lisbon"'), "the card shows the arguments");
-    assert((await page.locator(".vault-agent-confirm").count()) === 0, "a read-only MCP tool runs without asking");
 
     await page.evaluate(
       (replies) => window.harness.script(replies, { chunkDelayMs: 5 }),

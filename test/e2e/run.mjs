@@ -203,6 +203,17 @@ async function runTheme(context, theme) {
     assert(written === content, `the note should hold the approved content, got ${JSON.stringify(written)}`);
   });
 
+  await check(`[${theme}] Undo this turn takes the approved write back, and the command is offered only while there is one`, async () => {
+    const undo = page.locator(".vault-agent-undo button", { hasText: "Undo this turn" });
+    await undo.waitFor({ timeout: WAIT });
+    assert(await page.evaluate(() => window.harness.commandAvailable("undo-last-change")), "the undo command should be offered after a write");
+    await shot("chat-undo-turn");
+    await undo.click();
+    await page.locator(".vault-agent-undo-done").waitFor({ timeout: WAIT });
+    assert((await page.evaluate(() => window.harness.read("Garden plan.md"))) === null, "undo should take the created note away");
+    assert(!(await page.evaluate(() => window.harness.commandAvailable("undo-last-change"))), "nothing is left to undo");
+  });
+
   await check(`[${theme}] Stop aborts a generation mid-stream`, async () => {
     await newConversation();
     const long = "This is a long answer that keeps going. ".repeat(40);
@@ -332,6 +343,21 @@ async function runTheme(context, theme) {
   });
 
   await localLlamaScenes({ page, theme, check, assert, shot, WAIT });
+
+  await check(`[${theme}] from Obsidian 1.11.4 the API key is a secret in the keychain, not a field in data.json`, async () => {
+    await page.evaluate(() => window.harness.setApiVersion("1.11.4"));
+    try {
+      const engineRow = page.locator(".setting-item:not(.setting-item-heading)", { has: page.locator(".setting-item-name", { hasText: /^Engine$/ }) });
+      await engineRow.locator("select").selectOption("openai");
+      const key = page.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^API key$/ }) });
+      await key.locator("input.vault-agent-fake-secret").waitFor({ timeout: WAIT });
+      assert((await key.locator(".setting-item-description").textContent()).includes("Obsidian's keychain"), "the key's storage should be disclosed");
+      await shot("settings-engine-secret");
+      await engineRow.locator("select").selectOption("builtin");
+    } finally {
+      await page.evaluate(() => window.harness.setApiVersion("1.8.7"));
+    }
+  });
 
   await mcpScenes({ page, theme, check, assert, shot, input, waitTurnEnd, newConversation, call, say, WAIT });
 

@@ -1,4 +1,5 @@
 /** Fakes of Obsidian's App, Plugin, command registry and settings window. */
+import { SecretStorage } from "./api-version";
 import { Component } from "./events";
 import { setIcon, type PluginSettingTab } from "./ui";
 import { FileManager, MemoryBackend, MetadataCache, Vault, type VaultBackend } from "./vault";
@@ -118,6 +119,8 @@ export class App {
   workspace: Workspace;
   commands: Commands;
   setting = new AppSetting();
+  /** Present as in 1.11.4+; code reaches it only behind requireApiVersion, which answers for the fake's version. */
+  secretStorage = new SecretStorage();
   /** View creators by type, filled by Plugin.registerView. */
   viewRegistry = new Map<string, (leaf: WorkspaceLeaf) => View>();
   /** Hosts for ribbon icons and status bar items (the harness places them). */

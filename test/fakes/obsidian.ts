@@ -38,6 +38,7 @@ export {
   ExtraButtonComponent,
   setIcon,
   setTooltip,
+  SecretComponent,
 } from "./ui";
 export { App, Plugin, Commands, AppSetting, type PluginManifest, type Command } from "./app";
 
@@ -54,7 +55,7 @@ export const Platform = {
   isLinux: true,
 };
 
-export const apiVersion = "1.8.7";
+export { apiVersion, requireApiVersion, setFakeApiVersion, SecretStorage } from "./api-version";
 
 export function debounce<T extends unknown[]>(cb: (...args: T) => unknown, timeout = 0, resetTimer = false) {
   let timer: ReturnType<typeof setTimeout> | null = null;

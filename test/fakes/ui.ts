@@ -116,6 +116,13 @@ export class TextComponent extends TextFieldComponent<HTMLInputElement> {
   }
 }
 
+/** Obsidian's secret picker (1.11.4): its value is a secret's name; here a text field holding the name. */
+export class SecretComponent extends TextFieldComponent<HTMLInputElement> {
+  constructor(_app: unknown, containerEl: HTMLElement) {
+    super(containerEl.createEl("input", { type: "text", cls: "vault-agent-fake-secret" }));
+  }
+}
+
 export class TextAreaComponent extends TextFieldComponent<HTMLTextAreaElement> {
   constructor(containerEl: HTMLElement) {
     super(containerEl.createEl("textarea"));

@@ -207,7 +207,15 @@ export class DataAdapter {
     this.backend.writeBytes(p, new Uint8Array(data));
   }
   async rename(from: string, to: string): Promise<void> {
+    // Obsidian's adapter refuses to overwrite an existing file.
+    if (this.backend.exists(normalizePath(to))) throw new Error("Destination file already exists!");
     this.backend.rename(normalizePath(from), normalizePath(to));
+  }
+  async stat(path: string): Promise<{ type: "file"; ctime: number; mtime: number; size: number } | null> {
+    const p = normalizePath(path);
+    if (!this.backend.exists(p)) return null;
+    const file = this.backend.scan().files.find((f) => f.path === p);
+    return file ? { type: "file", ctime: file.ctime, mtime: file.mtime, size: file.size } : null;
   }
 }
 

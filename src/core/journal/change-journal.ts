@@ -5,7 +5,7 @@
  */
 import type { JournalStore } from "../ports/journal-store";
 import type { VaultPort } from "../ports/vault";
-import { parseKey, parseRecord, recordKey, textHash, type AfterRecord, type BeforeRecord, type ChangeCall, type ChangeOp, type JournalChange } from "./records";
+import { keyPart, parseKey, parseRecord, recordKey, textHash, type AfterRecord, type BeforeRecord, type ChangeCall, type ChangeOp, type JournalChange } from "./records";
 import { JournalingVault } from "./journaling-vault";
 
 export interface ChangeJournalOptions {
@@ -119,6 +119,19 @@ export class ChangeJournal {
       out.push({ turnId, at: Math.max(...changes.map((c) => c.before.at)), changes, keys: turn.keys, ...(conversationId ? { conversationId } : {}) });
     }
     return out.sort((a, b) => b.at - a.at);
+  }
+
+  /**
+   * Which turns have journaled changes, from the record names alone (no record is read): cheap enough to ask after
+   * every turn. `size` counts the turns.
+   */
+  async index(): Promise<{ has(turnId: string): boolean; size: number }> {
+    const parts = new Set<string>();
+    for (const { key } of await this.store.list()) {
+      const parsed = parseKey(key);
+      if (parsed?.phase === "a") parts.add(parsed.turn);
+    }
+    return { has: (turnId) => parts.has(keyPart(turnId)), size: parts.size };
   }
 
   /** Removes a turn's records (after it was undone). */

@@ -64,7 +64,7 @@ export function textHash(text: string | null): string | null {
 const KEY = /^(\d{13})-([A-Za-z0-9_]+)-(\d{6})-([ab])\.json$/;
 
 /** Only letters, digits and `_` go into a key; the record keeps the real id. */
-function keyPart(id: string): string {
+export function keyPart(id: string): string {
   return id.replace(/[^A-Za-z0-9_]/g, "_").slice(0, 80) || "_";
 }
 

@@ -6,6 +6,7 @@ import type { Agent } from "../../core/agent/agent";
 import type { Conversation } from "../../core/agent/conversation";
 import type { Engine } from "../../core/ports/engine";
 import type { IndexStore } from "../../core/ports/index-store";
+import type { JournalStore } from "../../core/ports/journal-store";
 import type { McpToolHost } from "../../core/ports/mcp";
 import type { UserPort } from "../../core/ports/user";
 import type { VaultPort, WorkspacePort } from "../../core/ports/vault";
@@ -31,6 +32,8 @@ export interface AgentFactoryDeps {
   mcp?: { hub: McpToolHost; startAll(): Promise<void> };
   /** Where the router keeps its tool-card vectors (the plugin's index folder). */
   routerStore?: IndexStore;
+  /** Where the change journal keeps its records (the plugin's data folder); absent = no undo. */
+  journal?: JournalStore;
   /** Tells the user something outside the pane (a tool left out, a server that failed). */
   notice?: (message: string) => void;
 }
@@ -41,7 +44,7 @@ export function pluginAgentChoices(settings: VaultAgentSettings, semantic: boole
   return {
     // Without embeddings the semantic tools stay out of the catalog, so the router never offers them.
     catalog: { semantic, network: settings.networkTools, disabledFamilies: settings.disabledToolFamilies },
-    tools: { memoryFolder: settings.memoryFolder, excludedFolders: settings.excludedFolders },
+    tools: { memoryFolder: settings.memoryFolder, excludedFolders: settings.excludedFolders, trustedMcpServers: settings.trustedMcpServers },
     router: { topK: settings.routerTopK, threshold: settings.routerThreshold },
     embedding: embeddingModel ? { id: embeddingModel } : undefined,
     agent: {
@@ -52,7 +55,13 @@ export function pluginAgentChoices(settings: VaultAgentSettings, semantic: boole
       temperature: settings.temperature,
       thinkFirstTokens: settings.thinkFirst ? THINK_FIRST_TOKENS : 0,
     },
+    journal: journalBound(settings),
   };
+}
+
+/** The change journal's bound from the settings (megabytes and days). */
+export function journalBound(settings: VaultAgentSettings): { maxBytes: number; maxAgeMs: number } {
+  return { maxBytes: settings.journalMaxMb * 1024 * 1024, maxAgeMs: settings.journalMaxDays * 24 * 60 * 60 * 1000 };
 }
 
 export class AgentFactory {
@@ -74,8 +83,8 @@ export class AgentFactory {
     const key = JSON.stringify(choices);
     if (!this.cached || this.cached.key !== key) {
       this.cached?.assembled.close();
-      const { engine, vault, workspace, memory, mcp, readConfigFile, routerStore, notice } = this.deps;
-      this.cached = { key, assembled: assembleAgent({ engine, vault, user, workspace, memory, mcp, readConfigFile, routerStore, notice, fetch: networkFetch }, choices) };
+      const { engine, vault, workspace, memory, mcp, readConfigFile, routerStore, journal, notice } = this.deps;
+      this.cached = { key, assembled: assembleAgent({ engine, vault, user, workspace, memory, mcp, readConfigFile, routerStore, journal, notice, fetch: networkFetch }, choices) };
     }
     const { agent, toolContext } = this.cached.assembled;
     agent.conversation = conversation;

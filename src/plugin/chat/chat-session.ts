@@ -9,6 +9,7 @@ import type { AgentEvent } from "../../core/agent/events";
 import type { ConfirmDecision, ConfirmRequest, UserPort } from "../../core/ports/user";
 import type { VaultPort } from "../../core/ports/vault";
 import type { ConversationStore, ConversationSummary } from "./conversation-store";
+import type { AgentUndo } from "../undo/agent-undo";
 import { Transcript } from "./transcript";
 
 /** Something that blocks chatting, with the action that fixes it. */
@@ -48,6 +49,8 @@ export interface ChatSessionDeps {
   explain(message: string): ChatProblem;
   /** A short message outside the pane (Obsidian's Notice). */
   notice(message: string): void;
+  /** Undo of journaled turns; absent = no undo actions. */
+  undo?: Pick<AgentUndo, "refresh" | "canUndo" | "canUndoLast" | "undoTurn" | "undoLast">;
 }
 
 export class ChatSession implements UserPort {
@@ -105,12 +108,16 @@ export class ChatSession implements UserPort {
     this.emit({ type: "items", ids: [userId] });
     this.emit({ type: "state" });
     const conversation = this.conversation;
+    let turnId: string | null = null;
     try {
       const agent = this.deps.agentFor(conversation, this);
       await agent.runTurn(message, {
         signal: controller.signal,
         attachments,
-        onEvent: (event) => this.onEvent(event),
+        onEvent: (event) => {
+          if (event.type === "turn-start") turnId = event.turnId;
+          this.onEvent(event);
+        },
       });
     } catch (error) {
       this.setProblem(this.deps.explain(error instanceof Error ? error.message : String(error)));
@@ -119,8 +126,49 @@ export class ChatSession implements UserPort {
       this.resolvePending("deny");
       this.pending = null;
       this.emit({ type: "state" });
+      if (turnId) await this.offerUndo([turnId]);
       await this.persist(conversation);
     }
+  }
+
+  /** Whether the agent's last journaled turn can be undone (the command's check). */
+  get canUndoLast(): boolean {
+    return !this.running && (this.deps.undo?.canUndoLast ?? false);
+  }
+
+  /** Undoes the agent's last journaled turn, in whichever conversation it was; the undo reports in a notice. */
+  async undoLast(): Promise<void> {
+    const turnId = (await this.deps.undo?.undoLast()) ?? null;
+    if (turnId) this.markUndone(this.transcript, turnId);
+  }
+
+  /** Undoes a turn's changes to the vault (its "Undo this turn"); the undo reports in a notice. */
+  async undoTurn(turnId: string): Promise<void> {
+    if (!this.deps.undo || this.running) return;
+    const transcript = this.transcript;
+    if (await this.deps.undo.undoTurn(turnId)) this.markUndone(transcript, turnId);
+  }
+
+  private markUndone(transcript: Transcript, turnId: string): void {
+    const item = transcript.get(`${turnId}:undo`);
+    if (item?.kind === "undo") {
+      item.state = "undone";
+      if (transcript === this.transcript) this.emit({ type: "items", ids: [item.id] });
+    }
+  }
+
+  /** Adds "Undo this turn" to those of these turns the journal can still undo. */
+  private async offerUndo(turnIds: string[]): Promise<void> {
+    const undo = this.deps.undo;
+    if (!undo) return;
+    try {
+      await undo.refresh();
+    } catch (error) {
+      console.error("Vault agent: the change journal could not be read", error);
+      return;
+    }
+    const ids = turnIds.filter((id) => undo.canUndo(id)).map((id) => this.transcript.addUndo(id));
+    if (ids.length) this.emit({ type: "items", ids });
   }
 
   /** Stops the running turn; a pending confirmation counts as denied. */
@@ -148,9 +196,11 @@ export class ChatSession implements UserPort {
     try {
       const conversation = await this.deps.store.load(id);
       this.conversation = conversation;
-      this.transcript = Transcript.fromConversation(conversation.toJSON());
+      const data = conversation.toJSON();
+      this.transcript = Transcript.fromConversation(data);
       this.setProblem(null);
       this.emit({ type: "reset" });
+      await this.offerUndo([...new Set(data.entries.map((e) => e.turnId))]);
     } catch (error) {
       this.deps.notice(`This conversation could not be opened: ${error instanceof Error ? error.message : String(error)}`);
     }

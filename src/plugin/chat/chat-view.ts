@@ -190,6 +190,7 @@ export class ChatView extends ItemView {
       app: this.app,
       sourcePath: this.app.workspace.getActiveFile()?.path ?? "",
       answer: (decision) => session.answer(decision),
+      undoTurn: (turnId) => void session.undoTurn(turnId),
       copy: (text) => {
         void navigator.clipboard.writeText(text).then(
           () => new Notice("Answer copied."),

@@ -1,7 +1,7 @@
 /** DOM for each transcript item: user bubbles, streamed answers, tool-call cards with confirmation, notices. */
 import { ButtonComponent, Component, MarkdownRenderer, setIcon, type App } from "obsidian";
 import type { ConfirmDecision } from "../../core/ports/user";
-import type { AssistantItem, ChatItem, NoticeItem, ToolItem, UserItem } from "./transcript";
+import type { AssistantItem, ChatItem, NoticeItem, ToolItem, UndoItem, UserItem } from "./transcript";
 
 /** What item renderers may do besides drawing. */
 export interface ItemActions {
@@ -11,6 +11,8 @@ export interface ItemActions {
   answer(decision: ConfirmDecision): void;
   copy(text: string): void;
   insert(text: string): void;
+  /** Undoes the turn's changes to the vault. */
+  undoTurn(turnId: string): void;
 }
 
 /** Renders an item into `el` (emptied first). `owner` owns the Markdown components of this render. */
@@ -27,6 +29,8 @@ export function renderItem(el: HTMLElement, item: ChatItem, owner: Component, ac
       return renderTool(el, item, actions);
     case "notice":
       return renderNotice(el, item);
+    case "undo":
+      return renderUndo(el, item, actions);
   }
 }
 
@@ -85,6 +89,11 @@ function renderConfirm(card: HTMLElement, item: ToolItem, actions: ItemActions):
   const box = card.createDiv({ cls: "vault-agent-confirm" });
   box.createDiv({ cls: "vault-agent-confirm-summary", text: request.summary });
   if (request.origin) box.createDiv({ cls: "vault-agent-confirm-origin", text: request.origin });
+  // The outbound-data policy's reasons: where the data goes, where an address came from, why it asks again.
+  if (request.notes?.length) {
+    const notes = box.createDiv({ cls: "vault-agent-confirm-notes" });
+    for (const note of request.notes) notes.createDiv({ cls: "vault-agent-confirm-note", text: note });
+  }
   if (request.effect === "destructive") box.createDiv({ cls: "vault-agent-confirm-destructive", text: "Destructive: it may delete or overwrite data." });
   const preview = box.createEl("pre", { cls: `vault-agent-preview mod-${request.previewKind}` });
   for (const line of request.preview.split("\n")) {
@@ -104,6 +113,18 @@ function renderConfirm(card: HTMLElement, item: ToolItem, actions: ItemActions):
 function renderNotice(el: HTMLElement, item: NoticeItem): void {
   el.addClass(`mod-${item.tone}`);
   el.createSpan({ text: item.text });
+}
+
+function renderUndo(el: HTMLElement, item: UndoItem, actions: ItemActions): void {
+  el.dataset.state = item.state;
+  if (item.state === "undone") {
+    el.createSpan({ cls: "vault-agent-undo-done", text: "This turn's changes were undone." });
+    return;
+  }
+  new ButtonComponent(el)
+    .setButtonText("Undo this turn")
+    .setTooltip("Puts back the notes this turn changed, exactly as they were")
+    .onClick(() => actions.undoTurn(item.turnId));
 }
 
 function iconButton(parent: HTMLElement, icon: string, label: string, onClick: () => void): HTMLElement {

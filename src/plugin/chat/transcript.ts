@@ -53,7 +53,17 @@ export interface NoticeItem {
   text: string;
 }
 
-export type ChatItem = UserItem | AssistantItem | ToolItem | NoticeItem;
+/** After a turn that changed the vault: its "Undo this turn" action. */
+export interface UndoItem {
+  kind: "undo";
+  /** `<turnId>:undo`. */
+  id: string;
+  turnId: string;
+  /** "ready" until undone. */
+  state: "ready" | "undone";
+}
+
+export type ChatItem = UserItem | AssistantItem | ToolItem | NoticeItem | UndoItem;
 
 /** Characters and lines of a tool result shown on its card. */
 const SUMMARY_CHARS = 280;
@@ -83,6 +93,21 @@ export class Transcript {
   add(item: ChatItem): void {
     this.items.push(item);
     this.byId.set(item.id, item);
+  }
+
+  /** Places the turn's undo action after its last item (once); returns its id. */
+  addUndo(turnId: string): string {
+    const id = `${turnId}:undo`;
+    if (this.byId.has(id)) return id;
+    const item: UndoItem = { kind: "undo", id, turnId, state: "ready" };
+    let at = -1;
+    this.items.forEach((other, i) => {
+      if (other.id.startsWith(`${turnId}:`)) at = i;
+    });
+    if (at < 0) this.items.push(item);
+    else this.items.splice(at + 1, 0, item);
+    this.byId.set(id, item);
+    return id;
   }
 
   clear(): void {

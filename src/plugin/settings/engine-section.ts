@@ -2,17 +2,21 @@
  * The settings section that chooses where the model runs: this computer (the built-in engine), a llama.cpp server
  * or an OpenAI-compatible server, with the server's URL, API key and model name, and "Test connection".
  */
-import { ButtonComponent, Setting } from "obsidian";
+import { ButtonComponent, Setting, type App } from "obsidian";
 import { CONSTRAINT_LABELS, type Constraint } from "../../core/ports/engine";
 import type { ServerEngineConfig, ServerProbe } from "../../engine/server/server-config";
 import { normalizeServerUrl } from "../../engine/server/server-config";
 import type { EngineStatus } from "../engine/managed-engine";
 import { LocalLlamaSection, type LlamaServerReport } from "./local-llama-section";
+import { secretPicker } from "./server-key";
 import { serverConfig, type EngineKind, type VaultAgentSettings } from "./settings";
 
 /** What the section needs from the plugin. */
 export interface EngineSectionDeps {
+  app: App;
   settings: () => VaultAgentSettings;
+  /** The settings with the API key from secret storage, for Test connection (never saved). */
+  engineSettings: () => VaultAgentSettings;
   save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
   /** Tries a server for real (from an engine host). */
   testServer: (config: ServerEngineConfig) => Promise<ServerProbe>;
@@ -42,9 +46,12 @@ const EXPECTED_CONSTRAINT: Record<EngineKind, string> = {
   openai: `${CONSTRAINT_LABELS.json_schema} (response_format), or ${CONSTRAINT_LABELS.none} when the server accepts no schema.`,
 };
 
-/** Shown under the API key: Obsidian 1.8.7, this plugin's minimum, has no secret storage for plugins. */
+/** Shown under the API key on apps older than 1.11.4, which have no secret storage for plugins. */
 export const API_KEY_NOTE =
-  "Stored in plain text in this plugin's data.json inside your vault's configuration folder (Obsidian 1.8.7, the oldest version this plugin supports, has no secret storage), so it travels with the vault if you sync it. It is sent only to this server.";
+  "Stored in plain text in this plugin's data.json inside your vault's configuration folder (this version of Obsidian has no secret storage; 1.11.4 and later keep it in the keychain), so it travels with the vault if you sync it. It is sent only to this server.";
+
+/** Shown under the API key where Obsidian has secret storage. */
+export const API_KEY_SECRET_NOTE = "Choose or add a secret in Obsidian's keychain: the key stays out of data.json and is sent only to this server.";
 
 export class EngineSection {
   /** The last "Test connection" result, kept while the tab is open. */
@@ -96,15 +103,22 @@ export class EngineSection {
         t.setPlaceholder("For example http://127.0.0.1:8080").setValue(s.serverUrl);
         t.inputEl.addEventListener("change", () => void this.saveText("serverUrl", t.inputEl));
       });
-    new Setting(containerEl)
-      .setName("API key")
-      .setDesc(`Optional. ${API_KEY_NOTE}`)
-      .addText((t) => {
+    const keyRow = new Setting(containerEl).setName("API key");
+    const picker = secretPicker(this.deps.app, keyRow.controlEl);
+    if (picker) {
+      keyRow.setDesc(`Optional. ${API_KEY_SECRET_NOTE}`);
+      picker.setValue(s.serverApiKeySecret).onChange(async (name) => {
+        this.probe = null;
+        await this.deps.save({ serverApiKeySecret: name.trim() });
+      });
+    } else {
+      keyRow.setDesc(`Optional. ${API_KEY_NOTE}`).addText((t) => {
         t.inputEl.type = "password";
         t.inputEl.autocomplete = "off";
         t.setPlaceholder("None").setValue(s.serverApiKey);
         t.inputEl.addEventListener("change", () => void this.saveText("serverApiKey", t.inputEl));
       });
+    }
     new Setting(containerEl)
       .setName("Model name")
       .setDesc(s.engineKind === "llama-server" ? "Optional: llama-server runs one model; a name here is checked against it." : "The model to ask for, as the server lists it; empty uses the first it lists.")
@@ -144,7 +158,7 @@ export class EngineSection {
     b.setButtonText(this.probe?.running ? "Testing…" : "Test connection")
       .setDisabled(!!this.probe?.running)
       .onClick(async () => {
-        const config = serverConfig(this.deps.settings());
+        const config = serverConfig(this.deps.engineSettings());
         if (!config?.url) {
           this.probe = { key: "", error: "Enter the server's URL first." };
           this.renderProbe(resultEl);

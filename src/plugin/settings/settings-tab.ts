@@ -1,4 +1,4 @@
-/** The settings tab: engine, model, agent, memory, conversations, built-in engine runtime, MCP servers. */
+/** The settings tab: engine, model, agent, memory, conversations, built-in engine runtime, MCP servers, undo and outside data. */
 import { PluginSettingTab, Setting, type App, type Plugin } from "obsidian";
 import type { EngineStatus } from "../engine/managed-engine";
 import type { HostStatus } from "../../engine/client/host-protocol";
@@ -12,10 +12,13 @@ import { renderMcpSection, type McpSectionDeps } from "./mcp-section";
 import { renderConversationsSection, renderMemorySection } from "./memory-section";
 import { ModelSection } from "./model-section";
 import type { VaultAgentSettings } from "./settings";
+import { renderTrustSection } from "./trust-section";
 
 /** What the tab needs from the plugin. */
 export interface SettingsTabDeps {
   settings: () => VaultAgentSettings;
+  /** The settings with the server key from secret storage, for Test connection (never saved). */
+  engineSettings: () => VaultAgentSettings;
   /** Saves and applies (a changed model restarts the engine on next use). */
   save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
   services: PluginServices;
@@ -49,7 +52,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   constructor(app: App, plugin: Plugin, deps: SettingsTabDeps) {
     super(app, plugin);
     this.deps = deps;
-    this.engineSection = new EngineSection({ ...deps, testServer: (c) => deps.services.testServer(c), serversOnly: !!deps.services.desktopOnly, redisplay: () => this.display() });
+    this.engineSection = new EngineSection({ ...deps, app, testServer: (c) => deps.services.testServer(c), serversOnly: !!deps.services.desktopOnly, redisplay: () => this.display() });
     this.modelSection = new ModelSection(deps);
   }
 
@@ -71,6 +74,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     }
     this.stopMcp?.();
     this.stopMcp = this.deps.mcp ? renderMcpSection(containerEl, { settings: this.deps.settings, save: this.deps.save, mcp: this.deps.mcp, stdioHidden: desktopOnly }) : null;
+    renderTrustSection(containerEl, this.deps);
   }
 
   override hide(): void {

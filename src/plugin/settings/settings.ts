@@ -15,8 +15,10 @@ export interface VaultAgentSettings {
   engineKind: EngineKind;
   /** The server's address for a server engine, e.g. http://192.168.1.20:8080. */
   serverUrl: string;
-  /** Sent only to that server (Authorization: Bearer); stored in the plugin's data.json (see engine-section.ts). */
+  /** Sent only to that server (Authorization: Bearer); in data.json only on apps without secret storage (see server-key.ts). */
   serverApiKey: string;
+  /** The name of the secret in Obsidian's secret storage that holds the key (1.11.4 and later); "" = none. */
+  serverApiKeySecret: string;
   /** The model to ask the server for; "" = the server's own. */
   serverModel: string;
   /** The llama-server program for "llama.cpp on this computer"; "" = the first found on PATH or in the usual places. */
@@ -55,6 +57,13 @@ export interface VaultAgentSettings {
   writePolicy: WritePolicy;
   /** Network tools (web fetch); off by default. */
   networkTools: boolean;
+  /** MCP servers (by name) the user trusts with vault text: their calls do not ask as outbound data. */
+  trustedMcpServers: string[];
+
+  /** The change journal (for undo) keeps at most this many megabytes... */
+  journalMaxMb: number;
+  /** ...and turns no older than this many days; the oldest turns leave first. */
+  journalMaxDays: number;
 
   /** Vault folder for the semantic index (vectra) and the text index; "" = the plugin's folder (where the CLI looks too). */
   indexFolder: string;
@@ -80,6 +89,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   engineKind: "builtin",
   serverUrl: "",
   serverApiKey: "",
+  serverApiKeySecret: "",
   serverModel: "",
   llamaServerPath: "",
   modelPath: "",
@@ -98,6 +108,9 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   disabledToolFamilies: [],
   writePolicy: "confirm",
   networkTools: false,
+  trustedMcpServers: [],
+  journalMaxMb: 50,
+  journalMaxDays: 30,
   indexFolder: "",
   excludedFolders: [],
   memoryFolder: "Memory",
@@ -110,7 +123,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
 
 /** Merges stored data over the defaults, keeping only keys of the right type (old or hand-edited data.json stays safe). */
 export function loadSettings(stored: unknown): VaultAgentSettings {
-  const settings: VaultAgentSettings = { ...DEFAULT_SETTINGS, disabledToolFamilies: [], excludedFolders: [] };
+  const settings: VaultAgentSettings = { ...DEFAULT_SETTINGS, disabledToolFamilies: [], excludedFolders: [], trustedMcpServers: [] };
   if (!stored || typeof stored !== "object") return settings;
   const data = stored as Record<string, unknown>;
   const target = settings as unknown as Record<string, unknown>;
@@ -142,6 +155,7 @@ const ENGINE_KEYS: (keyof VaultAgentSettings)[] = [
   "engineKind",
   "serverUrl",
   "serverApiKey",
+  "serverApiKeySecret",
   "serverModel",
   "llamaServerPath",
   "dataLocation",

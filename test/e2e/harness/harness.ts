@@ -286,6 +286,10 @@ const harness = {
   closeSettings(): void {
     app.setting.close();
   },
+  /** The app version requireApiVersion answers for (1.8.7, the plugin's minimum, unless a scene tries newer APIs). */
+  setApiVersion(version: string): void {
+    obsidian.setFakeApiVersion(version);
+  },
   /** Files the harness MCP "files" server still holds. */
   mcpFiles(): string[] {
     return [...harnessFiles];

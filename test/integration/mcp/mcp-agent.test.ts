@@ -90,12 +90,15 @@ describe("MCP tools in agent turns (real servers over stdio)", () => {
     expect(user.notices).toEqual([]);
   });
 
-  it("a scripted turn calls a read-only MCP tool without confirmation and the model reads its result", async () => {
-    const { agent, engine, user } = await setup((servers) => [
-      envelope([{ name: "mcp:everything:get-sum", args: { a: 2, b: 40 } }]),
-      envelope([{ name: "mcp:filesystem:read_text_file", args: { path: join(servers.fsRoot, "notes", "hello.txt") } }]),
-      envelope([], "2 + 40 = 42, and the file says hello."),
-    ]);
+  it("a scripted turn calls a read-only MCP tool of a trusted server without confirmation and the model reads its result", async () => {
+    const { agent, engine, user } = await setup(
+      (servers) => [
+        envelope([{ name: "mcp:everything:get-sum", args: { a: 2, b: 40 } }]),
+        envelope([{ name: "mcp:filesystem:read_text_file", args: { path: join(servers.fsRoot, "notes", "hello.txt") } }]),
+        envelope([], "2 + 40 = 42, and the file says hello."),
+      ],
+      { settings: { trustedMcpServers: ["everything", "filesystem"] } },
+    );
     const log = new EventLog();
     const r = await agent.runTurn("add 2 and 40, then read notes/hello.txt", { onEvent: log.listener });
     const results = log.of("tool-result");
@@ -104,18 +107,32 @@ describe("MCP tools in agent turns (real servers over stdio)", () => {
     expect(user.asked).toEqual([]);
     // The model's next prompt carries the server's answer.
     expect(engine.requests[1].messages.map((m) => m.content).join("\n")).toContain("42");
-    expect(results[1]).toMatchObject({ name: "mcp:filesystem:read_text_file", ok: true, content: "Hello from the filesystem server.\n" });
+    expect(results[1]).toMatchObject({ name: "mcp:filesystem:read_text_file", ok: true });
+    // Outside text reaches the model inside a marked data block.
+    expect(results[1].content).toContain("Hello from the filesystem server.\n");
     expect(r.outcome).toBe("done");
   });
 
-  it("asks before effectful MCP tools with the arguments shown, marks destructive ones, and never for read-only ones", async () => {
+  it("a read-only MCP tool of a server not marked trusted asks first, with the arguments that would leave", async () => {
+    const { agent, user } = await setup([envelope([{ name: "mcp:everything:get-sum", args: { a: 2, b: 40 } }]), envelope([], "42.")]);
+    const log = new EventLog();
+    await agent.runTurn("add 2 and 40", { onEvent: log.listener });
+    expect(user.asked.map((a) => a.tool)).toEqual(["mcp:everything:get-sum"]);
+    expect(user.asked[0].args).toEqual({ a: 2, b: 40 });
+    expect(log.of("tool-result")[0]).toMatchObject({ name: "mcp:everything:get-sum", ok: true });
+  });
+
+  it("asks before effectful MCP tools with the arguments shown, marks destructive ones, and never for read-only ones of a trusted server", async () => {
     const entity = { name: "Ada", entityType: "person", observations: ["wrote the first program"] };
-    const { agent, user } = await setup([
-      envelope([{ name: "mcp:memory:create_entities", args: { entities: [entity] } }]),
-      envelope([{ name: "mcp:memory:read_graph", args: {} }]),
-      envelope([{ name: "mcp:memory:delete_entities", args: { entityNames: ["Ada"] } }]),
-      envelope([], "Done."),
-    ]);
+    const { agent, user } = await setup(
+      [
+        envelope([{ name: "mcp:memory:create_entities", args: { entities: [entity] } }]),
+        envelope([{ name: "mcp:memory:read_graph", args: {} }]),
+        envelope([{ name: "mcp:memory:delete_entities", args: { entityNames: ["Ada"] } }]),
+        envelope([], "Done."),
+      ],
+      { settings: { trustedMcpServers: ["memory"] } },
+    );
     const log = new EventLog();
     await agent.runTurn("remember Ada, show the graph, then forget her", { onEvent: log.listener });
     expect(user.asked.map((a) => [a.tool, a.effect])).toEqual([
@@ -190,11 +207,14 @@ describe("MCP tools in agent turns (real servers over stdio)", () => {
   });
 
   it("an isError result goes back as a refusal and the recovery loop corrects the call", async () => {
-    const { agent, engine } = await setup((servers) => [
-      envelope([{ name: "mcp:filesystem:read_text_file", args: { path: join(servers.fsRoot, "notes", "missing.txt") } }]),
-      envelope([{ name: "mcp:filesystem:read_text_file", args: { path: join(servers.fsRoot, "notes", "hello.txt") } }]),
-      envelope([], "It says hello."),
-    ]);
+    const { agent, engine } = await setup(
+      (servers) => [
+        envelope([{ name: "mcp:filesystem:read_text_file", args: { path: join(servers.fsRoot, "notes", "missing.txt") } }]),
+        envelope([{ name: "mcp:filesystem:read_text_file", args: { path: join(servers.fsRoot, "notes", "hello.txt") } }]),
+        envelope([], "It says hello."),
+      ],
+      { settings: { trustedMcpServers: ["filesystem"] } },
+    );
     const log = new EventLog();
     const r = await agent.runTurn("read notes/missing.txt", { onEvent: log.listener });
     const [refused, fixed] = log.of("tool-result");
@@ -203,7 +223,8 @@ describe("MCP tools in agent turns (real servers over stdio)", () => {
     expect(log.of("error")[0]).toMatchObject({ code: "tool_error", recoverable: true });
     // The retry runs under the failing tool's own grammar, with the server's sentence as the correction.
     expect(engine.requests[1].messages.at(-1)?.content).toContain("Correction: MCP server");
-    expect(fixed).toMatchObject({ ok: true, content: "Hello from the filesystem server.\n" });
+    expect(fixed).toMatchObject({ ok: true });
+    expect(fixed.content).toContain("Hello from the filesystem server.\n");
     expect(r.outcome).toBe("done");
   });
 });

@@ -48,6 +48,16 @@ describe("change journal and undo over a folder vault", () => {
     expect((await h.journal.turns()).map((t) => t.turnId)).toEqual(["t1"]);
   });
 
+  it("its index names the turns it holds from the record names, and forgets an undone one", async () => {
+    await h.run("t-1", "r1c0", "vault:append", { path: "Ideas.md", content: "- first" });
+    await h.run("t2", "r1c0", "vault:append", { path: "Ideas.md", content: "- second" });
+    const index = await h.journal.index();
+    expect([index.size, index.has("t-1"), index.has("t2"), index.has("t3")]).toEqual([2, true, true, false]);
+    await undoTurns(h.journal, h.vault, [(await h.journal.turns())[0]]);
+    const after = await h.journal.index();
+    expect([after.size, after.has("t-1"), after.has("t2")]).toEqual([1, true, false]);
+  });
+
   it("refuses to clobber a note the user changed after the agent, and changes nothing", async () => {
     await h.run("t1", "r1c0", "vault:append", { path: "Ideas.md", content: "- agent line" });
     await h.run("t1", "r1c1", "vault:write", { path: "Fresh.md", content: "agent note" });

@@ -38,7 +38,7 @@ describe("commands", () => {
     expect(commands.map(([id]) => id)).toEqual(COMMAND_IDS.map((id) => `vault-agent:${id}`));
     for (const [, command] of commands) {
       expect(command.hotkeys).toBeUndefined();
-      expect(command.name).toMatch(/^[A-Z][a-z]+( [a-z]+)*$/);
+      expect(command.name).toMatch(/^[A-Z][a-z]+( [a-z]+('[a-z]+)?)*$/);
       expect(command.id).not.toContain("vault-agent");
     }
   });
