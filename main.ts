@@ -17,7 +17,7 @@ import { InstallController } from "./src/plugin/runtime/install-controller";
 import { MobileServices } from "./src/plugin/mobile/mobile-services";
 import type { PluginServices } from "./src/plugin/services-types";
 import { runSelfCheck } from "./src/plugin/models/self-check";
-import { loadSettings, modelLabel, needsEngineRestart, type VaultAgentSettings } from "./src/plugin/settings/settings";
+import { loadSettings, modelLabel, needsEngineRestart, serverConfig, type VaultAgentSettings } from "./src/plugin/settings/settings";
 import { VaultAgentSettingTab } from "./src/plugin/settings/settings-tab";
 import { appSecretStorage, loadPluginSettings, withServerKey } from "./src/plugin/settings/server-key";
 import { StatusBar } from "./src/plugin/status-bar";
@@ -86,9 +86,11 @@ export default class VaultAgentPlugin extends Plugin {
     });
     this.register(() => session.stop());
 
-    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings), engineCard: (el) => engineCard(el, engineInstall, openSettings, () => this.settings.engineKind === "builtin") }));
-    this.addRibbonIcon("bot", "Open Vault Agent chat", () => void openChat(this.app.workspace));
-    registerCommands(this, { session, openChat: async () => void (await openChat(this.app.workspace)), index: (rebuild) => void memory.index(rebuild) });
+    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings), engineCard: (el) => engineCard(el, engineInstall, openSettings, () => this.settings.engineKind === "builtin" && !services.desktopOnly), onServer: () => serverConfig(this.settings) !== null }));
+    // A phone has no room for a sidebar beside the note: the pane opens as a main tab there.
+    const placement = Platform.isPhone ? "tab" : "sidebar";
+    this.addRibbonIcon("bot", "Open Vault Agent chat", () => void openChat(this.app.workspace, placement));
+    registerCommands(this, { session, openChat: async () => void (await openChat(this.app.workspace, placement)), index: (rebuild) => void memory.index(rebuild) });
     this.addSettingTab(
       new VaultAgentSettingTab(this.app, this, {
         settings: () => this.settings,

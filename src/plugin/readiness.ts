@@ -7,6 +7,7 @@ import type { VaultAgentSettings } from "./settings/settings";
 export async function readinessProblem(settings: VaultAgentSettings, services: PluginServices, openSettings: () => void): Promise<ChatProblem | null> {
   const fix = { label: "Open settings", run: openSettings };
   // A server engine needs its address, not a model file or the built-in runtime.
+  if (services.desktopOnly && (settings.engineKind === "builtin" || settings.engineKind === "llama-cpp")) return { message: "This device needs a server engine.", action: fix };
   if (settings.engineKind === "llama-cpp") return settings.modelPath ? null : { message: "No model selected.", action: fix };
   if (settings.engineKind !== "builtin") return settings.serverUrl.trim() ? null : { message: "No server address set.", action: fix };
   if (!settings.modelPath) return { message: "No model selected.", action: fix };

@@ -21,6 +21,8 @@ export interface RuntimeReport {
 }
 
 export interface PluginServices {
+  /** Set where this device cannot run the built-in engine, model files or child processes: why, in one line (the settings tab hides those parts and shows it). */
+  readonly desktopOnly?: string;
   /** A vault path as an absolute path on disk, or null when the vault is not on a local disk. */
   absolutePath(vaultPath: string): string | null;
   /** The plugin's own models folder (absolute). */

@@ -5,7 +5,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import { EngineClient } from "../engine/client";
-import { ENGINE_HOST_HASH, ENGINE_HOST_SOURCE, RUNTIME_PACKS } from "./engine/build-constants";
+import { ENGINE_HOST_HASH, RUNTIME_PACKS } from "./engine/build-constants";
+import { engineHostSource } from "./engine/host-source";
 import { ensureHostScript } from "./engine/host-script";
 import type { InnerEngine } from "./engine/managed-engine";
 import { obsidianHostLauncher } from "./engine/obsidian-launcher";
@@ -45,7 +46,7 @@ export class DesktopServices implements PluginServices {
   constructor(
     private readonly pluginDir: string,
     /** The engine host script to write into the runtime folder; default the one this build embeds. */
-    private readonly host: { source: string; hash: string } = { source: ENGINE_HOST_SOURCE, hash: ENGINE_HOST_HASH },
+    private readonly host: { source: string; hash: string } = { source: engineHostSource(), hash: ENGINE_HOST_HASH },
     /** The vault's folder on disk. */
     private readonly vaultBase: string = "",
     private readonly runtimeOptions: DesktopRuntimeOptions = { pluginVersion: "0.0.0", settings: () => ({ dataLocation: "plugin", runtimeMirror: "" }) },

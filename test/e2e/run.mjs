@@ -10,6 +10,7 @@ import esbuild from "esbuild";
 import { chromium } from "playwright-core";
 import { runtimeScenes } from "./runtime-scenes.mjs";
 import { mcpScenes } from "./mcp-scenes.mjs";
+import { mobileScenes } from "./mobile-scenes.mjs";
 import { localLlamaScenes } from "./local-llama-scenes.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -17,6 +18,8 @@ const outDir = join(root, "test-results", "e2e");
 const screensDir = join(root, "test-results", "screens");
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const WAIT = 10_000;
+/** `--mobile`: only the phone scenes (mobile-scenes.mjs), which need a built llama-server. */
+const MOBILE_ONLY = process.argv.includes("--mobile");
 
 function log(line) {
   process.stdout.write(`${line}\n`);
@@ -56,6 +59,13 @@ writeFileSync(
   `<!doctype html><html><head><meta charset="utf-8"><title>Vault Agent harness</title>
 <link rel="stylesheet" href="obsidian-theme.css"><link rel="stylesheet" href="styles.css"></head>
 <body><script src="harness.js"></script><script src="main.js"></script></body></html>`,
+);
+// The phone's page: the harness reads __harnessMode before main.js loads (no Node, Platform says mobile).
+writeFileSync(
+  join(outDir, "mobile.html"),
+  `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<title>Vault Agent mobile harness</title><link rel="stylesheet" href="obsidian-theme.css"><link rel="stylesheet" href="styles.css"></head>
+<body><script>window.__harnessMode = "mobile";</script><script src="harness.js"></script><script src="main.js"></script></body></html>`,
 );
 writeFileSync(join(outDir, "obsidian-theme.css"), readFileSync(join(root, "test/e2e/harness/obsidian-theme.css")));
 writeFileSync(join(outDir, "styles.css"), readFileSync(join(root, "styles.css")));
@@ -372,7 +382,8 @@ try {
     headless: true,
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
-  for (const theme of ["light", "dark"]) await runTheme(context, theme);
+  if (!MOBILE_ONLY) for (const theme of ["light", "dark"]) await runTheme(context, theme);
+  await mobileScenes({ chromium, executablePath: CHROMIUM, html: pathToFileURL(join(outDir, "mobile.html")).href, notes, screensDir, check, assert, log, join, WAIT });
 } catch (error) {
   results.push({ name: "launch and run", ok: false, error });
   log(`  ✗ could not run the browser: ${error?.message ?? error}`);

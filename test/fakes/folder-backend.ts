@@ -45,6 +45,14 @@ export class FolderBackend implements VaultBackend {
     const st = fs.statSync(this.abs(p));
     return { ctime: ctime ?? mtime, mtime, size: st.size };
   }
+  readBytes(p: string): Uint8Array {
+    return new Uint8Array(fs.readFileSync(this.abs(p)));
+  }
+  writeBytes(p: string, bytes: Uint8Array): FileStats {
+    fs.writeFileSync(this.abs(p), bytes);
+    const st = fs.statSync(this.abs(p));
+    return { ctime: st.birthtimeMs || st.ctimeMs, mtime: tick(), size: st.size };
+  }
   mkdir(p: string): void {
     fs.mkdirSync(this.abs(p), { recursive: true });
   }

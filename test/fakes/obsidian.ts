@@ -48,6 +48,8 @@ export const Platform = {
   isMobile: false,
   isDesktopApp: true,
   isMobileApp: false,
+  isPhone: false,
+  isTablet: false,
   isMacOS: false,
   isWin: false,
   isLinux: true,

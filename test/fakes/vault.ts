@@ -35,6 +35,9 @@ export interface VaultBackend {
   remove(path: string): void;
   rename(from: string, to: string): void;
   listDir(path: string): { files: string[]; folders: string[] };
+  /** Bytes of a file (the flat vector index's files). */
+  readBytes(path: string): Uint8Array;
+  writeBytes(path: string, bytes: Uint8Array): FileStats;
 }
 
 let clock = 0;
@@ -46,7 +49,7 @@ export function tick(): number {
 
 /** Files in a Map: the browser harness's vault. */
 export class MemoryBackend implements VaultBackend {
-  private files = new Map<string, { text: string } & FileStats>();
+  private files = new Map<string, { text: string; bytes?: Uint8Array } & FileStats>();
   private folders = new Set<string>();
 
   constructor(initial: Record<string, string> = {}) {
@@ -77,6 +80,18 @@ export class MemoryBackend implements VaultBackend {
     const entry = { text, ctime: prev?.ctime ?? now, mtime: now, size: new TextEncoder().encode(text).length };
     this.files.set(path, entry);
     return { ctime: entry.ctime, mtime: entry.mtime, size: entry.size };
+  }
+  readBytes(path: string): Uint8Array {
+    const f = this.files.get(path);
+    if (!f) throw new Error(`ENOENT: no such file, open '${path}'`);
+    return f.bytes ?? new TextEncoder().encode(f.text);
+  }
+  writeBytes(path: string, bytes: Uint8Array): FileStats {
+    const stats = this.write(path, "");
+    const entry = this.files.get(path)!;
+    entry.bytes = bytes.slice();
+    entry.size = bytes.length;
+    return { ...stats, size: bytes.length };
   }
   mkdir(path: string): void {
     const parts = path.split("/");
@@ -180,6 +195,16 @@ export class DataAdapter {
   }
   async list(path: string): Promise<{ files: string[]; folders: string[] }> {
     return this.backend.listDir(normalizePath(path));
+  }
+  async readBinary(path: string): Promise<ArrayBuffer> {
+    const bytes = this.backend.readBytes(normalizePath(path));
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  }
+  async writeBinary(path: string, data: ArrayBuffer): Promise<void> {
+    const p = normalizePath(path);
+    const parent = p.split("/").slice(0, -1).join("/");
+    if (parent) this.backend.mkdir(parent);
+    this.backend.writeBytes(p, new Uint8Array(data));
   }
   async rename(from: string, to: string): Promise<void> {
     // Obsidian's adapter refuses to overwrite an existing file.

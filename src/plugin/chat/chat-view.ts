@@ -19,6 +19,8 @@ export interface ChatViewDeps {
   modelLabel(): string;
   /** Renders the first-run engine card into its slot above the messages; returns its cleanup. */
   engineCard?: (el: HTMLElement) => () => void;
+  /** Whether the chosen engine is this computer's (default) or a server: the empty state says where replies come from. */
+  onServer?: () => boolean;
 }
 
 export class ChatView extends ItemView {
@@ -270,7 +272,7 @@ export class ChatView extends ItemView {
         this.inputEl.focus();
       });
     }
-    this.emptyEl.createDiv({ cls: "vault-agent-empty-note", text: "Runs on your computer. Edits are shown to you before they happen." });
+    this.emptyEl.createDiv({ cls: "vault-agent-empty-note", text: `${this.deps.onServer?.() ? "Runs on your server" : "Runs on your computer"}. Edits are shown to you before they happen.` });
   }
 
   private async toggleHistory(): Promise<void> {

@@ -1,16 +1,19 @@
 import type { PacksManifest } from "../runtime/pack-format";
 
 /**
- * Values esbuild.config.mjs injects at build time: the engine host script's text and hash, and the runtime
+ * Values esbuild.config.mjs injects at build time: the engine host script (compressed) and its hash, and the runtime
  * packages the plugin folder needs. Outside a build (unit tests) they are empty.
  */
-declare const __ENGINE_HOST_SOURCE__: string | undefined;
+declare const __ENGINE_HOST_BROTLI__: string | undefined;
 declare const __ENGINE_HOST_HASH__: string | undefined;
 declare const __RUNTIME_DEPENDENCIES__: Record<string, string> | undefined;
 declare const __RUNTIME_PACKS__: PacksManifest | undefined;
 
-/** The bundled engine host (an ES module for Node). */
-export const ENGINE_HOST_SOURCE: string = typeof __ENGINE_HOST_SOURCE__ === "string" ? __ENGINE_HOST_SOURCE__ : "";
+/**
+ * The bundled engine host (an ES module for Node), brotli-compressed and in base64: a third of its text's size in
+ * main.js. Only the desktop unpacks it (host-source.ts, with Node's zlib).
+ */
+export const ENGINE_HOST_BROTLI: string = typeof __ENGINE_HOST_BROTLI__ === "string" ? __ENGINE_HOST_BROTLI__ : "";
 /** A short hash of the host text; a different hash on disk means the host script is outdated. */
 export const ENGINE_HOST_HASH: string = typeof __ENGINE_HOST_HASH__ === "string" ? __ENGINE_HOST_HASH__ : "";
 /** Package name → exact version, for the plugin folder's runtime install. */

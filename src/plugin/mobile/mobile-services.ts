@@ -21,6 +21,7 @@ import { requestUrlFetch } from "./request-url-fetch";
 export const DESKTOP_ONLY = "Needs the desktop app: this device cannot run a local model or child processes; use a llama.cpp or OpenAI-compatible server.";
 
 export class MobileServices implements PluginServices {
+  readonly desktopOnly = DESKTOP_ONLY;
   /** One transport per server address: what fetch could do there is remembered for the session. */
   private readonly transports = new Map<string, HttpTransport>();
 

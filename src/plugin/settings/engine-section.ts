@@ -21,6 +21,8 @@ export interface EngineSectionDeps {
   /** Tries a server for real (from an engine host). */
   testServer: (config: ServerEngineConfig) => Promise<ServerProbe>;
   engineStatus: () => EngineStatus;
+  /** True where no built-in engine can run (mobile): only the server choices are offered. */
+  serversOnly?: boolean;
   /** Re-renders the whole tab (the fields depend on the engine choice). */
   redisplay: () => void;
   /** Finds or checks the user's llama-server (desktop); without it "llama.cpp on this computer" shows no check. */
@@ -71,7 +73,7 @@ export class EngineSection {
       .setDesc("Where the model runs. A server can be another computer on your network, for models too large for this one.")
       .addDropdown((d) =>
         d
-          .addOptions(ENGINE_OPTIONS)
+          .addOptions(this.engineOptions(s.engineKind))
           .setValue(s.engineKind)
           .onChange(async (v) => {
             await this.deps.save({ engineKind: v === "llama-cpp" || v === "llama-server" || v === "openai" ? v : "builtin" });
@@ -88,7 +90,7 @@ export class EngineSection {
           (last.notice ? ` ${last.notice}` : ""),
       )
       .setClass("vault-agent-engine-constraint");
-    if (s.engineKind === "builtin") return;
+    if (s.engineKind === "builtin" || (this.deps.serversOnly && isOnThisComputer(s.engineKind))) return;
     if (s.engineKind === "llama-cpp") {
       this.local?.render(containerEl);
       return;
@@ -128,6 +130,13 @@ export class EngineSection {
     const resultEl = containerEl.createDiv({ cls: "vault-agent-engine-test" });
     test.addButton((b) => this.testButton(b, resultEl));
     this.renderProbe(resultEl);
+  }
+
+  /** The dropdown's choices; where only servers work, an engine on this computer stays only as the prompt to choose a server. */
+  private engineOptions(current: EngineKind): Record<string, string> {
+    if (!this.deps.serversOnly) return ENGINE_OPTIONS;
+    const { builtin: _builtin, "llama-cpp": _local, ...servers } = ENGINE_OPTIONS;
+    return isOnThisComputer(current) ? { [current]: "Choose a server", ...servers } : servers;
   }
 
   private async saveText(key: "serverUrl" | "serverApiKey" | "serverModel", input: HTMLInputElement): Promise<void> {
@@ -185,6 +194,11 @@ export class EngineSection {
   }
 }
 
+/** The engines that run on this computer (the built-in one, or llama-server started by the plugin): desktop only. */
+export function isOnThisComputer(kind: EngineKind): boolean {
+  return kind === "builtin" || kind === "llama-cpp";
+}
+
 /** The lines "Test connection" shows. */
 export function describeProbe(p: ServerProbe): string[] {
   const constraint: Constraint = p.constraint;
@@ -193,5 +207,7 @@ export function describeProbe(p: ServerProbe): string[] {
     p.grammar ? "Accepts a GBNF grammar: turns are constrained by GBNF grammar." : `No GBNF grammar on this engine: turns are constrained by ${CONSTRAINT_LABELS[constraint]}.`,
     p.embeddings ? "Embeddings: available (semantic search works)." : "Embeddings: not available.",
     ...(p.note ? [p.note] : []),
+    // How replies travel (mobile: fetch where the server allows this app's origin, else requestUrl, unstreamed).
+    ...(p.transportNote ? [p.transportNote] : []),
   ];
 }

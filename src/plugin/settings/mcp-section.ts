@@ -16,6 +16,17 @@ export interface McpSectionDeps {
   settings: () => VaultAgentSettings;
   save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
   mcp: { hub: McpHub; problems: string[]; reload(): void };
+  /** Set where child processes cannot run (mobile): why; stdio servers are then hidden and counted. */
+  stdioHidden?: string | null;
+}
+
+/** Names of the configured servers that run as a local command (stdio). */
+function stdioNames(settings: VaultAgentSettings): Set<string> {
+  try {
+    return new Set(parseMcpConfig(JSON.stringify(settings.mcpConfig)).filter((s) => s.transport === "stdio").map((s) => s.name));
+  } catch {
+    return new Set();
+  }
 }
 
 const STATE_TEXT: Record<McpServerView["state"], string> = { stopped: "Not started", starting: "Starting…", ready: "Ready", failed: "Failed" };
@@ -48,8 +59,11 @@ export function renderMcpSection(el: HTMLElement, deps: McpSectionDeps): () => v
       text: "Tools from Model Context Protocol servers join the agent's tools. Servers start when a message first needs them; tools that can change things ask before they run.",
     });
     for (const problem of deps.mcp.problems) section.createDiv({ cls: "vault-agent-error-text", text: problem });
-    const views = deps.mcp.hub.servers();
-    const parts = uniqueParts(views.map((v) => v.name));
+    const all = deps.mcp.hub.servers();
+    const parts = uniqueParts(all.map((v) => v.name));
+    const hidden = deps.stdioHidden ? stdioNames(deps.settings()) : new Set<string>();
+    const views = all.filter((v) => !hidden.has(v.name));
+    if (hidden.size) section.createDiv({ cls: "vault-agent-muted vault-agent-mcp-hidden", text: `${hidden.size} local (stdio) ${hidden.size === 1 ? "server is" : "servers are"} hidden. ${deps.stdioHidden}` });
     if (views.length === 0) section.createDiv({ cls: "vault-agent-mcp-empty", text: "No servers yet. Import a configuration below." });
     for (const view of views) {
       const box = section.createDiv({ cls: `vault-agent-mcp-server mod-${view.enabled ? view.state : "off"}` });

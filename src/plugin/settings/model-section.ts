@@ -26,6 +26,8 @@ export class ModelSection {
   render(containerEl: HTMLElement): void {
     const s = this.deps.settings();
     new Setting(containerEl).setName("Model").setHeading();
+    // Model files need the desktop app; the server names its model in the engine section.
+    if (this.deps.services.desktopOnly) return renderRunSettings(containerEl, s, this.deps.save, false);
     const picker = containerEl.createDiv({ cls: "vault-agent-model-picker" });
     void this.renderModels(picker);
     new Setting(containerEl)
@@ -117,19 +119,11 @@ export class ModelSection {
   }
 }
 
-/** Context size, GPU layers, threads, temperature, thinking and idle unload. */
-function renderRunSettings(containerEl: HTMLElement, s: VaultAgentSettings, save: (patch: Partial<VaultAgentSettings>) => Promise<void>): void {
+/** Context size, GPU layers and threads (where the model runs here), temperature, thinking and idle unload. */
+function renderRunSettings(containerEl: HTMLElement, s: VaultAgentSettings, save: (patch: Partial<VaultAgentSettings>) => Promise<void>, local = true): void {
+  // A server engine caps its context at this size too.
   numberSetting(containerEl, "Context size", "Tokens the model sees at once; set it to 0 to choose from the model and free memory.", s.contextSize, [0, 131072], (v) => save({ contextSize: v }));
-  new Setting(containerEl)
-    .setName("GPU layers")
-    .setDesc("Layers offloaded to the graphics card. Automatic uses the GPU when one is found; 0 runs on the CPU only.")
-    .addDropdown((d) =>
-      d
-        .addOptions({ "-1": "Automatic", "0": "CPU only", "16": "16", "32": "32", "99": "All" })
-        .setValue(String(s.gpuLayers))
-        .onChange(async (v) => save({ gpuLayers: Number(v) })),
-    );
-  numberSetting(containerEl, "Threads", "CPU threads for generation; set it to 0 to choose from your cores and the model's size.", s.threads, [0, 256], (v) => save({ threads: v }));
+  if (local) renderLocalRunSettings(containerEl, s, save);
   sliderSetting(containerEl, "Temperature", "Higher is more varied, lower is more focused.", s.temperature, [0, 1.5, 0.05], (v) => save({ temperature: v }));
   renderThinkingSetting(containerEl, s, save);
   numberSetting(
@@ -140,4 +134,18 @@ function renderRunSettings(containerEl: HTMLElement, s: VaultAgentSettings, save
     [0, 1440],
     (v) => save({ idleUnloadMinutes: v }),
   );
+}
+
+/** How the built-in engine loads a model file: GPU layers, threads. */
+function renderLocalRunSettings(containerEl: HTMLElement, s: VaultAgentSettings, save: (patch: Partial<VaultAgentSettings>) => Promise<void>): void {
+  new Setting(containerEl)
+    .setName("GPU layers")
+    .setDesc("Layers offloaded to the graphics card. Automatic uses the GPU when one is found; 0 runs on the CPU only.")
+    .addDropdown((d) =>
+      d
+        .addOptions({ "-1": "Automatic", "0": "CPU only", "16": "16", "32": "32", "99": "All" })
+        .setValue(String(s.gpuLayers))
+        .onChange(async (v) => save({ gpuLayers: Number(v) })),
+    );
+  numberSetting(containerEl, "Threads", "CPU threads for generation; set it to 0 to choose from your cores and the model's size.", s.threads, [0, 256], (v) => save({ threads: v }));
 }

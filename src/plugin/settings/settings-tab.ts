@@ -52,7 +52,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   constructor(app: App, plugin: Plugin, deps: SettingsTabDeps) {
     super(app, plugin);
     this.deps = deps;
-    this.engineSection = new EngineSection({ ...deps, app, testServer: (c) => deps.services.testServer(c), redisplay: () => this.display() });
+    this.engineSection = new EngineSection({ ...deps, app, testServer: (c) => deps.services.testServer(c), serversOnly: !!deps.services.desktopOnly, redisplay: () => this.display() });
     this.modelSection = new ModelSection(deps);
   }
 
@@ -60,15 +60,20 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     const { containerEl } = this;
     containerEl.empty();
     containerEl.addClass("vault-agent-settings");
+    const desktopOnly = this.deps.services.desktopOnly;
+    // One line for everything hidden below: the built-in engine, model files, the runtime, stdio MCP servers.
+    if (desktopOnly) containerEl.createDiv({ cls: "vault-agent-muted vault-agent-desktop-only", text: `The built-in engine, model files and local MCP servers are hidden. ${desktopOnly}` });
     this.engineSection.render(containerEl);
     this.modelSection.render(containerEl);
     renderAgentSection(containerEl, this.deps);
     renderMemorySection(containerEl, this.deps);
     renderConversationsSection(containerEl, { ...this.deps, redisplay: () => this.display() });
-    new Setting(containerEl).setName("Built-in engine").setHeading();
-    void this.renderRuntime(containerEl.createDiv({ cls: "vault-agent-runtime" }));
+    if (!desktopOnly) {
+      new Setting(containerEl).setName("Built-in engine").setHeading();
+      void this.renderRuntime(containerEl.createDiv({ cls: "vault-agent-runtime" }));
+    }
     this.stopMcp?.();
-    this.stopMcp = this.deps.mcp ? renderMcpSection(containerEl, { settings: this.deps.settings, save: this.deps.save, mcp: this.deps.mcp }) : null;
+    this.stopMcp = this.deps.mcp ? renderMcpSection(containerEl, { settings: this.deps.settings, save: this.deps.save, mcp: this.deps.mcp, stdioHidden: desktopOnly }) : null;
     renderTrustSection(containerEl, this.deps);
   }
 

@@ -11,6 +11,7 @@ import type { ModelEntry } from "../../../src/plugin/models/model-library";
 import type { PluginServices, RuntimeReport } from "../../../src/plugin/services";
 import { HarnessRuntime } from "./runtime-harness";
 import { HARNESS_MCP_CONFIG, harnessFiles, harnessMcpTransport } from "./mcp-harness";
+import { mobileObsidian } from "./mobile-harness";
 
 /** Posix `path`, enough for main.js's top-level use. */
 const pathShim = {
@@ -26,13 +27,21 @@ const pathShim = {
 };
 
 const w = window as unknown as Record<string, unknown>;
-w.process = { env: {}, platform: "linux", pid: 1, execPath: "/usr/bin/obsidian" };
-// Obsidian's renderer has Node's `global` too (the MCP SDK's stdio dependencies read it when loaded).
-w.global = window;
+/** "mobile" when the page set `__harnessMode` before this bundle: a phone without Node (mobile-harness.ts). */
+const mobile = w.__harnessMode === "mobile";
+if (!mobile) {
+  w.process = { env: {}, platform: "linux", pid: 1, execPath: "/usr/bin/obsidian" };
+  // Obsidian's renderer has Node's `global` too (the MCP SDK's stdio dependencies read it when loaded).
+  w.global = window;
+}
 const moduleObject = { exports: {} as Record<string, unknown> };
 w.module = moduleObject;
 w.exports = moduleObject.exports;
 w.require = (name: string) => {
+  if (mobile) {
+    if (name === "obsidian") return mobileObsidian;
+    throw new Error(`Cannot find module '${name}' (no Node on mobile).`);
+  }
   if (name === "obsidian") return obsidian;
   const bare = name.replace(/^node:/, "");
   if (bare === "path") return pathShim;
@@ -149,19 +158,35 @@ const services: PluginServices = {
 };
 
 let app: App;
+/** The in-memory vault's files. */
+let vaultBackend: MemoryBackend;
 
 interface BootOptions {
   theme: "light" | "dark";
   notes: Record<string, string>;
+  /** Mobile mode: the llama-server the plugin's own MobileServices reach through requestUrl. */
+  serverUrl?: string;
+}
+
+/** data.json: desktop has the scripted model and the harness MCP servers; the phone a llama.cpp server and a stdio server it must hide. */
+function harnessSettings(options: BootOptions): Record<string, unknown> {
+  if (!mobile) return { modelPath: MODEL_INFO.path, idleUnloadMinutes: 0, mcpConfig: HARNESS_MCP_CONFIG };
+  return {
+    engineKind: "llama-server",
+    serverUrl: options.serverUrl ?? "",
+    idleUnloadMinutes: 0,
+    mcpConfig: { mcpServers: { "local files": { command: "npx", args: ["-y", "some-mcp-server"], disabled: true } } },
+  };
 }
 
 async function boot(options: BootOptions): Promise<void> {
   document.body.addClass(`theme-${options.theme}`);
-  const backend = new MemoryBackend({
+  if (mobile) document.body.addClass("is-mobile", "is-phone");
+  vaultBackend = new MemoryBackend({
     ...options.notes,
-    ".obsidian/plugins/vault-agent/data.json": JSON.stringify({ modelPath: MODEL_INFO.path, idleUnloadMinutes: 0, mcpConfig: HARNESS_MCP_CONFIG }),
+    ".obsidian/plugins/vault-agent/data.json": JSON.stringify(harnessSettings(options)),
   });
-  app = new App(backend);
+  app = new App(vaultBackend);
   const root = document.body.createDiv({ cls: "app-container" });
   const workspace = root.createDiv({ cls: "workspace" });
   app.ribbonEl = workspace.createDiv({ cls: "workspace-ribbon side-dock-ribbon mod-left" });
@@ -172,11 +197,14 @@ async function boot(options: BootOptions): Promise<void> {
   const exported = moduleObject.exports as { default?: new (app: App, manifest: unknown) => obsidian.Plugin };
   const PluginClass = exported.default;
   if (!PluginClass) throw new Error("main.js did not export a plugin class as its default export.");
-  const Harnessed = class extends PluginClass {
-    createServices(): PluginServices {
-      return services;
-    }
-  };
+  // The phone runs the plugin's own MobileServices; the desktop harness swaps in the scripted engine.
+  const Harnessed = mobile
+    ? PluginClass
+    : class extends PluginClass {
+        createServices(): PluginServices {
+          return services;
+        }
+      };
   const manifest = { id: "vault-agent", name: "Vault Agent", version: "0.1.0", minAppVersion: "1.8.7", description: "", author: "", isDesktopOnly: true };
   const plugin = new Harnessed(app, manifest);
   plugin.load();
@@ -199,6 +227,14 @@ const harness = {
   },
   read(path: string): string | null {
     return app.vault.peek(path);
+  },
+  /** Paths and sizes of the vault's files under `prefix` (binary ones too: the flat vector index). */
+  files(prefix = ""): { path: string; size: number; mtime: number }[] {
+    return vaultBackend.scan().files.filter((f) => f.path.startsWith(prefix)).map((f) => ({ path: f.path, size: f.size, mtime: f.mtime }));
+  },
+  /** Where the chat pane's leaf lives: "main" (a tab) or "right" (the sidebar). */
+  chatSide(): string | null {
+    return (app.workspace.getLeavesOfType("vault-agent-chat")[0] as unknown as { side?: string } | undefined)?.side ?? null;
   },
   commandAvailable(id: string): boolean {
     return app.commands.isAvailable(`vault-agent:${id}`);

@@ -37,6 +37,17 @@ describe("engine choice settings", () => {
     expect(await readinessProblem(DEFAULT_SETTINGS, services, open)).toMatchObject({ message: "No model selected." });
   });
 
+  it("where only a server can run (mobile), the built-in choice asks for a server instead of a model file", async () => {
+    const services = { desktopOnly: "Needs the desktop app.", runtime: async () => ({ installed: false, updateNeeded: false }) } as unknown as PluginServices;
+    expect(await readinessProblem(DEFAULT_SETTINGS, services, () => undefined)).toMatchObject({ message: "This device needs a server engine." });
+    expect(await readinessProblem({ ...DEFAULT_SETTINGS, engineKind: "llama-cpp", modelPath: "/m.gguf" }, services, () => undefined)).toMatchObject({ message: "This device needs a server engine." });
+  });
+
+  it("Test connection adds how replies travel when the transport is not plain fetch", () => {
+    const lines = describeProbe({ kind: "llama-server", url: "http://h:8080", model: "m", grammar: true, constraint: "gbnf", embeddings: true, transport: "requestUrl", transportNote: "Replies arrive whole." });
+    expect(lines.at(-1)).toBe("Replies arrive whole.");
+  });
+
   it("Test connection's lines say the model, the context, the constraint and embeddings", () => {
     expect(
       describeProbe({ kind: "llama-server", url: "http://h:8080", model: "qwen.gguf", contextSize: 8192, grammar: true, constraint: "gbnf", embeddings: false, note: "Embeddings are off." }),
