@@ -71,6 +71,6 @@ describe("server engine parts", () => {
     expect(serverFromFlags({ engine: "llama-server", url: "http://h:8080", "api-key": "k", "server-model": "m" })).toEqual({ kind: "llama-server", url: "http://h:8080", apiKey: "k", model: "m" });
     expect(() => serverFromFlags({ engine: "llama-server" })).toThrow("--engine llama-server needs the server's address: --url http://host:port.");
     expect(() => serverFromFlags({ url: "http://h:1" })).toThrow("--url needs --engine llama-server or --engine openai.");
-    expect(() => serverFromFlags({ engine: "ollama", url: "http://h:1" })).toThrow('--engine must be llama-server, openai or builtin, got "ollama".');
+    expect(() => serverFromFlags({ engine: "ollama", url: "http://h:1" })).toThrow('--engine must be llama-cpp, llama-server, openai or builtin, got "ollama".');
   });
 });
