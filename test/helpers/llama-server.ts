@@ -5,10 +5,11 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { connect } from "node:net";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../../src/engine/server/managed-llama-server";
 
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const BUILD_HINT = "run `bash scripts/build-llama-server.sh` once (about 30 minutes on 2 cores) to build llama-server and ggml-rpc-server";
@@ -36,17 +37,7 @@ export function requireLlamaServer(what: string): string | null {
   return null;
 }
 
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface RunningServer {
   url: string;

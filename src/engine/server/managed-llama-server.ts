@@ -47,8 +47,8 @@ const HEALTHY_AFTER_MS = 60_000;
 /** How the manager names the server in sentences. */
 export const LOCAL_LLAMA_LABEL = "llama.cpp on this computer";
 
-/** A free TCP port on 127.0.0.1. */
-function freePort(): Promise<number> {
+/** A free TCP port on 127.0.0.1 (the tests start their servers on one too). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

@@ -3,6 +3,7 @@
  * into a plugin folder, spawned with process.execPath and ELECTRON_RUN_AS_NODE=1 only when first needed, runs the
  * generated test model, unloads it after the idle timeout, and is killed when the plugin unloads.
  */
+import { alive } from "../../helpers/process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,15 +46,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => rmSync(pluginDir, { recursive: true, force: true }));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function until(pred: () => boolean, ms = 10_000): Promise<void> {
   const start = Date.now();

@@ -4,6 +4,7 @@
  * a binary run everywhere (small shell scripts pretending to be one); the rest need the real llama-server that
  * scripts/build-llama-server.sh builds, and skip with a message without it.
  */
+import { alive } from "../../helpers/process";
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -41,15 +42,6 @@ function pretender(dir: string, version: string, help: string): string {
 }
 
 const FULL_HELP = "-np, --parallel N\n-c, --ctx-size N\n--embeddings\n--pooling\n-ngl, --n-gpu-layers N\n--api-key KEY (env: LLAMA_API_KEY)";
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("finding and checking llama-server", () => {
   let dir: string;
