@@ -3,6 +3,7 @@
  * vault's config folder, where the plugin keeps its journal too, so either can undo the other's turns). Each
  * record is written to a temp file and renamed into place, so a crash leaves it whole or absent.
  */
+import { readFileOrNull, writeFileAtomic } from "../engine/atomic-file";
 import { promises as fs } from "node:fs";
 import { join } from "node:path";
 import type { JournalStore } from "../core/ports/journal-store";
@@ -36,26 +37,12 @@ export class FolderJournalStore implements JournalStore {
   }
 
   async load(key: string): Promise<string | null> {
-    try {
-      return await fs.readFile(join(this.dir, key), "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw err;
-    }
+    return await readFileOrNull(join(this.dir, key), "utf8");
   }
 
   async save(key: string, text: string): Promise<void> {
-    await fs.mkdir(this.dir, { recursive: true });
-    const tmp = join(this.dir, `.${key}.${process.pid}.tmp`);
-    const handle = await fs.open(tmp, "w");
-    try {
-      await handle.writeFile(text, "utf8");
-      // On disk before the rename makes it visible: the journal must outlive a crash of the turn it records.
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.rename(tmp, join(this.dir, key));
+    // On disk before the rename makes it visible: the journal must outlive a crash of the turn it records.
+    await writeFileAtomic(join(this.dir, key), text, { durable: true });
   }
 
   async remove(key: string): Promise<void> {

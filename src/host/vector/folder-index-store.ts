@@ -1,6 +1,7 @@
 /** IndexStore over a folder on disk: one file per key, written atomically (temp file + rename). */
 import { promises as fs } from "node:fs";
-import { dirname, resolve, sep } from "node:path";
+import { resolve, sep } from "node:path";
+import { readFileOrNull, writeFileAtomic } from "../../engine/atomic-file";
 import type { IndexStore } from "../../core/ports/index-store";
 
 export class FolderIndexStore implements IndexStore {
@@ -12,20 +13,11 @@ export class FolderIndexStore implements IndexStore {
   }
 
   async load(key: string): Promise<string | null> {
-    try {
-      return await fs.readFile(this.file(key), "utf8");
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw err;
-    }
+    return await readFileOrNull(this.file(key), "utf8");
   }
 
   async save(key: string, text: string): Promise<void> {
-    const target = this.file(key);
-    await fs.mkdir(dirname(target), { recursive: true });
-    const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
-    await fs.writeFile(tmp, text, "utf8");
-    await fs.rename(tmp, target);
+    await writeFileAtomic(this.file(key), text);
   }
 
   async remove(key: string): Promise<void> {

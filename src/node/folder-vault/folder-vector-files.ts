@@ -2,6 +2,7 @@
 import { promises as fs } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { VectorFiles } from "../../engine/vector/vector-files";
+import { readFileOrNull, writeFileAtomic } from "../../engine/atomic-file";
 
 export class FolderVectorFiles implements VectorFiles {
   /** Absolute folder holding the index file. */
@@ -12,20 +13,11 @@ export class FolderVectorFiles implements VectorFiles {
   }
 
   async read(name: string): Promise<Uint8Array | null> {
-    try {
-      return await fs.readFile(this.file(name));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
-      throw err;
-    }
+    return await readFileOrNull(this.file(name));
   }
 
   async write(name: string, bytes: Uint8Array): Promise<void> {
-    await fs.mkdir(this.folder, { recursive: true });
-    const target = this.file(name);
-    const tmp = `${target}.tmp-${process.pid}-${Date.now()}`;
-    await fs.writeFile(tmp, bytes);
-    await fs.rename(tmp, target);
+    await writeFileAtomic(this.file(name), bytes);
   }
 
   async rename(from: string, to: string): Promise<void> {
