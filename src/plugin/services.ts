@@ -27,6 +27,9 @@ import type { LlamaServerReport } from "./settings/local-llama-section";
 export { EngineSetupError, type PluginServices, type RuntimeReport } from "./services-types";
 import { EngineSetupError, type PluginServices, type RuntimeReport } from "./services-types";
 
+/** The data folder's subfolder of saved sequence states. */
+const STATES_FOLDER = "states";
+
 /** Runtime settings the desktop services read on each use. */
 export interface DesktopRuntimeOptions {
   /** The plugin's version (its release holds the packs). */
@@ -75,6 +78,11 @@ export class DesktopServices implements PluginServices {
     return path.join(this.dataFolder(), "models");
   }
 
+  /** Where the built-in engine saves conversation states. */
+  statesFolder(location?: VaultAgentSettings["dataLocation"]): string {
+    return path.join(this.dataFolder(location), STATES_FOLDER);
+  }
+
   listModels(settings: VaultAgentSettings): Promise<ModelEntry[]> {
     return listModels([
       { path: this.modelsFolder(), source: "plugin" },
@@ -107,6 +115,8 @@ export class DesktopServices implements PluginServices {
     const from = this.dataFolder();
     const target = this.dataFolder(to);
     await moveDataFolders(from, target);
+    // Saved states are a cache rebuilt from the conversations' text: dropped, not moved.
+    await fs.promises.rm(path.join(from, STATES_FOLDER), { recursive: true, force: true });
     return { from: path.join(from, "models"), to: path.join(target, "models") };
   }
 
@@ -169,6 +179,8 @@ export class DesktopServices implements PluginServices {
         contextSize: settings.contextSize > 0 ? settings.contextSize : undefined,
         threads: settings.threads > 0 ? settings.threads : undefined,
         gpuLayers: settings.gpuLayers >= 0 ? settings.gpuLayers : undefined,
+        // Saved states sit with the models (inside the vault or in the per-user folder), keyed by model file.
+        states: settings.stateCacheMb > 0 ? { dir: this.statesFolder(), maxBytes: settings.stateCacheMb * 1024 * 1024 } : undefined,
       },
       embeddingModel: settings.embeddingModelPath ? { path: settings.embeddingModelPath } : undefined,
       logFile: path.join(this.pluginDir, "engine.log"),

@@ -45,7 +45,10 @@ interface RoundRow {
 
 interface TurnRow {
   turn: number;
+  /** Tokens of the first round's messages that no earlier prompt or reply held (the user message with its turn block, and the results of a last round whose reply was never followed). */
   new_tokens: number;
+  /** True when this turn's first round trimmed old turns from the prompt (the prefix is rebuilt once). */
+  trimmed: boolean;
   wall_ms: number;
   outcome: string;
   rounds: RoundRow[];
@@ -54,9 +57,19 @@ interface TurnRow {
 /** An engine that forwards to the current host client (replaced on restart) and records every generation. */
 class RecordingEngine implements Engine {
   rounds: RoundRow[] = [];
+  /** Per round, the messages that neither the previous prompt nor its reply held, as one text. */
+  unseen: string[] = [];
+  private held = new Set<string>();
   constructor(public client: EngineClient) {}
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
+    const key = (role: string, content: string): string => `${role}\u0000${content}`;
+    this.unseen.push(
+      request.messages
+        .filter((m) => !this.held.has(key(m.role, m.content)))
+        .map((m) => m.content)
+        .join("\n"),
+    );
     const sent = performance.now();
     let firstAt: number | undefined;
     const result = await this.client.generate({
@@ -66,6 +79,7 @@ class RecordingEngine implements Engine {
         request.onText?.(chunk);
       },
     });
+    this.held = new Set([...request.messages.map((m) => key(m.role, m.content)), key("assistant", result.text)]);
     const round = (n: number): number => Math.round(n * 10) / 10;
     this.rounds.push({
       prompt_tokens: result.tokensIn,
@@ -130,10 +144,13 @@ async function runConversation(setup: RunSetup): Promise<{ turns: TurnRow[]; res
   const { agent } = headless;
   const turn = async (n: number, message: string): Promise<TurnRow> => {
     const from = engine.rounds.length;
+    const trimmedBefore = agent.conversation.trim?.throughTurnId;
     const result = await agent.runTurn(message);
+    const unseen = engine.unseen[from];
     const user = agent.conversation.entries.find((e) => e.turnId === result.turnId && e.kind === "user");
-    const newTokens = user?.kind === "user" ? await engine.countTokens(userText(user)) : 0;
-    return { turn: n, new_tokens: newTokens, wall_ms: result.ms, outcome: result.outcome, rounds: engine.rounds.slice(from) };
+    const newTokens = unseen !== undefined ? await engine.countTokens(unseen) : user?.kind === "user" ? await engine.countTokens(userText(user)) : 0;
+    const trimmed = agent.conversation.trim?.throughTurnId !== trimmedBefore;
+    return { turn: n, new_tokens: newTokens, trimmed, wall_ms: result.ms, outcome: result.outcome, rounds: engine.rounds.slice(from) };
   };
   const phase = (row: TurnRow): Phase => {
     const first = row.rounds[0];
@@ -158,16 +175,20 @@ async function runConversation(setup: RunSetup): Promise<{ turns: TurnRow[]; res
 }
 
 /** The issue's goals, checked on this run's rows. */
-function goals(turns: TurnRow[], previous: TurnRow[] | undefined, restart: Phase | undefined): Record<string, boolean | number | null> {
+function goals(turns: TurnRow[], previous: TurnRow[] | undefined, restart: Phase | undefined): Record<string, boolean | number | number[] | null> {
   const first = (t: TurnRow | undefined) => t?.rounds[0];
   const later = turns.slice(1);
-  const within = later.every((t) => (first(t)?.evaluated_tokens ?? Infinity) <= t.new_tokens + 64);
+  const fits = (t: TurnRow): boolean => (first(t)?.evaluated_tokens ?? Infinity) <= t.new_tokens + 64;
+  const within = later.every(fits);
   const shares = turns.slice(3, 8).map((t) => (first(t) ? first(t)!.reused_tokens / first(t)!.prompt_tokens : 0));
   const t2 = first(turns[1])?.prompt_eval_ms;
   const t8 = first(turns[turns.length - 1])?.prompt_eval_ms;
   const p8 = first(previous?.[previous.length - 1])?.prompt_eval_ms;
   return {
     first_round_within_new_plus_64: within,
+    // A trim rebuilds the prefix once by design; the goal is also read over the turns that did not trim.
+    first_round_within_new_plus_64_untrimmed: later.filter((t) => !t.trimmed).every(fits),
+    trimmed_turns: turns.filter((t) => t.trimmed).map((t) => t.turn),
     min_reused_share_turns_4_to_8: shares.length ? Math.round(Math.min(...shares) * 1000) / 1000 : null,
     last_vs_turn2_prompt_eval: t2 && t8 !== undefined ? Math.round((t8 / t2) * 100) / 100 : null,
     last_vs_previous_layout_prompt_eval: p8 && t8 !== undefined ? Math.round((t8 / p8) * 1000) / 1000 : null,

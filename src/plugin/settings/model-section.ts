@@ -148,4 +148,12 @@ function renderLocalRunSettings(containerEl: HTMLElement, s: VaultAgentSettings,
         .onChange(async (v) => save({ gpuLayers: Number(v) })),
     );
   numberSetting(containerEl, "Threads", "CPU threads for generation; set it to 0 to choose from your cores and the model's size.", s.threads, [0, 256], (v) => save({ threads: v }));
+  numberSetting(
+    containerEl,
+    "Saved conversation states (MB)",
+    "Disk kept for conversations the model has already read, so reopening one does not read it again; the least recently used go first. Set it to 0 to save none.",
+    s.stateCacheMb,
+    [0, 100000],
+    (v) => save({ stateCacheMb: v }),
+  );
 }

@@ -42,6 +42,8 @@ export interface VaultAgentSettings {
   thinkFirst: boolean;
   /** Minutes without a request before the model is unloaded; 0 = never. */
   idleUnloadMinutes: number;
+  /** Disk for saved conversation states of the built-in engine, in MB (least recently used go first); 0 = none saved. */
+  stateCacheMb: number;
 
   /** Tools the router offers per message. */
   routerTopK: number;
@@ -101,6 +103,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   temperature: 0.7,
   thinkFirst: false,
   idleUnloadMinutes: 10,
+  stateCacheMb: 300,
   routerTopK: 3,
   routerThreshold: 0.3,
   maxToolRounds: 5,
@@ -159,6 +162,7 @@ const ENGINE_KEYS: (keyof VaultAgentSettings)[] = [
   "serverModel",
   "llamaServerPath",
   "dataLocation",
+  "stateCacheMb",
 ];
 
 export function needsEngineRestart(patch: Partial<VaultAgentSettings>): boolean {

@@ -5,7 +5,7 @@
  */
 import { alive } from "../../helpers/process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -139,6 +139,37 @@ describe("engine host in the plugin folder", () => {
     await engine.dispose();
     await until(() => !alive(pid));
     expect(inner!.state).toBe("stopped");
+  });
+
+  it("saves a conversation's state in the data folder's states/ and restores it after a restart; 0 MB saves none", async () => {
+    const services = new DesktopServices(pluginDir, host);
+    const settings = { ...DEFAULT_SETTINGS, modelPath: model, threads: 1, contextSize: 512 };
+    const messages = [
+      { role: "system" as const, content: "You answer briefly about the garden." },
+      { role: "user" as const, content: "When do tomatoes go outside?" },
+    ];
+    const states = services.statesFolder();
+    rmSync(states, { recursive: true, force: true });
+    const turn = async (s: typeof settings) => {
+      const client = (await services.createEngine(s)) as EngineClient;
+      try {
+        const result = await client.generate({ messages, maxTokens: 4, temperature: 0, conversationId: "garden" });
+        return { evaluated: result.tokensEvaluated, prompt: result.tokensIn };
+      } finally {
+        await client.shutdown();
+      }
+    };
+    const first = await turn(settings);
+    expect(first.evaluated).toBeGreaterThan(0);
+    // The shutdown wrote the conversation's state (and the system prompt's) under the data folder.
+    expect(readdirSync(states).filter((n) => n.endsWith(".state")).length).toBeGreaterThanOrEqual(1);
+    // The restarted host restores the conversation: of the same prompt it evaluates at most the last token again.
+    const again = await turn(settings);
+    expect(again.prompt).toBe(first.prompt);
+    expect(again.evaluated).toBeLessThanOrEqual(1);
+    rmSync(states, { recursive: true, force: true });
+    await turn({ ...settings, stateCacheMb: 0 });
+    expect(existsSync(states)).toBe(false);
   });
 
   it("indexes the vault with embeddings from the host and a vectra index in the plugin folder", async () => {
