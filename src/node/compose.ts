@@ -21,7 +21,7 @@ import { McpHub } from "../engine/mcp/mcp-hub";
 import type { McpCatalog } from "../tools/mcp/mcp-catalog";
 import { createNodeEngine } from "../engine/client/node-launcher";
 import type { ServerEngineConfig } from "../engine/server/server-config";
-import { serverRunsTestModel } from "./server-flags";
+import { isGeneratedModel, serverRunsTestModel } from "./server-flags";
 import type { ToolRegistry } from "../tools/registry";
 import { FolderVault } from "./folder-vault/folder-vault";
 import { cachedTestModel } from "./test-model/model-cache";
@@ -210,11 +210,12 @@ async function headlessEngine(options: HeadlessOptions): Promise<{ engine: Engin
       throw err;
     }
   }
-  const testModel = !options.model;
   const modelPath = options.model ? resolve(options.model) : defaultTestModelPath();
   if (!existsSync(modelPath)) throw new Error(`The model file ${modelPath} does not exist; pass a GGUF file with --model.`);
+  // A generated model given with --model (a family model, at any size) has random weights too: the test caps apply.
+  const testModel = !options.model || (await isGeneratedModel(modelPath));
   const client = createNodeEngine({
-    model: { path: modelPath, contextSize: options.contextSize ?? 4096, threads: options.threads ?? (testModel ? 1 : undefined) },
+    model: { path: modelPath, contextSize: options.contextSize ?? 4096, threads: options.threads ?? (options.model ? undefined : 1) },
     ...(options.embedModel ? { embeddingModel: { path: resolve(options.embedModel) } } : {}),
   });
   return { engine: client, modelPath, testModel, stop: () => client.shutdown() };

@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ModelInfo } from "../core/ports/engine";
-import { readGgufInfo } from "../engine/gguf/read-gguf-info";
+import { readGgufHeader } from "../engine/gguf/read-gguf-info";
 import { createNodeEngine } from "../engine/client/node-launcher";
 import { findLlamaServer } from "../engine/server/managed-llama-binary";
 import { ManagedLlamaEngine } from "../engine/server/managed-llama-engine";
@@ -58,8 +58,22 @@ export function serverFromFlags(options: Record<string, string | boolean | undef
  */
 export async function serverRunsTestModel(info: ModelInfo): Promise<boolean> {
   if (!info.path || !existsSync(info.path)) return false;
+  return isGeneratedModel(info.path);
+}
+
+/**
+ * Whether a model file was written by `make-test-model` (random weights): the tiny test model carries the generator's
+ * name, the family models (tiny or at a released model's size) its description.
+ */
+export async function isGeneratedModel(path: string): Promise<boolean> {
+  const marker = "Vault Agent test model";
   try {
-    return (await readGgufInfo(info.path)).name.startsWith("Vault Agent test model");
+    const { header } = await readGgufHeader(path);
+    const field = (key: string): string => {
+      const v = header.metadata.get(key);
+      return typeof v === "string" ? v : "";
+    };
+    return field("general.name").startsWith(marker) || field("general.description").startsWith(marker);
   } catch {
     return false;
   }

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { Conversation } from "../../core/agent/conversation";
 import type { PromptLayout } from "../../core/agent/prompt";
 import { userText } from "../../core/agent/prompt";
-import type { Engine, GenerateRequest, GenerateResult } from "../../core/ports/engine";
+import type { ChatMessage, Engine, GenerateRequest, GenerateResult } from "../../core/ports/engine";
 import type { EngineClient } from "../../engine/client/engine-client";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import { UsageError } from "../cli-types";
@@ -54,22 +54,34 @@ interface TurnRow {
   rounds: RoundRow[];
 }
 
+/**
+ * What a prompt adds to the one before it (with that prompt's reply): the messages after the longest run both hold at
+ * the same positions, plus the system message when it changed (the previous layout rewrites it every turn).
+ */
+export function unseenText(held: ChatMessage[], messages: ChatMessage[]): string {
+  const same = (a: ChatMessage | undefined, b: ChatMessage): boolean => a !== undefined && a.role === b.role && a.content === b.content;
+  const parts: string[] = [];
+  let from = 0;
+  if (messages[0]?.role === "system") {
+    if (!same(held[0], messages[0])) parts.push(messages[0].content);
+    from = 1;
+  }
+  let i = from;
+  while (i < messages.length && same(held[i], messages[i])) i++;
+  for (const m of messages.slice(i)) parts.push(m.content);
+  return parts.join("\n");
+}
+
 /** An engine that forwards to the current host client (replaced on restart) and records every generation. */
 class RecordingEngine implements Engine {
   rounds: RoundRow[] = [];
-  /** Per round, the messages that neither the previous prompt nor its reply held, as one text. */
+  /** Per round, the messages past what the previous prompt and its reply held (position by position), as one text. */
   unseen: string[] = [];
-  private held = new Set<string>();
+  private held: ChatMessage[] = [];
   constructor(public client: EngineClient) {}
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
-    const key = (role: string, content: string): string => `${role}\u0000${content}`;
-    this.unseen.push(
-      request.messages
-        .filter((m) => !this.held.has(key(m.role, m.content)))
-        .map((m) => m.content)
-        .join("\n"),
-    );
+    this.unseen.push(unseenText(this.held, request.messages));
     const sent = performance.now();
     let firstAt: number | undefined;
     const result = await this.client.generate({
@@ -79,7 +91,7 @@ class RecordingEngine implements Engine {
         request.onText?.(chunk);
       },
     });
-    this.held = new Set([...request.messages.map((m) => key(m.role, m.content)), key("assistant", result.text)]);
+    this.held = [...request.messages, { role: "assistant", content: result.text }];
     const round = (n: number): number => Math.round(n * 10) / 10;
     this.rounds.push({
       prompt_tokens: result.tokensIn,

@@ -113,8 +113,6 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const onEvent = (event: AgentEvent): void => {
     if (!row) return;
     if (event.type === "error" && event.recoverable) row.recoveries[recoveryKind(event.code)] = (row.recoveries[recoveryKind(event.code)] ?? 0) + 1;
-    // The agent emits no trim event yet; any event named for trimming is counted when it does.
-    if ((event.type as string).includes("trim")) row.trims++;
   };
   // The host starts with the first request, so its pid is read when measuring.
   const hostPid = (): number | undefined => (engine as { hostPid?: number }).hostPid;
@@ -124,7 +122,10 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   try {
     for (let t = 0; t < turns; t++) {
       row = { ms: 0, rounds: 0, replies: 0, valid: 0, promptTokens: 0, evaluatedTokens: 0, recoveries: {}, trims: 0 };
+      const trimmedBefore = headless.agent.conversation.trim?.throughTurnId;
       const r = await headless.agent.runTurn(SCRIPT[t % SCRIPT.length], { onEvent });
+      // A trim moves the conversation's trimmed-through mark (old turns left the prompt, summarized).
+      if (headless.agent.conversation.trim?.throughTurnId !== trimmedBefore) row.trims++;
       row.ms = r.ms;
       row.rounds = r.rounds;
       rows.push(row);
@@ -168,6 +169,6 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     last_over_second_median: medians.length >= 2 && medians[1] > 0 ? Math.round((medians.at(-1)! / medians[1]) * 100) / 100 : null,
     rss_growth_mb: round1(rssLast - rssAt10),
     file_bytes: fileBytes,
-    context_trims_source: "events: the agent emits no trim event yet, so context_trims reads 0 until it does",
+    summarized_turns: headless.agent.conversation.trim?.summaries.length ?? 0,
   };
 }
