@@ -17,7 +17,7 @@ import { localLlamaEngine, localLlamaFromFlags, SERVER_FLAGS, SERVER_USAGE, serv
 import type { Engine } from "../../core/ports/engine";
 
 export const usage =
-  `eval [--suite tools|router|bfcl] [--model F] [--embed-model F] ${SERVER_USAGE} [--limit N] [--bfcl DIR] [--json]   tools: the ${EVAL_SUITE.length}-query tool-use suite in four configurations (default: the random test model); ` +
+  `eval [--suite tools|router|bfcl] [--model F] [--embed-model F] ${SERVER_USAGE} [--limit N] [--bfcl DIR] [--layout previous] [--json]   tools: the ${EVAL_SUITE.length}-query tool-use suite in four configurations (default: the random test model); ` +
   "router: the router alone, per language (suite and held-out) and on BFCL's functions as one catalog; bfcl: BFCL requests with their own catalogs in the four configurations";
 
 /** Short envelopes for the random test model: every reply stays a few hundred bytes, so the run is quick. */
@@ -30,7 +30,7 @@ function spread<T>(items: T[], n: number): T[] {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "limit", "seed", "bfcl", ...SERVER_FLAGS], booleans: ["json"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "limit", "seed", "bfcl", "layout", ...SERVER_FLAGS], booleans: ["json"] });
   const server = serverFromFlags(options);
   const local = localLlamaFromFlags(options);
   if (server && typeof options.model === "string") throw new UsageError("Give either --model (the built-in engine) or --engine with --url (a server), not both.");
@@ -45,6 +45,8 @@ export async function run(argv: string[]): Promise<number> {
   const bfclItems = suite === "bfcl" ? loadBfcl(typeof options.bfcl === "string" ? resolve(options.bfcl) : undefined) : [];
   const limit = options.limit === undefined ? (suite === "bfcl" ? bfclItems.length : EVAL_SUITE.length) : Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError(`--limit must be a positive whole number, got "${String(options.limit)}".`);
+  const layout = options.layout;
+  if (layout !== undefined && layout !== "previous" && layout !== "growing") throw new UsageError(`--layout takes "growing" (the default) or "previous" (the tools in the system message), got "${String(layout)}".`);
   let testModel = typeof options.model !== "string";
   let modelPath = testModel ? defaultTestModelPath() : resolve(options.model as string);
   if (!server && !existsSync(modelPath)) throw new UsageError(`The model file ${modelPath} does not exist; pass a GGUF file with --model.`);
@@ -95,6 +97,7 @@ export async function run(argv: string[]): Promise<number> {
       embedModel,
       seed: Number(options.seed ?? 1),
       temperature: 0,
+      ...(layout === "previous" ? { promptLayout: "previous" as const } : {}),
       log,
     });
     process.stdout.write(options.json ? JSON.stringify({ model: modelPath, cases: limit, results: rows }) + "\n" : formatTable(rows) + "\n");

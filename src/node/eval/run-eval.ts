@@ -2,6 +2,7 @@
  * The evaluation harness: runs the bundled suite through the real agent in four configurations and
  * measures valid envelopes, right tool, right key args, mixed-tool hybrids and latency.
  */
+import type { PromptLayout } from "../../core/agent/prompt";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -78,6 +79,8 @@ export interface EvalRunOptions {
   embedModel?: string;
   seed?: number;
   temperature?: number;
+  /** Where the turn's tools and memories go; default the agent's (growing: in the user message). */
+  promptLayout?: PromptLayout;
   /** Progress lines. */
   log?: (line: string) => void;
 }
@@ -105,7 +108,7 @@ export async function runEval(options: EvalRunOptions): Promise<ConfigMetrics[]>
           grammarOptions: options.grammarOptions,
           clamp: options.clamp,
           catalog: { semantic: !!options.embedModel, network: false },
-          agentOptions: configAgentOptions(config, options),
+          agentOptions: { ...configAgentOptions(config, options), ...(options.promptLayout ? { promptLayout: options.promptLayout } : {}) },
         });
         return {
           judge: async (testCase, clock) => {
