@@ -58,7 +58,7 @@ export default class VaultAgentPlugin extends Plugin {
     });
     // The indexes live partly in the engine host: save them there before the host is stopped.
     this.register(() => void memory.close().finally(() => engine.dispose()));
-    const mcp = new McpService({ settings: () => this.settings, connection: services.mcpConnection?.(), version: this.manifest.version, notice: (m) => new Notice(m) });
+    const mcp = new McpService({ settings: () => this.settings, connection: services.mcpConnection?.(), version: this.manifest.version, notice: (m) => new Notice(m), stdioUnavailable: services.desktopOnly });
     this.register(() => void mcp.close());
     const journal = new AdapterJournalStore(this.app.vault.adapter, pluginJournalFolder(this.pluginFolder()));
     const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search(),
