@@ -10,6 +10,7 @@ import { splitFrontmatter } from "./frontmatter";
 import { TimeSlices, yieldToLoop } from "./yield";
 import { contentHash } from "./content-hash";
 import { TextEngine, type CompactShard } from "./text-engine";
+import { parseShard } from "./shard-parse";
 
 /** What minisearch stores per note. */
 interface TextDoc {
@@ -155,8 +156,7 @@ export class TextIndex {
         const text = await store.load(shardKey(key, i));
         if (text === null) continue;
         await slices.pause();
-        const shard = JSON.parse(text) as CompactShard;
-        await slices.maybePause();
+        const shard = await parseShard(text, slices);
         await engine.importShard(shard, slices);
         if (!Array.isArray(shard.hashes) || shard.hashes.length !== shard.docs.length) throw new Error("text index shard is malformed");
         shard.docs.forEach((p, k) => hashes.set(p, String(shard.hashes[k])));

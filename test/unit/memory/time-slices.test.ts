@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { TimeSlices } from "../../../src/core/memory/yield";
 import { TextEngine } from "../../../src/core/memory/text-engine";
 import { parseManifest, stringifyManifest, type Manifest } from "../../../src/core/memory/index-manifest";
+import { parseShard } from "../../../src/core/memory/shard-parse";
 
 /** A clock that moves one millisecond each time it is read, and a slicer over it that counts its pauses (budget 1: every check is due). */
 function steppingSlices(budgetMs: number): { slices: TimeSlices; pauses: () => number } {
@@ -25,10 +26,10 @@ interface Doc {
 }
 const OPTIONS = { fields: ["title", "body"], storeFields: [] as string[] };
 
-/** 400 notes with about 3,000 distinct terms: a shard long enough to be cut several times. */
-function engineWithNotes(): TextEngine<Doc> {
+/** `n` notes (default 400, about 3,000 distinct terms): a shard long enough to be cut several times. */
+function engineWithNotes(n = 400): TextEngine<Doc> {
   const engine = new TextEngine<Doc>(OPTIONS);
-  for (let i = 0; i < 400; i++) {
+  for (let i = 0; i < n; i++) {
     const words = Array.from({ length: 12 }, (_, k) => `w${(i * 7 + k) % 3000}x`).join(" ");
     engine.add({ id: `Notes/${i}.md`, title: `Note ${i}`, body: `${words} garden tomato ${i % 2 ? "budget" : "review"}` });
   }
@@ -83,5 +84,21 @@ describe("loading in slices", () => {
     expect(pauses()).toBeGreaterThanOrEqual(Math.floor(1000 / 128));
     expect(sliced).toEqual(await parseManifest(raw, never()));
     expect(sliced?.notes["N/999.md"]).toEqual({ mtime: 999, size: 1009, hash: "h999", ids: ["a999", "b999"] });
+  });
+
+  it("parses a stored shard in pieces to exactly what one JSON.parse gives, and any other layout whole", async () => {
+    const engine = engineWithNotes(4000);
+    const shard = engine.exportShards(() => 0, new Set([0]), () => "h").get(0)!;
+    const text = JSON.stringify(shard);
+    expect(text.length).toBeGreaterThan(3 * 64 * 1024);
+    const { slices, pauses } = steppingSlices(1);
+    expect(await parseShard(text, slices)).toEqual(JSON.parse(text));
+    // The head, then one pause per 64 KB piece of postings.
+    expect(pauses()).toBeGreaterThanOrEqual(4);
+    const empty = JSON.stringify({ ...shard, docs: [], hashes: [], len: [], terms: [], post: [] });
+    expect(await parseShard(empty, never())).toEqual(JSON.parse(empty));
+    const pretty = JSON.stringify(shard, null, 1);
+    expect(await parseShard(pretty, never())).toEqual(shard);
+    await expect(parseShard(text.slice(0, -9), never())).rejects.toThrow();
   });
 });
