@@ -22,18 +22,17 @@ export async function parseShard(text: string, slices: TimeSlices): Promise<Comp
   const head = JSON.parse(`${text.slice(0, at)}"post":[]}`) as CompactShard;
   await slices.maybePause();
   const end = text.length - 2;
-  const post: number[] = [];
+  const pieces: number[][] = [];
   for (let from = start; from < end; ) {
     let to = Math.min(end, from + PIECE);
     if (to < end) {
       const comma = text.indexOf(",", to);
       to = comma < 0 || comma > end ? end : comma;
     }
-    const piece = JSON.parse(`[${text.slice(from, to)}]`) as unknown[];
-    for (const n of piece) post.push(n as number);
+    pieces.push(JSON.parse(`[${text.slice(from, to)}]`) as number[]);
     from = to + 1;
     await slices.maybePause();
   }
-  head.post = post;
+  head.post = pieces.length === 1 ? pieces[0] : ([] as number[]).concat(...pieces);
   return head;
 }
