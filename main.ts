@@ -9,6 +9,7 @@ import { openChat } from "./src/plugin/chat/open-chat";
 import { registerCommands } from "./src/plugin/commands";
 import { ManagedEngine } from "./src/plugin/engine/managed-engine";
 import { McpService } from "./src/plugin/mcp/mcp-service";
+import { ChargingGate, platformBattery } from "./src/plugin/memory/charging-gate";
 import { MemoryService } from "./src/plugin/memory/memory-service";
 import { semanticSetup, textHostSetup } from "./src/plugin/memory/semantic-setup";
 import { openHotkeys, openPluginSettings } from "./src/plugin/obsidian-internals";
@@ -46,6 +47,7 @@ export default class VaultAgentPlugin extends Plugin {
     this.register(engine.onStatus((status) => statusBar.setEngine(status)));
     // One install state for the settings and the chat pane's first-run card; a new runtime restarts the engine.
     const engineInstall = new InstallController(() => services.runtimeService(), () => engine.reset());
+    const charging = new ChargingGate(platformBattery());
     const memory: MemoryService = new MemoryService({
       vault,
       adapter: this.app.vault.adapter,
@@ -55,10 +57,11 @@ export default class VaultAgentPlugin extends Plugin {
       semantic: () => semanticSetup(this.settings, services, engine, memory.indexFolder()),
       progress: (job, done, total) => statusBar.progress(job, done, total),
       notice: (message) => new Notice(message),
+      charging,
     });
     // The indexes live partly in the engine host: save them there before the host is stopped.
     this.register(() => void memory.close().finally(() => engine.dispose()));
-    const mcp = new McpService({ settings: () => this.settings, connection: services.mcpConnection?.(), version: this.manifest.version, notice: (m) => new Notice(m) });
+    const mcp = new McpService({ settings: () => this.settings, connection: services.mcpConnection?.(), version: this.manifest.version, notice: (m) => new Notice(m), stdioUnavailable: services.desktopOnly });
     this.register(() => void mcp.close());
     const journal = new AdapterJournalStore(this.app.vault.adapter, pluginJournalFolder(this.pluginFolder()));
     const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search(),
@@ -106,6 +109,7 @@ export default class VaultAgentPlugin extends Plugin {
         hostStatus: () => engine.hostStatus(),
         memoryStatus: () => memory.describe(),
         rebuildIndex: () => void memory.index(true),
+        batteryReported: charging.reported,
         openHotkeys: () => openHotkeys(this.app, this.manifest.name),
         engineInstall,
         selfCheck: () => runSelfCheck(engine),

@@ -1,10 +1,13 @@
 // Size limits (STYLE.md, issue 21): every function in src/ fits in 150 lines and every file in 800, so each
 // fits a screen or two. Lists every breach and exits 1 when there is one. Data tables (files that are a
 // literal list, not code) are exempt, and only those named below.
-// Usage: node scripts/check-sizes.mjs [folder, default src] [--json]
-import { readdirSync, readFileSync } from "node:fs";
+// It also holds a built main.js to its limit (scripts/bundle-limit.mjs: 1,024 KiB): the one given with --bundle, or,
+// checking src, the repository's main.js when a release build of it is there (a development build is not judged).
+// Usage: node scripts/check-sizes.mjs [folder, default src] [--bundle FILE] [--json]
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
+import { bundleReport } from "./bundle-limit.mjs";
 
 const MAX_FUNCTION_LINES = 150;
 const MAX_FILE_LINES = 800;
@@ -63,14 +66,29 @@ function check(path) {
   return breaches;
 }
 
-const folder = process.argv.slice(2).find((a) => !a.startsWith("--")) ?? join(root, "src");
+const args = process.argv.slice(2);
+const bundleAt = args.indexOf("--bundle");
+const folderArg = args.find((a, i) => !a.startsWith("--") && !(bundleAt >= 0 && i === bundleAt + 1));
+const folder = folderArg ?? join(root, "src");
 const files = sourceFiles(folder).filter((p) => !DATA_TABLES.has(displayName(p)));
 const breaches = files.flatMap(check);
-if (process.argv.includes("--json")) {
-  process.stdout.write(JSON.stringify({ files: files.length, breaches }) + "\n");
+const repoBundle = join(root, "main.js");
+const bundle = bundleAt >= 0 ? args[bundleAt + 1] : folderArg === undefined && existsSync(repoBundle) ? repoBundle : undefined;
+let bundleError = null;
+let bundleNote = "";
+if (bundleAt >= 0 && (!bundle || !existsSync(bundle))) bundleError = `--bundle needs a built file, and ${bundle ?? "none"} does not exist; run npm run build first.`;
+else if (bundle) {
+  const report = bundleReport(bundle, displayName(bundle));
+  bundleError = report.problem;
+  bundleNote = report.development ? `${displayName(bundle)} is a development build; npm run build checks the size of a release one.` : `${displayName(bundle)}: ${(report.size / 1024).toFixed(1)} KiB, within its limit.`;
+}
+if (args.includes("--json")) {
+  process.stdout.write(JSON.stringify({ files: files.length, breaches, bundle: bundle === undefined ? undefined : { path: bundle, problem: bundleError } }) + "\n");
 } else {
   for (const b of breaches) process.stdout.write(`${b.file}:${b.line}  ${b.kind === "file" ? "file" : `function ${b.name}`}: ${b.lines} lines (limit ${b.limit})\n`);
   const where = relative(root, folder) || ".";
   process.stdout.write(`${breaches.length ? `${breaches.length} over the size limits in ${files.length} files of ${where}.` : `All ${files.length} files of ${where} within the size limits.`}\n`);
+  if (bundleError) process.stdout.write(`${bundleError}\n`);
+  else if (bundleNote) process.stdout.write(`${bundleNote}\n`);
 }
-process.exitCode = breaches.length ? 1 : 0;
+process.exitCode = breaches.length || bundleError ? 1 : 0;

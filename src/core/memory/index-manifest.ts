@@ -3,7 +3,7 @@
  * and the files left out. Vector ids are content hashes, so a moved note keeps its vectors. On disk it is packed
  * (a note entry is one small array) and written in slices, so a 10,000-note vault never blocks for long.
  */
-import { yieldToLoop } from "./yield";
+import { TimeSlices, yieldToLoop } from "./yield";
 
 /** Files left out, by reason. */
 export interface SkipCounts {
@@ -55,15 +55,18 @@ export function hashOfVectorId(id: string): string {
 type StoredEntry = [number, number, string, string];
 
 /**
- * Reads a manifest. Version 2 (chunks as packed path-based ids and content hashes) is migrated: its
+ * Reads a manifest, in time slices (a 10,000-note one took one block of 70 ms). Version 2 (chunks as packed path-based ids and content hashes) is migrated: its
  * chunks become their hashes (ids are assigned again by the next build, and stored vectors found by
  * hash are relabeled, not re-embedded). Other versions: null (rebuilt).
  */
-export function parseManifest(raw: string): Manifest | null {
+export async function parseManifest(raw: string, slices = new TimeSlices()): Promise<Manifest | null> {
   const parsed = JSON.parse(raw) as { version?: number; modelKey?: string | null; skipped?: Manifest["skipped"]; notes?: Record<string, StoredEntry> };
   if ((parsed.version !== MANIFEST_VERSION && parsed.version !== 2) || !parsed.notes) return null;
+  await slices.maybePause();
   const notes: Record<string, NoteEntry> = {};
+  let n = 0;
   for (const [path, [mtime, size, hash, packed]] of Object.entries(parsed.notes)) {
+    if ((++n & 127) === 0) await slices.maybePause();
     if (typeof packed !== "string") return null;
     let ids: string[];
     if (parsed.version === 2) {

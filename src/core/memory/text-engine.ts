@@ -9,6 +9,7 @@
  * (documented fields of its class, pinned version).
  */
 import MiniSearch, { type Options } from "minisearch";
+import { TimeSlices } from "./yield";
 
 /** One shard of documents as stored: everything minisearch needs to search them, nothing else. */
 export interface CompactShard {
@@ -202,10 +203,11 @@ export class TextEngine<T> extends MiniSearch<T> {
   }
 
   /**
-   * Adds a stored shard's documents to this (otherwise unused) index. Throws on anything inconsistent:
-   * a truncated or foreign file must never become a half-loaded index.
+   * Adds a stored shard's documents to this (otherwise unused) index, in time slices. Throws on anything
+   * inconsistent: a truncated or foreign file must never become a half-loaded index. Nothing else may use this
+   * index until the import and finishImport are done.
    */
-  importShard(shard: CompactShard): void {
+  async importShard(shard: CompactShard, slices: TimeSlices = new TimeSlices()): Promise<void> {
     const F = this.fieldNames.length;
     if (shard.v !== SHARD_VERSION || !Array.isArray(shard.fields) || shard.fields.join("\n") !== this.fieldNames.join("\n")) throw new Error("text index shard from another version");
     const { docs, len, terms, post } = shard;
@@ -222,7 +224,10 @@ export class TextEngine<T> extends MiniSearch<T> {
     this._nextId = base + docs.length;
     this._documentCount += docs.length;
     let p = 0;
-    for (const term of terms) {
+    for (let t = 0; t < terms.length; t++) {
+      // A 10,000-note shard has tens of thousands of terms: imported in time slices, not one block of 150 ms.
+      if ((t & 511) === 511) await slices.maybePause();
+      const term = terms[t];
       let fieldData = this.importing.get(term);
       if (!fieldData) {
         fieldData = this._index.get(term) ?? new Map<number, Map<number, number>>();

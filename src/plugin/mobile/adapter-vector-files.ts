@@ -1,4 +1,9 @@
-/** VectorFiles through Obsidian's DataAdapter (works on mobile): the flat vector index in a vault folder. */
+/**
+ * VectorFiles through Obsidian's DataAdapter (works on mobile): the flat vector index in a vault folder. The adapter
+ * cannot rename over an existing file, so a replace is: write `<name>.tmp`, move the current file to `<name>.old`,
+ * move the new one into place, delete the old one. At every step one whole index is on disk under a name `read`
+ * looks for (the new one, or the previous one as `.old` when a replace was cut off); a half-written `.tmp` is never read.
+ */
 import { normalizePath } from "obsidian";
 import type { VectorFiles } from "../../engine/vector/vector-files";
 
@@ -21,7 +26,10 @@ export class AdapterVectorFiles implements VectorFiles {
 
   async read(name: string): Promise<Uint8Array | null> {
     const file = this.path(name);
-    return (await this.adapter.exists(file)) ? new Uint8Array(await this.adapter.readBinary(file)) : null;
+    if (await this.adapter.exists(file)) return new Uint8Array(await this.adapter.readBinary(file));
+    // A replace cut off after the current file was moved aside: that one is whole.
+    const old = `${file}.old`;
+    return (await this.adapter.exists(old)) ? new Uint8Array(await this.adapter.readBinary(old)) : null;
   }
 
   async write(name: string, bytes: Uint8Array): Promise<void> {
@@ -29,11 +37,16 @@ export class AdapterVectorFiles implements VectorFiles {
     if (!(await this.adapter.exists(folder))) await this.adapter.mkdir(folder);
     const file = this.path(name);
     const tmp = `${file}.tmp`;
+    const old = `${file}.old`;
     const copy = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? (bytes.buffer as ArrayBuffer) : bytes.slice().buffer;
     // Written beside, then swapped in: a crash mid-write leaves the previous index whole.
     await this.adapter.writeBinary(tmp, copy);
-    if (await this.adapter.exists(file)) await this.adapter.remove(file);
+    if (await this.adapter.exists(file)) {
+      if (await this.adapter.exists(old)) await this.adapter.remove(old);
+      await this.adapter.rename(file, old);
+    }
     await this.adapter.rename(tmp, file);
+    if (await this.adapter.exists(old)) await this.adapter.remove(old);
   }
 
   async rename(from: string, to: string): Promise<void> {

@@ -1,5 +1,6 @@
 /** The settings' memory and conversations sections: where indexes, memories and conversations live; rebuild; hotkeys. */
 import { Setting, normalizePath } from "obsidian";
+import { NO_BATTERY_STATUS } from "../memory/charging-gate";
 import type { SectionDeps } from "./setting-inputs";
 
 /** What the sections need from the plugin. */
@@ -8,6 +9,8 @@ export interface MemorySectionDeps extends SectionDeps {
   memoryStatus: () => string;
   /** Rebuilds the semantic and text indexes. */
   rebuildIndex: () => void;
+  /** Whether the device reports its battery; when it does not, the charging option says indexing runs at once. Default true. */
+  batteryReported?: boolean;
 }
 
 export function renderMemorySection(containerEl: HTMLElement, deps: MemorySectionDeps): void {
@@ -40,6 +43,10 @@ export function renderMemorySection(containerEl: HTMLElement, deps: MemorySectio
     .setName("Memory notes folder")
     .setDesc("Where the agent saves facts you ask it to remember.")
     .addText((t) => t.setValue(s.memoryFolder).onChange(async (v) => deps.save({ memoryFolder: normalizePath(v || "Memory") })));
+  new Setting(containerEl)
+    .setName("Index only while charging")
+    .setDesc(`Index vault and Rebuild index wait until the device is plugged in; edits are still indexed as you make them.${deps.batteryReported === false ? ` ${NO_BATTERY_STATUS}` : ""}`)
+    .addToggle((t) => t.setValue(s.indexOnlyWhileCharging).onChange(async (on) => deps.save({ indexOnlyWhileCharging: on })));
   new Setting(containerEl)
     .setName("Rebuild index")
     .setDesc(`${deps.memoryStatus()} Rebuilding re-reads every note; progress shows in the status bar.`)

@@ -29,6 +29,8 @@ export interface SettingsTabDeps {
   memoryStatus: () => string;
   /** Rebuilds the semantic and text indexes. */
   rebuildIndex: () => void;
+  /** Whether the device reports its battery (the charging option says so when it does not). Default true. */
+  batteryReported?: boolean;
   /** Opens Obsidian's hotkey settings filtered to this plugin's commands. */
   openHotkeys: () => void;
   /** The engine install shared with the chat pane's first-run card. */

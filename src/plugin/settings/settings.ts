@@ -73,6 +73,8 @@ export interface VaultAgentSettings {
   excludedFolders: string[];
   /** Folder for memory notes. */
   memoryFolder: string;
+  /** Index vault waits until the device is charging (where it reports its battery). Default off. */
+  indexOnlyWhileCharging: boolean;
 
   /** Where conversations persist: the plugin's data, or a vault folder. */
   conversationStorage: ConversationStorage;
@@ -117,6 +119,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   indexFolder: "",
   excludedFolders: [],
   memoryFolder: "Memory",
+  indexOnlyWhileCharging: false,
   conversationStorage: "plugin",
   conversationFolder: "Vault agent/Conversations",
   dataLocation: "plugin",

@@ -1,4 +1,4 @@
-/** scripts/check-sizes.mjs: the size limits CI enforces on src/ (150 lines a function, 800 a file). */
+/** scripts/check-sizes.mjs: the size limits CI enforces on src/ (150 lines a function, 800 a file) and on main.js (1,024 KiB). */
 import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -8,9 +8,9 @@ import { describe, expect, it } from "vitest";
 
 const script = join(import.meta.dirname, "..", "..", "..", "scripts", "check-sizes.mjs");
 
-async function checkSizes(dir: string): Promise<{ code: number; out: string }> {
+async function checkSizes(dir: string, ...more: string[]): Promise<{ code: number; out: string }> {
   try {
-    const { stdout } = await promisify(execFile)(process.execPath, [script, dir]);
+    const { stdout } = await promisify(execFile)(process.execPath, [script, dir, ...more]);
     return { code: 0, out: stdout };
   } catch (err) {
     const e = err as { code: number; stdout: string };
@@ -42,5 +42,33 @@ describe("check-sizes", () => {
     expect(r.out).toContain("long-method.ts:2  function Shelf.arrange: 162 lines (limit 150)");
     expect(r.out).toContain("long-file.ts:1  file: 801 lines (limit 800)");
     expect(r.out).toContain("3 over the size limits");
+  });
+
+  it("fails a release bundle one byte over 1,024 KiB with a sentence, and passes one at exactly 1,024 KiB", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sizes-"));
+    writeFileSync(join(dir, "ok.ts"), fn("fits", 10));
+    const over = join(dir, "over.js");
+    writeFileSync(over, "x".repeat(1024 * 1024 + 1));
+    const atLimit = join(dir, "at-limit.js");
+    writeFileSync(atLimit, "x".repeat(1024 * 1024));
+    const failed = await checkSizes(dir, "--bundle", over);
+    expect(failed.code).toBe(1);
+    expect(failed.out).toMatch(/over\.js is 1024\.0 KiB, over the 1024\.0 KiB limit; keep desktop-only or rarely used parts out of main\.js/);
+    const passed = await checkSizes(dir, "--bundle", atLimit);
+    expect(passed.code, passed.out).toBe(0);
+    expect(passed.out).toContain("1024.0 KiB, within its limit");
+  });
+
+  it("does not judge a development bundle by its size (its source map is inline), and fails when --bundle names no file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sizes-"));
+    writeFileSync(join(dir, "ok.ts"), fn("fits", 10));
+    const dev = join(dir, "dev.js");
+    writeFileSync(dev, "x".repeat(1024 * 1024 + 1) + "\n//# sourceMappingURL=data:application/json;base64,e30=\n");
+    const r = await checkSizes(dir, "--bundle", dev);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain("is a development build");
+    const missing = await checkSizes(dir, "--bundle", join(dir, "absent.js"));
+    expect(missing.code).toBe(1);
+    expect(missing.out).toContain("does not exist; run npm run build first");
   });
 });

@@ -3,26 +3,13 @@
  * of all of them (a message's language is never guessed: a word is a function word if it is one anywhere),
  * the routing hints per built-in tool, and the patterns behind small talk and change requests.
  */
-import { de } from "./de";
-import { en } from "./en";
-import { es } from "./es";
-import { fr } from "./fr";
-import { it } from "./it";
-import { ja } from "./ja";
-import { ko } from "./ko";
-import { nl } from "./nl";
-import { pl } from "./pl";
-import { pt } from "./pt";
-import { ru } from "./ru";
-import { tr } from "./tr";
-import { uk } from "./uk";
-import { zh } from "./zh";
+import { ALL_LANGUAGES } from "./all";
 import type { RouterLanguage } from "./types";
 import { fold } from "../fold";
 
 export type { RouterLanguage } from "./types";
 
-export const LANGUAGES: readonly RouterLanguage[] = [en, de, fr, es, pt, it, nl, pl, ru, uk, tr, zh, ja, ko];
+export const LANGUAGES: readonly RouterLanguage[] = ALL_LANGUAGES;
 
 
 function wordSet(pick: (l: RouterLanguage) => string): Set<string> {

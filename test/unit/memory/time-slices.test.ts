@@ -1,0 +1,104 @@
+/**
+ * Loading the memory indexes in time slices (no frame blocked over 50 ms on a phone): the slicer itself, and the
+ * two loops it cuts — importing a full-text shard and reading the manifest — which must give the same result
+ * however often they pause.
+ */
+import { describe, expect, it } from "vitest";
+import { TimeSlices } from "../../../src/core/memory/yield";
+import { TextEngine } from "../../../src/core/memory/text-engine";
+import { parseManifest, stringifyManifest, type Manifest } from "../../../src/core/memory/index-manifest";
+import { parseShard } from "../../../src/core/memory/shard-parse";
+
+/** A clock that moves one millisecond each time it is read, and a slicer over it that counts its pauses (budget 1: every check is due). */
+function steppingSlices(budgetMs: number): { slices: TimeSlices; pauses: () => number } {
+  let now = 0;
+  let pauses = 0;
+  const slices = new TimeSlices(budgetMs, () => (pauses++, Promise.resolve()), () => now++);
+  return { slices, pauses: () => pauses };
+}
+
+const never = () => new TimeSlices(Number.POSITIVE_INFINITY);
+
+interface Doc {
+  id: string;
+  title: string;
+  body: string;
+}
+const OPTIONS = { fields: ["title", "body"], storeFields: [] as string[] };
+
+/** `n` notes (default 400, about 3,000 distinct terms): a shard long enough to be cut several times. */
+function engineWithNotes(n = 400): TextEngine<Doc> {
+  const engine = new TextEngine<Doc>(OPTIONS);
+  for (let i = 0; i < n; i++) {
+    const words = Array.from({ length: 12 }, (_, k) => `w${(i * 7 + k) % 3000}x`).join(" ");
+    engine.add({ id: `Notes/${i}.md`, title: `Note ${i}`, body: `${words} garden tomato ${i % 2 ? "budget" : "review"}` });
+  }
+  return engine;
+}
+
+describe("TimeSlices", () => {
+  it("is due once its budget is used, and starts a new slice after each pause", async () => {
+    let now = 100;
+    let yields = 0;
+    const slices = new TimeSlices(8, () => (yields++, Promise.resolve()), () => now);
+    now = 107;
+    expect(slices.due()).toBe(false);
+    await slices.maybePause();
+    expect(yields).toBe(0);
+    now = 108;
+    expect(slices.due()).toBe(true);
+    await slices.maybePause();
+    expect(yields).toBe(1);
+    expect(slices.due()).toBe(false);
+    now = 116;
+    expect(slices.due()).toBe(true);
+  });
+});
+
+describe("loading in slices", () => {
+  it("imports a full-text shard in many slices with the same search results as in one piece", async () => {
+    const source = engineWithNotes();
+    const shard = source.exportShards(() => 0, new Set([0]), () => "h").get(0)!;
+    expect(shard.terms.length).toBeGreaterThan(2048);
+    const whole = new TextEngine<Doc>(OPTIONS);
+    await whole.importShard(shard, never());
+    whole.finishImport();
+    const { slices, pauses } = steppingSlices(1);
+    const sliced = new TextEngine<Doc>(OPTIONS);
+    await sliced.importShard(shard, slices);
+    sliced.finishImport();
+    // A check every 512 terms, each due on this clock.
+    expect(pauses()).toBeGreaterThanOrEqual(Math.floor(shard.terms.length / 512));
+    for (const query of ["garden", "w17x budget", "w2800x", "tomato review"]) {
+      expect(sliced.search(query)).toEqual(whole.search(query));
+      expect(sliced.search(query).length).toBeGreaterThan(0);
+    }
+  });
+
+  it("reads a manifest in slices to the same notes as in one piece", async () => {
+    const notes: Manifest["notes"] = {};
+    for (let i = 0; i < 1000; i++) notes[`N/${i}.md`] = { mtime: i, size: 10 + i, hash: `h${i}`, ids: [`a${i}`, `b${i}`] };
+    const raw = await stringifyManifest({ version: 3, modelKey: "m", notes, skipped: {} });
+    const { slices, pauses } = steppingSlices(1);
+    const sliced = await parseManifest(raw, slices);
+    expect(pauses()).toBeGreaterThanOrEqual(Math.floor(1000 / 128));
+    expect(sliced).toEqual(await parseManifest(raw, never()));
+    expect(sliced?.notes["N/999.md"]).toEqual({ mtime: 999, size: 1009, hash: "h999", ids: ["a999", "b999"] });
+  });
+
+  it("parses a stored shard in pieces to exactly what one JSON.parse gives, and any other layout whole", async () => {
+    const engine = engineWithNotes(4000);
+    const shard = engine.exportShards(() => 0, new Set([0]), () => "h").get(0)!;
+    const text = JSON.stringify(shard);
+    expect(text.length).toBeGreaterThan(3 * 64 * 1024);
+    const { slices, pauses } = steppingSlices(1);
+    expect(await parseShard(text, slices)).toEqual(JSON.parse(text));
+    // The head, then one pause per 64 KB piece of postings.
+    expect(pauses()).toBeGreaterThanOrEqual(4);
+    const empty = JSON.stringify({ ...shard, docs: [], hashes: [], len: [], terms: [], post: [] });
+    expect(await parseShard(empty, never())).toEqual(JSON.parse(empty));
+    const pretty = JSON.stringify(shard, null, 1);
+    expect(await parseShard(pretty, never())).toEqual(shard);
+    await expect(parseShard(text.slice(0, -9), never())).rejects.toThrow();
+  });
+});
