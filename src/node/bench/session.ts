@@ -163,7 +163,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const medians = blocks.map((b) => b.turn_ms_median as number);
   return {
     turns: rows.length,
-    model: headless.testModel ? "test model" : headless.modelPath,
+    model: headless.modelPath || "test model",
     blocks,
     valid_all: rows.every((r) => r.valid === r.replies),
     last_over_second_median: medians.length >= 2 && medians[1] > 0 ? Math.round((medians.at(-1)! / medians[1]) * 100) / 100 : null,
