@@ -140,14 +140,37 @@ function exactStrings(compiler: CompileContext, x: ExactStrings): GbnfExpr | nul
   return compiler.rules.add(`${compiler.hint}-pattern`, seq(lit('"'), built.content, lit('"')), `strings|${key}`);
 }
 
+/** Integer multipleOf values whose multiples in a bounded range are written out one by one, at most. */
+const MAX_LISTED_MULTIPLES = 256;
+
+/**
+ * multipleOf on a number or integer node: nothing to do where every integer is a multiple (1, 0.5,
+ * 0.25 on integers); otherwise relaxed, unless the caller handles it (integers in a short range).
+ */
 function multipleOf(compiler: CompileContext, s: Schema, ctx: Ctx, integer: boolean): void {
   if (s.multipleOf === undefined) return;
   if (integer && typeof s.multipleOf === "number" && (s.multipleOf === 1 || s.multipleOf === 0.5 || s.multipleOf === 0.25)) return;
   compiler.relax(ctx.pointer, "multipleOf", "multipleOf is not enforced by the grammar");
 }
 
+/**
+ * The multiples of a whole step between two integer bounds, written out, when there are few and all
+ * are exact doubles; undefined otherwise. (Below 2^53 the validator's division is exact, so a value
+ * passes exactly when the step divides it.)
+ */
+function listedMultiples(lo: bigint, hi: bigint, step: number): GbnfExpr | null | undefined {
+  const exact = 2n ** 53n;
+  if (!Number.isInteger(step) || step < 2 || lo < -exact || hi > exact) return undefined;
+  const k = BigInt(step);
+  const first = lo >= 0n ? ((lo + k - 1n) / k) * k : -((-lo / k) * k);
+  if (first > hi) return null;
+  if ((hi - first) / k + 1n > BigInt(MAX_LISTED_MULTIPLES)) return undefined;
+  const texts: string[] = [];
+  for (let v = first; v <= hi; v += k) texts.push(String(v));
+  return literalChoice(texts.map((text) => ({ text, then: EMPTY })));
+}
+
 export function compileInteger(compiler: CompileContext, s: Schema, ctx: Ctx): GbnfExpr | null {
-  multipleOf(compiler, s, ctx, true);
   const min = num(s.minimum);
   const max = num(s.maximum);
   const xmin = num(s.exclusiveMinimum);
@@ -158,19 +181,25 @@ export function compileInteger(compiler: CompileContext, s: Schema, ctx: Ctx): G
     los.push(-(2n ** 31n));
     his.push(2n ** 31n - 1n);
   }
-  if (min === undefined && max === undefined && xmin === undefined && xmax === undefined && los.length === 0) return jsonInteger(compiler.rules);
   if (min !== undefined) los.push(toBigInt(Math.ceil(min)));
   if (xmin !== undefined) los.push(toBigInt(Math.floor(xmin)) + 1n);
   if (max !== undefined) his.push(toBigInt(Math.floor(max)));
   if (xmax !== undefined) his.push(toBigInt(Math.ceil(xmax)) - 1n);
   const lo = los.length ? los.reduce((a, b) => (a > b ? a : b)) : -(10n ** 16n);
   const hi = his.length ? his.reduce((a, b) => (a < b ? a : b)) : 10n ** 16n;
+  const step = num(s.multipleOf);
+  const multiples = step !== undefined && los.length > 0 && his.length > 0 ? listedMultiples(lo, hi, step) : undefined;
+  if (multiples !== undefined) return multiples && multiples.kind !== "literal" ? compiler.rules.add(`int-${signed(lo)}-${signed(hi)}-by-${step}`, multiples) : multiples;
+  multipleOf(compiler, s, ctx, true);
+  if (los.length === 0 && his.length === 0) return jsonInteger(compiler.rules);
   const e = cachedIntegerRange(lo, hi);
   return e && e.kind !== "literal" ? compiler.rules.add(`int-${signed(lo)}-${signed(hi)}`, e, `int|${lo}|${hi}`) : e;
 }
 
 export function compileNumber(compiler: CompileContext, s: Schema, ctx: Ctx): GbnfExpr | null {
   if (s.format === "int32" || s.format === "int64") return compileInteger(compiler, s, ctx);
+  // A whole step admits only integers, so the node is an integer one (ajv: value / step is an integer).
+  if (typeof s.multipleOf === "number" && Number.isInteger(s.multipleOf) && s.multipleOf >= 1) return compileInteger(compiler, s, ctx);
   multipleOf(compiler, s, ctx, false);
   const min = num(s.minimum);
   const max = num(s.maximum);
