@@ -7,7 +7,7 @@ import { AJV_FORMATS, FORMAT_MAX_LENGTH, FORMAT_PATTERNS, NUMBER_FORMATS, PATTER
 import { integerRange } from "./integer-range";
 import { decimalRange } from "./decimal-range";
 import { highestTextAtMost, lowestTextAtLeast } from "./double-edges";
-import { jsonInteger, jsonNumber, jsonString } from "./json-text";
+import { jsonInteger, jsonNonInteger, jsonNumber, jsonString } from "./json-text";
 import { literalChoice } from "./literal-choice";
 import { patternLengths, translatePattern, translatePatternCapped } from "./json-string-pattern";
 import { anyKeyLanguage, boundKeyLanguage, keyRule } from "./key-language";
@@ -197,15 +197,21 @@ export function compileInteger(compiler: CompileContext, s: Schema, ctx: Ctx): G
 }
 
 export function compileNumber(compiler: CompileContext, s: Schema, ctx: Ctx): GbnfExpr | null {
-  if (s.format === "int32" || s.format === "int64") return compileInteger(compiler, s, ctx);
-  // A whole step admits only integers, so the node is an integer one (ajv: value / step is an integer).
-  if (typeof s.multipleOf === "number" && Number.isInteger(s.multipleOf) && s.multipleOf >= 1) return compileInteger(compiler, s, ctx);
+  const whole = s.format === "int32" || s.format === "int64" || (typeof s.multipleOf === "number" && Number.isInteger(s.multipleOf) && s.multipleOf >= 1);
+  const notWhole = compiler.nonInteger.get(s);
+  // Integer formats and a whole step admit only integers (ajv: value / step is an integer), so the node is an integer one.
+  if (whole) return notWhole === undefined ? compileInteger(compiler, s, ctx) : null;
   multipleOf(compiler, s, ctx, false);
   const min = num(s.minimum);
   const max = num(s.maximum);
   const xmin = num(s.exclusiveMinimum);
   const xmax = num(s.exclusiveMaximum);
-  if (min === undefined && max === undefined && xmin === undefined && xmax === undefined) return jsonNumber(compiler.rules);
+  const unbounded = min === undefined && max === undefined && xmin === undefined && xmax === undefined;
+  if (notWhole !== undefined) {
+    if (unbounded && s.multipleOf === undefined) return jsonNonInteger(compiler.rules);
+    compiler.relax(notWhole, "not", "not {type: integer} beside a bounded number is not enforced");
+  }
+  if (unbounded) return jsonNumber(compiler.rules);
   // Bounds are on the parsed double: an exclusive bound moves to the next double, then each side
   // becomes the exact edge of the texts that round into range (double-edges.ts), so the rule
   // accepts a text exactly when ajv accepts the value it parses to.
