@@ -108,8 +108,9 @@ function expand(compiler: CompileContext, parts: Part[], ctx: Ctx, targets?: Set
         queue.push({ schema: node, base: compiler.doc.baseOf(node) ?? p.base, pointer: compiler.doc.pointerOf(node) ?? `${p.pointer}/allOf/${i}` });
       });
     }
-    if (s.not !== undefined) {
+    if (s.not !== undefined && !bansIntegersOnly(s.not)) {
       // A `not` with an exact positive form becomes that form (unions distribute like any other).
+      // (`not {type: integer}` stays for applyNot: its positive form holds it again.)
       const positive = negation(compiler, s.not as JsonSchema, p.base);
       if (positive !== null && !(isSchema(positive) && positive.not !== undefined)) {
         const { not: _dropped, ...rest } = s;
@@ -121,6 +122,13 @@ function expand(compiler: CompileContext, parts: Part[], ctx: Ctx, targets?: Set
     out.push(withSchema(p, s));
   }
   return out;
+}
+
+/** True for `not {type: integer}` (integer banned, number not): applyNot keeps such numbers to non-integers. */
+function bansIntegersOnly(x: unknown): boolean {
+  if (!isSchema(x) || constrainingKeys(x).length !== 1) return false;
+  const types = typesOf(x);
+  return !!types && types.includes("integer") && !types.includes("number");
 }
 
 /** A document subschema's shape with its base, for telling equal subschemas apart (null for synthetic ones). */

@@ -66,6 +66,8 @@ export abstract class CompileContext {
   /** Strings and booleans a `not {enum}` leaves out of a merged node's rules. */
   readonly excludedStrings = new WeakMap<Schema, string[]>();
   readonly excludedBoolean = new WeakMap<Schema, boolean>();
+  /** Merged nodes whose numbers a `not {type: integer}` keeps to non-integers (the pointer of that not). */
+  readonly nonInteger = new WeakMap<Schema, string>();
   /** Patterns a `not {pattern}` leaves out of a merged node's strings. */
   readonly excludedPatterns = new WeakMap<Schema, string[]>();
   /** Each node in draft 2020-12's vocabulary, made once (a node is read again in every conjunction that holds it). */

@@ -18,6 +18,11 @@ const COUNT_OPPOSITES: Record<string, [string, string]> = {
   maxProperties: ["object", "minProperties"],
 };
 
+/** Most subschemas one negation visits (nested property values included). */
+const MAX_NEGATION_NODES = 200;
+/** Subschemas visited by the negation under way, per compile. */
+const negationWork = new WeakMap<CompileContext, number>();
+
 /** What the conjunction a negation is used in says about the object (see negationContext). */
 export interface NegationContext {
   closedKeys: string[] | null;
@@ -59,6 +64,11 @@ export function negationContext(compiler: CompileContext, parts: Part[]): Negati
  * negated only with `closedKeys`: every key the value can have (the context closes the object).
  */
 export function negation(compiler: CompileContext, x0: JsonSchema, base: string, depth = 0, context: NegationContext | null = null): JsonSchema | null {
+  // Property values negate recursively, so one negation may visit many nodes: past a budget there is none.
+  if (depth === 0) negationWork.set(compiler, 0);
+  const work = (negationWork.get(compiler) ?? 0) + 1;
+  negationWork.set(compiler, work);
+  if (work > MAX_NEGATION_NODES) return null;
   let x = x0;
   for (let i = 0; i < 16 && isSchema(x) && typeof x.$ref === "string" && constrainingKeys(x).length === 1; i++) {
     const r = compiler.doc.resolve(x.$ref, compiler.doc.baseOf(x) ?? base);
@@ -96,9 +106,10 @@ export function negation(compiler: CompileContext, x0: JsonSchema, base: string,
   // Where the context's values all have one of these types, failing the type is not an option.
   const within = !!types && !!context?.types && context.types.every((t) => types.includes(t) || (t === "integer" && types.includes("number")));
   if (types && !within) {
-    if (types.includes("integer") && !types.includes("number")) return null;
     const rest = ALL_TYPES.filter((t) => !types.includes(t) && !(t === "number" && types.includes("integer")));
     if (rest.length) options.push({ type: rest });
+    // Failing `integer` (without `number`) is also being a number that is not whole.
+    if (types.includes("integer") && !types.includes("number")) options.push({ type: "number", not: { type: "integer" } });
   }
   const fails = (type: string, flipped: Schema) => options.push({ type, ...flipped });
   for (const k of keys) {
@@ -162,6 +173,11 @@ export function negation(compiler: CompileContext, x0: JsonSchema, base: string,
         fails("number", { [flip]: v });
         break;
       }
+      case "multipleOf":
+        // A step of 1 fails exactly on numbers that are not whole; other steps have no positive form here.
+        if (v !== 1) return null;
+        options.push({ type: "number", not: { type: "integer" } });
+        break;
       default:
         return null;
     }
@@ -190,7 +206,9 @@ export function applyNot(compiler: CompileContext, s: Schema, part: Part): void 
     const banned = typesOf(n) ?? [];
     const current = typesOf(s) ?? ALL_TYPES;
     if (banned.includes("integer") && !banned.includes("number") && current.includes("number")) {
-      compiler.relax(part.pointer, "not", "not {type: integer} beside number is not enforced");
+      // Numbers stay, as non-integers only (see compileNumber).
+      compiler.nonInteger.set(s, part.pointer);
+      s.type = current.filter((t) => !banned.includes(t));
       return;
     }
     s.type = current.filter((t) => !banned.includes(t) && !(t === "integer" && banned.includes("number")));

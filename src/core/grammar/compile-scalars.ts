@@ -7,7 +7,7 @@ import { AJV_FORMATS, FORMAT_MAX_LENGTH, FORMAT_PATTERNS, NUMBER_FORMATS, PATTER
 import { integerRange } from "./integer-range";
 import { decimalRange } from "./decimal-range";
 import { highestTextAtMost, lowestTextAtLeast } from "./double-edges";
-import { jsonInteger, jsonNumber, jsonString } from "./json-text";
+import { jsonInteger, jsonNonInteger, jsonNumber, jsonString } from "./json-text";
 import { literalChoice } from "./literal-choice";
 import { patternLengths, translatePattern, translatePatternCapped } from "./json-string-pattern";
 import { anyKeyLanguage, boundKeyLanguage, keyRule } from "./key-language";
@@ -140,14 +140,37 @@ function exactStrings(compiler: CompileContext, x: ExactStrings): GbnfExpr | nul
   return compiler.rules.add(`${compiler.hint}-pattern`, seq(lit('"'), built.content, lit('"')), `strings|${key}`);
 }
 
+/** Integer multipleOf values whose multiples in a bounded range are written out one by one, at most. */
+const MAX_LISTED_MULTIPLES = 256;
+
+/**
+ * multipleOf on a number or integer node: nothing to do where every integer is a multiple (1, 0.5,
+ * 0.25 on integers); otherwise relaxed, unless the caller handles it (integers in a short range).
+ */
 function multipleOf(compiler: CompileContext, s: Schema, ctx: Ctx, integer: boolean): void {
   if (s.multipleOf === undefined) return;
   if (integer && typeof s.multipleOf === "number" && (s.multipleOf === 1 || s.multipleOf === 0.5 || s.multipleOf === 0.25)) return;
   compiler.relax(ctx.pointer, "multipleOf", "multipleOf is not enforced by the grammar");
 }
 
+/**
+ * The multiples of a whole step between two integer bounds, written out, when there are few and all
+ * are exact doubles; undefined otherwise. (Below 2^53 the validator's division is exact, so a value
+ * passes exactly when the step divides it.)
+ */
+function listedMultiples(lo: bigint, hi: bigint, step: number): GbnfExpr | null | undefined {
+  const exact = 2n ** 53n;
+  if (!Number.isInteger(step) || step < 2 || lo < -exact || hi > exact) return undefined;
+  const k = BigInt(step);
+  const first = lo >= 0n ? ((lo + k - 1n) / k) * k : -((-lo / k) * k);
+  if (first > hi) return null;
+  if ((hi - first) / k + 1n > BigInt(MAX_LISTED_MULTIPLES)) return undefined;
+  const texts: string[] = [];
+  for (let v = first; v <= hi; v += k) texts.push(String(v));
+  return literalChoice(texts.map((text) => ({ text, then: EMPTY })));
+}
+
 export function compileInteger(compiler: CompileContext, s: Schema, ctx: Ctx): GbnfExpr | null {
-  multipleOf(compiler, s, ctx, true);
   const min = num(s.minimum);
   const max = num(s.maximum);
   const xmin = num(s.exclusiveMinimum);
@@ -158,25 +181,37 @@ export function compileInteger(compiler: CompileContext, s: Schema, ctx: Ctx): G
     los.push(-(2n ** 31n));
     his.push(2n ** 31n - 1n);
   }
-  if (min === undefined && max === undefined && xmin === undefined && xmax === undefined && los.length === 0) return jsonInteger(compiler.rules);
   if (min !== undefined) los.push(toBigInt(Math.ceil(min)));
   if (xmin !== undefined) los.push(toBigInt(Math.floor(xmin)) + 1n);
   if (max !== undefined) his.push(toBigInt(Math.floor(max)));
   if (xmax !== undefined) his.push(toBigInt(Math.ceil(xmax)) - 1n);
   const lo = los.length ? los.reduce((a, b) => (a > b ? a : b)) : -(10n ** 16n);
   const hi = his.length ? his.reduce((a, b) => (a < b ? a : b)) : 10n ** 16n;
+  const step = num(s.multipleOf);
+  const multiples = step !== undefined && los.length > 0 && his.length > 0 ? listedMultiples(lo, hi, step) : undefined;
+  if (multiples !== undefined) return multiples && multiples.kind !== "literal" ? compiler.rules.add(`int-${signed(lo)}-${signed(hi)}-by-${step}`, multiples) : multiples;
+  multipleOf(compiler, s, ctx, true);
+  if (los.length === 0 && his.length === 0) return jsonInteger(compiler.rules);
   const e = cachedIntegerRange(lo, hi);
   return e && e.kind !== "literal" ? compiler.rules.add(`int-${signed(lo)}-${signed(hi)}`, e, `int|${lo}|${hi}`) : e;
 }
 
 export function compileNumber(compiler: CompileContext, s: Schema, ctx: Ctx): GbnfExpr | null {
-  if (s.format === "int32" || s.format === "int64") return compileInteger(compiler, s, ctx);
+  const whole = s.format === "int32" || s.format === "int64" || (typeof s.multipleOf === "number" && Number.isInteger(s.multipleOf) && s.multipleOf >= 1);
+  const notWhole = compiler.nonInteger.get(s);
+  // Integer formats and a whole step admit only integers (ajv: value / step is an integer), so the node is an integer one.
+  if (whole) return notWhole === undefined ? compileInteger(compiler, s, ctx) : null;
   multipleOf(compiler, s, ctx, false);
   const min = num(s.minimum);
   const max = num(s.maximum);
   const xmin = num(s.exclusiveMinimum);
   const xmax = num(s.exclusiveMaximum);
-  if (min === undefined && max === undefined && xmin === undefined && xmax === undefined) return jsonNumber(compiler.rules);
+  const unbounded = min === undefined && max === undefined && xmin === undefined && xmax === undefined;
+  if (notWhole !== undefined) {
+    if (unbounded && s.multipleOf === undefined) return jsonNonInteger(compiler.rules);
+    compiler.relax(notWhole, "not", "not {type: integer} beside a bounded number is not enforced");
+  }
+  if (unbounded) return jsonNumber(compiler.rules);
   // Bounds are on the parsed double: an exclusive bound moves to the next double, then each side
   // becomes the exact edge of the texts that round into range (double-edges.ts), so the rule
   // accepts a text exactly when ajv accepts the value it parses to.

@@ -90,3 +90,26 @@ export function jsonBoolean(rules: RuleSet): GbnfExpr {
 }
 
 export const jsonNull = (): GbnfExpr => lit("null");
+
+/** Significant digits of a number that must not be an integer (see jsonNonInteger). */
+export const MAX_NON_INTEGER_DIGITS = 15;
+
+/**
+ * A JSON number whose value is not an integer: a fraction with a non-zero digit, no exponent, and
+ * at most MAX_NON_INTEGER_DIGITS digits from the first integer digit (from the point, below 1) to
+ * the last non-zero fraction digit (trailing zeros allowed up to MAX_FRACTION_DIGITS). With that many digits a decimal that is
+ * not whole stays not whole as a double (its distance to an integer, at least 10^-f for f fraction
+ * digits, is more than half a unit in the last place), so every text here parses to a non-integer;
+ * a non-integer whose shortest text needs an exponent or more digits is left out.
+ */
+export function jsonNonInteger(rules: RuleSet): GbnfExpr {
+  return rules.shared("json-non-integer", () => {
+    const fraction = (digits: number, zeros: number) => seq(lit("."), rep(digit(), 0, digits - 1), nonZeroDigit(), rep(lit("0"), 0, zeros));
+    const options: GbnfExpr[] = [seq(lit("0"), fraction(MAX_NON_INTEGER_DIGITS, MAX_FRACTION_DIGITS - MAX_NON_INTEGER_DIGITS))];
+    for (let n = 1; n < MAX_NON_INTEGER_DIGITS; n++) {
+      const left = MAX_NON_INTEGER_DIGITS - n;
+      options.push(seq(nonZeroDigit(), rep(digit(), n - 1, n - 1), fraction(left, MAX_FRACTION_DIGITS - left)));
+    }
+    return seq(opt(lit("-")), alt(...options));
+  });
+}
