@@ -2,8 +2,8 @@
  * The llama-server engine on each family test model (real tokenizer and chat template, random weights), against a
  * real llama-server, as the engine host makes it (the split-character ban read from the model file). llama-server
  * reads every finished reply with its chat parser and fails the request (a 500, "does not match the expected …
- * format") when the reply is not UTF-8, which byte-level BPE vocabularies (Qwen2.5, Llama 3.2) produced on every free
- * reply before the ban covered them. Free replies, and envelopes on the plain and the forced-text path, must all
+ * format") when the reply is not UTF-8, which byte-level BPE vocabularies (Qwen2.5, Llama 3.2) produced on the free
+ * replies tried before the ban covered them. Free replies, and envelopes on the plain and the forced-text path, must all
  * come back. Families as test/helpers/families.ts says.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
