@@ -16,6 +16,7 @@ import { LoadedModel } from "./loaded-model";
 import { checkModelFile, loadCheckedModel } from "./model-loader";
 import { modelFileIdentity, SequenceStates } from "./sequence-states";
 import type { ClientMessage, EngineEvent, HostMessage, HostStatus, ModelOptions, OpParams, OpResults } from "../engine/client/host-protocol";
+import { serverSlotStates } from "./server-slot-states";
 import { serverSplitCharacterTokens } from "./server-token-ban";
 import { chooseThreads } from "./threads";
 
@@ -204,7 +205,7 @@ export class HostServer {
     if (typeof config.url !== "string" || (config.kind !== "llama-server" && config.kind !== "openai")) {
       throw new EngineError('A server engine needs a kind ("llama-server" or "openai") and a URL.', "internal");
     }
-    const engine = createServerEngine(config, { splitCharacterTokens: serverSplitCharacterTokens });
+    const engine = createServerEngine(config, { splitCharacterTokens: serverSplitCharacterTokens, slotStates: serverSlotStates, onNotice: (message) => process.stderr.write(`${message}\n`) });
     const switched = this.loadQueue.then(async () => {
       const info = await engine.connect();
       this.loading = null;

@@ -151,6 +151,8 @@ export class DesktopServices implements PluginServices {
       const host = await ensureHostScript(this.pluginDir, this.host.source, this.host.hash);
       return localLlamaEngine(settings, {
         logFile: path.join(this.pluginDir, "engine.log"),
+        // The plugin's data folder: conversations continue after a restart without being read again.
+        slotDir: path.join(this.pluginDir, "llama-server-slots"),
         connect: (server) => new EngineClient(obsidianHostLauncher(this.pluginDir, host.path), { server, logFile: path.join(this.pluginDir, "engine.log") }),
       });
     }

@@ -4,7 +4,9 @@ export async function localLlamaScenes({ page, theme, check, assert, shot, WAIT 
   await check(`[${theme}] "llama.cpp on this computer" shows the found llama-server, its version, and no server fields`, async () => {
     const engineRow = page.locator(".setting-item:not(.setting-item-heading)", { has: page.locator(".setting-item-name", { hasText: /^Engine$/ }) });
     await engineRow.locator("select").selectOption("llama-cpp");
-    const found = page.locator(".vault-agent-local-llama-check .vault-agent-engine-test-line");
+    const program = page.locator(".setting-item", { has: page.locator(".setting-item-name", { hasText: /^llama\.cpp program$/ }) });
+    // The found program's line is part of that setting's description, styled like every other description.
+    const found = program.locator(".setting-item-description .vault-agent-local-llama-check .vault-agent-engine-test-line");
     await found.waitFor({ timeout: WAIT });
     const line = await found.textContent();
     assert(/^Found llama-server \S+ at \S+llama-server: new enough for this plugin\.$/.test(line), `check line was ${line}`);

@@ -14,9 +14,9 @@ import { GbnfWalker, type WalkPosition } from "../../core/grammar/gbnf-walker";
 import type { CharElem, Frame } from "../../core/grammar/recognizer";
 import { restGrammar } from "../../core/grammar/rest-grammar";
 import type { ServerTimings } from "./chat-stream";
+import { completionEvents, renderPrompt } from "./completion-stream";
 import type { ServerReply } from "./server-opening";
-import { errorFields, GENERATE_HEADERS_TIMEOUT_MS, type ServerHttp } from "./server-http";
-import { readSse } from "./sse";
+import type { ServerHttp } from "./server-http";
 
 export interface ForcedTextOptions {
   /** Forced text shorter than this is left to the server's sampling, since a new request costs more (default 6 characters). */
@@ -25,18 +25,6 @@ export interface ForcedTextOptions {
 
 /** A reply of the forced-text path, with the round trips it took. */
 export type ForcedTextReply = ServerReply & { requests: number; forcedChars: number };
-
-/** One `/completion` stream event (the fields used). */
-interface CompletionEvent {
-  content?: string;
-  stop?: boolean;
-  stop_type?: string;
-  stopping_word?: string;
-  tokens_predicted?: number;
-  tokens_evaluated?: number;
-  timings?: ServerTimings;
-  error?: unknown;
-}
 
 /** Walkers kept (one per grammar text; a conversation's grammar repeats turn after turn). */
 const WALKERS = 8;
@@ -61,8 +49,7 @@ export class ForcedTextCompletion {
   async generate(request: GenerateRequest, extra: { id_slot: number; logit_bias?: [number, false][] }): Promise<ForcedTextReply> {
     const walker = this.walker(request.grammar!)!;
     const startedAt = performance.now();
-    const { prompt } = await this.http.json<{ prompt?: unknown }>("/apply-template", { body: { messages: request.messages }, signal: request.signal });
-    if (typeof prompt !== "string") throw this.http.notCompatible("/apply-template", "no prompt in the reply");
+    const prompt = await renderPrompt(this.http, request.messages, request.signal);
     const base = await this.promptTokens(prompt, request.signal);
     let requests = 2;
     let reply = "";
@@ -158,29 +145,13 @@ export class ForcedTextCompletion {
       cache_prompt: true,
       id_slot: extra.id_slot,
       ...(stops.length ? { stop: stops } : {}),
-      stream: true,
     };
     let pos = from;
     let predicted = 0;
     let evaluated: number | undefined;
     let timings: ServerTimings | undefined;
-    let response: Response;
     try {
-      response = await this.http.send("/completion", { body, signal, timeoutMs: GENERATE_HEADERS_TIMEOUT_MS });
-    } catch (err) {
-      if (request.signal?.aborted) return { pos, predicted, aborted: true };
-      throw err;
-    }
-    if (!response.body) throw this.http.notCompatible("/completion", "the reply had no body");
-    try {
-      for await (const data of readSse(response.body)) {
-        let event: CompletionEvent;
-        try {
-          event = JSON.parse(data) as CompletionEvent;
-        } catch {
-          throw this.http.notCompatible("/completion", `an event that is not JSON: ${data.slice(0, 80)}`);
-        }
-        if (event.error !== undefined) throw this.http.errorFor("/completion", { status: 500, ...errorFields({ error: event.error }) });
+      for await (const event of completionEvents(this.http, body, signal)) {
         if (event.tokens_evaluated !== undefined) evaluated = event.tokens_evaluated;
         if (event.tokens_predicted !== undefined) predicted = event.tokens_predicted;
         if (event.timings) timings = event.timings;
@@ -207,8 +178,7 @@ export class ForcedTextCompletion {
       }
     } catch (err) {
       if (request.signal?.aborted) return { pos, predicted, evaluated, timings, aborted: true };
-      if (err instanceof EngineError) throw err;
-      throw this.http.dropped(err);
+      throw err;
     } finally {
       // However the request ends here, close it: an open stream keeps the server generating into the slot.
       cut.abort();

@@ -1,14 +1,16 @@
 /**
- * llama.cpp's server as an engine: chat through `/v1/chat/completions` with the server's own chat template and
- * our GBNF in `grammar`, streamed; a stable slot per conversation with `cache_prompt`, so each turn reuses the
+ * llama.cpp's server as an engine: the prompt rendered by the server's own chat template (`/apply-template`), then
+ * `/completion` with our GBNF in `grammar`, streamed (completion-stream.ts says why not `/v1/chat/completions`,
+ * whose reply parser refuses some replies of Qwen2.5 and Llama 3.2); a stable slot per conversation with `cache_prompt`, so each turn reuses the
  * evaluated prefix; `/tokenize` for counts, `/props` for the context size and model, `/v1/embeddings` when the
  * server runs with --embeddings, `/health` for readiness.
  */
 import { EngineError, type Engine, type GenerateRequest, type ModelInfo } from "../../core/ports/engine";
-import { streamChat } from "./chat-stream";
+import { renderPrompt, streamCompletion } from "./completion-stream";
 import { ForcedTextCompletion } from "./forced-text-completion";
 import type { ServerProbe } from "./server-config";
 import { abortedServerReply, ServerEngineOpening, toResult, type ServerReply } from "./server-opening";
+import { SavedSlots } from "./saved-slots";
 import { SlotPool } from "./slot-pool";
 
 export type { LlamaServerEngineOptions, ServerReply } from "./server-opening";
@@ -20,6 +22,7 @@ interface Props {
   model_alias?: string;
   model_path?: string;
   chat_template?: string;
+  build_info?: string;
 }
 
 /** `/v1/models` entry `meta` of llama-server. */
@@ -40,6 +43,8 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   private embeddings: boolean | undefined;
   /** The sentence for why embeddings failed, when they did. */
   private embeddingsRefusal: string | undefined;
+  /** Saved slots, when the server saves them to a folder of ours (set when the model info is read). */
+  private saved: SavedSlots | null = null;
   /** The forced-text path, when the configuration asks for it. */
   private readonly forced = this.config.forcedText ? new ForcedTextCompletion(this.http) : null;
 
@@ -51,10 +56,9 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   /** "Test connection": model, context size, and whether a grammar and embeddings are accepted, each tried for real. */
   async probe(): Promise<ServerProbe> {
     const info = await this.reconnect();
-    await this.http.json("/v1/chat/completions", {
-      body: { messages: [{ role: "user", content: "Say yes." }], grammar: 'root ::= "yes"', max_tokens: 2, temperature: 0, cache_prompt: false },
-      timeoutMs: 60_000,
-    });
+    // What a turn sends: the server's template, then a completion under a grammar.
+    const prompt = await renderPrompt(this.http, [{ role: "user", content: "Say yes." }]);
+    await this.http.json("/completion", { body: { prompt, grammar: 'root ::= "yes"', n_predict: 2, temperature: 0, cache_prompt: false }, timeoutMs: 60_000 });
     const embeddings = await this.embeddingsAvailable();
     const why = this.embeddingsRefusal;
     return {
@@ -74,10 +78,33 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   async generate(request: GenerateRequest): Promise<ServerReply> {
     if (request.signal?.aborted) return abortedServerReply();
     await this.connect();
-    if (this.forced?.accepts(request)) {
-      return this.forced.generate(request, { id_slot: this.slots.slotFor(request.conversationId), ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}) });
+    const slot = this.slots.slotFor(request.conversationId);
+    const saved = slot >= 0 && request.conversationId !== undefined ? this.saved : null;
+    if (saved) await saved.before(slot, request.conversationId!);
+    try {
+      return await this.generateOn(slot, request);
+    } finally {
+      saved?.after(slot);
     }
-    const reply = await streamChat(this.http, this.body(request), { signal: request.signal, onText: request.onText });
+  }
+
+  /** Saves the slots not yet written (before the server stops). */
+  override async dispose(): Promise<void> {
+    await this.saved?.flush();
+  }
+
+  private async generateOn(slot: number, request: GenerateRequest): Promise<ServerReply> {
+    if (this.forced?.accepts(request)) {
+      return this.forced.generate(request, { id_slot: slot, ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}) });
+    }
+    let prompt: string;
+    try {
+      prompt = await renderPrompt(this.http, request.messages, request.signal);
+    } catch (err) {
+      if (request.signal?.aborted) return abortedServerReply();
+      throw err;
+    }
+    const reply = await streamCompletion(this.http, this.body(request, prompt, slot), { signal: request.signal, onText: request.onText });
     return toResult(reply, request.grammar ? "gbnf" : "none");
   }
 
@@ -97,13 +124,13 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
     return reply.tokens.length;
   }
 
-  private body(request: GenerateRequest): Record<string, unknown> {
+  private body(request: GenerateRequest, prompt: string, slot: number): Record<string, unknown> {
     return {
-      messages: request.messages,
+      prompt,
       ...(request.grammar !== undefined ? { grammar: request.grammar } : {}),
-      // Always, not only under a grammar: llama-server's chat parser refuses a reply that ends in half a character.
+      // Always, not only under a grammar: a reply must not end in half a character.
       ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}),
-      max_tokens: request.maxTokens,
+      n_predict: request.maxTokens,
       temperature: request.temperature ?? 0.7,
       top_p: request.topP ?? 0.95,
       ...(request.seed !== undefined ? { seed: request.seed } : {}),
@@ -111,8 +138,7 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
       // Penalizing repeats would fight JSON, whose punctuation repeats by design (as in the built-in engine).
       repeat_penalty: 1,
       cache_prompt: true,
-      id_slot: this.slots.slotFor(request.conversationId),
-      stream_options: { include_usage: true },
+      id_slot: slot,
     };
   }
 
@@ -139,6 +165,10 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
     const name = alias || path.split(/[\\/]/).pop() || entry?.id || "model";
     const banned = await this.bannedTokens(path);
     this.grammarBias = banned.map((id) => [id, false]);
+    const contextSize = props.default_generation_settings?.n_ctx;
+    const folder = this.config.slotStates;
+    const store = folder && contextSize ? this.options.slotStates?.(folder, { modelPath: path, contextSize, build: props.build_info ?? "" }) : null;
+    this.saved = store ? new SavedSlots(this.http, store, folder?.saveDelayMs, this.options.onNotice) : null;
     return {
       path,
       name,

@@ -6,6 +6,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { checkLlamaServer, type LlamaServerBinary } from "./managed-llama-binary";
 import type { ServerEngineConfig } from "./server-config";
@@ -25,8 +26,13 @@ export interface ManagedLlamaServerOptions {
   gpuLayers?: number;
   /** Serve embeddings from the chat model (`--embeddings --pooling mean`); default false. */
   embeddings?: boolean;
-  /** Folder for saved slot states (`--slot-save-path`), when the binary has the flag. */
+  /**
+   * Folder for saved slot states (`--slot-save-path`), when the binary has the flag: each conversation's slot is saved
+   * there and restored after a restart (saved-slots.ts). Created when missing.
+   */
   slotSavePath?: string;
+  /** Bound on that folder; least recently used states go first. Default 300 MB. */
+  slotStateBytes?: number;
   /** Each line the server prints, the key removed; also the manager's own notes. */
   log?: (line: string) => void;
   /** While starting: what happens, and the seconds waited. */
@@ -159,6 +165,7 @@ export class ManagedLlamaServer {
 
   private async spawnAndWait(binary: LlamaServerBinary): Promise<ServerEngineConfig> {
     const port = await freePort();
+    if (this.options.slotSavePath && binary.supports.slotSavePath) mkdirSync(this.options.slotSavePath, { recursive: true });
     this.key = randomBytes(24).toString("base64url");
     const args = this.args(binary, port);
     this.note(`starting ${binary.path} ${args.join(" ")}`);
@@ -196,7 +203,8 @@ export class ManagedLlamaServer {
       await sleep(250);
     }
     this.note(`ready on ${url} (pid ${child.pid})`);
-    this.config = { kind: "llama-server", url, apiKey: this.key };
+    const slots = this.options.slotSavePath && binary.supports.slotSavePath ? { dir: this.options.slotSavePath, ...(this.options.slotStateBytes ? { maxBytes: this.options.slotStateBytes } : {}) } : undefined;
+    this.config = { kind: "llama-server", url, apiKey: this.key, ...(slots ? { slotStates: slots } : {}) };
     return this.config;
   }
 

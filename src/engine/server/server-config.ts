@@ -3,6 +3,7 @@
  * settings import this file, the HTTP engines run in the engine host.
  */
 import type { Constraint } from "../../core/ports/engine";
+import type { SlotStateFolder } from "./saved-slots";
 
 /** "llama-server": llama.cpp's server (GBNF in `grammar`); "openai": any OpenAI-compatible server (JSON Schema). */
 export type ServerKind = "llama-server" | "openai";
@@ -22,6 +23,11 @@ export interface ServerEngineConfig {
    * forced-text-completion.ts); default false.
    */
   forcedText?: boolean;
+  /**
+   * llama-server started with `--slot-save-path` on this folder (llama.cpp on this computer): each conversation's slot
+   * is saved there when its turn ends and restored when it continues after a restart (saved-slots.ts); absent: none.
+   */
+  slotStates?: SlotStateFolder;
 }
 
 /** What "Test connection" reports. */

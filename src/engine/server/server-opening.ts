@@ -8,6 +8,7 @@ import type { StreamedReply } from "./chat-stream";
 import type { ServerEngineConfig } from "./server-config";
 import { ServerHttp } from "./server-http";
 import type { HttpTransport } from "./http-transport";
+import type { SlotStateStoreFactory } from "./saved-slots";
 import { UntilFailure } from "./until-failure";
 
 /** The reply of a generation, with the prefix-reuse accounting of the host protocol. */
@@ -23,6 +24,10 @@ export interface LlamaServerEngineOptions {
   splitCharacterTokens?: (modelPath: string) => Promise<number[]>;
   /** How requests travel (http-transport.ts); default the platform's fetch. */
   transport?: HttpTransport;
+  /** The store of saved slots, for a configuration with `slotStates` (the engine host's is server-slot-states.ts); default none. */
+  slotStates?: SlotStateStoreFactory;
+  /** Told of a saved slot that could not be saved or restored (the conversation goes on). */
+  onNotice?: (message: string) => void;
 }
 
 export abstract class ServerEngineOpening {

@@ -173,10 +173,10 @@ async function abortLatency(path: string): Promise<Record<string, number>> {
 
 /** This benchmark's line in `bench --help`. */
 export const usage =
-  `engine [--model F] [--tokens N] ${SERVER_USAGE} [--threads T] [--json]   generation speed per thread count (free, grammar, forced text), prompt reuse and abort latency on the test model or F; with --engine, the server beside the built-in engine on the same model (--threads as the server's -t)`;
+  `engine [--model F] [--tokens N] ${SERVER_USAGE} [--threads T] [--envelopes N] [--json]   generation speed per thread count (free, grammar, forced text), prompt reuse and abort latency on the test model or F; with --engine, the server beside the built-in engine on the same model (--threads as the server's -t; with llama-cpp, N whole envelopes per engine, default 8)`;
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options, positionals } = parseArgs(argv, { strings: ["model", "tokens", "threads", ...SERVER_FLAGS] });
+  const { options, positionals } = parseArgs(argv, { strings: ["model", "tokens", "threads", "envelopes", ...SERVER_FLAGS] });
   if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   const tokens = options.tokens === undefined ? 256 : Number(options.tokens);
   if (!Number.isInteger(tokens) || tokens < 8 || tokens > 1500) throw new UsageError("--tokens must be a whole number from 8 to 1500.");
@@ -185,7 +185,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   if (local) {
     const threads = options.threads === undefined ? undefined : Number(options.threads);
     if (threads !== undefined && (!Number.isInteger(threads) || threads < 1)) throw new UsageError("--threads must be a positive whole number.");
-    return runLocalLlamaBench({ local, tokens, threads, progress });
+    const envelopes = options.envelopes === undefined ? 8 : Number(options.envelopes);
+    if (!Number.isInteger(envelopes) || envelopes < 1) throw new UsageError("--envelopes must be a positive whole number.");
+    return runLocalLlamaBench({ local, tokens, threads, progress, envelopes });
   }
   if (server) {
     const threads = options.threads === undefined ? undefined : Number(options.threads);

@@ -37,6 +37,8 @@ export async function checkLocalLlama(picked: string): Promise<LlamaServerReport
 export interface LocalLlamaWiring {
   /** The plugin's engine log. */
   logFile: string;
+  /** Where llama-server saves conversations' slots (`--slot-save-path`); absent: nothing is saved. */
+  slotDir?: string;
   /** The llama-server engine for one start's address and key (in an engine host). */
   connect: (config: ServerEngineConfig) => LocalServerEngine;
 }
@@ -53,6 +55,7 @@ export function localLlamaEngine(settings: VaultAgentSettings, wiring: LocalLlam
     ...(settings.threads > 0 ? { threads: settings.threads } : {}),
     ...(settings.gpuLayers >= 0 ? { gpuLayers: settings.gpuLayers } : {}),
     embeddings,
+    ...(wiring.slotDir ? { slotSavePath: wiring.slotDir } : {}),
     log: (line) => log.write(`${line}\n`),
   });
   return new ManagedLlamaEngine(server, wiring.connect);

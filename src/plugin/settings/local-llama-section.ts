@@ -24,9 +24,9 @@ export class LocalLlamaSection {
 
   render(containerEl: HTMLElement): void {
     const s = this.deps.settings();
-    new Setting(containerEl)
-      .setName("Llama-server program")
-      .setDesc("The llama.cpp you installed (Homebrew, winget, your distribution or a release archive). Empty finds it on your PATH and in the usual install places. Nothing is downloaded.")
+    const program = new Setting(containerEl)
+      .setName("llama.cpp program")
+      .setDesc("The llama-server program of the llama.cpp you installed (Homebrew, winget, your distribution or a release archive). Empty finds it on your PATH and in the usual install places. Nothing is downloaded.")
       .addText((t) => {
         t.setPlaceholder("Found automatically").setValue(s.llamaServerPath);
         t.inputEl.addEventListener("change", () => {
@@ -34,7 +34,8 @@ export class LocalLlamaSection {
         });
       })
       .addButton((b) => b.setButtonText("Check").onClick(() => void this.check(resultEl)));
-    const resultEl = containerEl.createDiv({ cls: "vault-agent-local-llama-check" });
+    // The check's line is part of the program's description, so it reads (and is styled) like every other one.
+    const resultEl = program.descEl.createDiv({ cls: "vault-agent-local-llama-check" });
     new Setting(containerEl)
       .setName("How it runs")
       .setDesc(
@@ -58,7 +59,7 @@ export class LocalLlamaSection {
     el.empty();
     const r = this.report;
     const result = r?.result;
-    if (r?.running) el.createDiv({ cls: "vault-agent-muted", text: "Checking llama-server…" });
+    if (r?.running) el.createDiv({ text: "Checking llama-server…" });
     else if (result && "error" in result) el.createDiv({ cls: "vault-agent-error-text", text: result.error });
     else if (result) el.createDiv({ cls: "vault-agent-engine-test-line", text: `Found llama-server ${result.version} at ${result.path}: new enough for this plugin.` });
   }

@@ -1,0 +1,105 @@
+/**
+ * llama-server's raw completion: the prompt rendered by the server's own chat template (`/apply-template`, the
+ * prompt `/v1/chat/completions` would evaluate), then one streamed `/completion` request on it. The reply comes back
+ * as generated, unparsed: `/v1/chat/completions` reads every reply with the template's tool-call parser (Qwen2.5's
+ * and Llama 3.2's "peg-native" format among them), which refuses text it cannot read (a thought that mentions
+ * `<tool_call>`, a stray byte) with a 500 after the whole reply was generated. Our grammar is the only format a reply
+ * has to follow, so nothing on the server parses it.
+ */
+import { EngineError, type GenerateResult } from "../../core/ports/engine";
+import type { ServerTimings, StreamedReply } from "./chat-stream";
+import { errorFields, GENERATE_HEADERS_TIMEOUT_MS, type ServerHttp } from "./server-http";
+import { readSse } from "./sse";
+
+/** One `/completion` stream event (the fields used). */
+export interface CompletionEvent {
+  content?: string;
+  stop?: boolean;
+  /** "eos", "limit" (n_predict reached), "word" (a stop string), "none". */
+  stop_type?: string;
+  stopping_word?: string;
+  tokens_predicted?: number;
+  /** Prompt tokens, cached ones included. */
+  tokens_evaluated?: number;
+  timings?: ServerTimings;
+  error?: unknown;
+}
+
+/** The prompt the server's chat template makes of these messages. */
+export async function renderPrompt(http: ServerHttp, messages: unknown[], signal?: AbortSignal): Promise<string> {
+  const { prompt } = await http.json<{ prompt?: unknown }>("/apply-template", { body: { messages }, signal });
+  if (typeof prompt !== "string") throw http.notCompatible("/apply-template", "no prompt in the reply");
+  return prompt;
+}
+
+/**
+ * The events of one streamed `/completion` request, until the server's stop event (inclusive). An error event is
+ * thrown as the server's sentence; a stream that ends without a stop event is a dropped connection. The caller
+ * closes the request early by aborting `signal` (llama-server stops the slot when the connection closes).
+ */
+export async function* completionEvents(http: ServerHttp, body: Record<string, unknown>, signal?: AbortSignal): AsyncGenerator<CompletionEvent> {
+  const response = await http.send("/completion", { body: { ...body, stream: true }, signal, timeoutMs: GENERATE_HEADERS_TIMEOUT_MS });
+  if (!response.body) throw http.notCompatible("/completion", "the reply had no body");
+  try {
+    for await (const data of readSse(response.body)) {
+      let event: CompletionEvent;
+      try {
+        event = JSON.parse(data) as CompletionEvent;
+      } catch {
+        throw http.notCompatible("/completion", `an event that is not JSON: ${data.slice(0, 80)}`);
+      }
+      if (event.error !== undefined) {
+        const code: unknown = event.error !== null && typeof event.error === "object" ? (event.error as Record<string, unknown>).code : undefined;
+        const status = Number(code);
+        throw http.errorFor("/completion", { status: Number.isInteger(status) ? status : 500, ...errorFields({ error: event.error }) });
+      }
+      yield event;
+      if (event.stop) return;
+    }
+  } catch (err) {
+    if (signal?.aborted || err instanceof EngineError) throw err;
+    throw http.dropped(err);
+  }
+  if (!signal?.aborted) throw http.dropped(new Error("the stream ended before the reply finished"));
+}
+
+const STOP: Record<string, GenerateResult["stopReason"]> = { eos: "eos", limit: "maxTokens", word: "stop" };
+
+/** One whole `/completion` reply, text passed on as it arrives; an abort settles with what came so far. */
+export async function streamCompletion(
+  http: ServerHttp,
+  body: Record<string, unknown>,
+  opts: { signal?: AbortSignal; onText?: (chunk: string) => void },
+): Promise<StreamedReply> {
+  const startedAt = performance.now();
+  let text = "";
+  let firstTokenAt: number | undefined;
+  let pieces = 0;
+  let last: CompletionEvent | undefined;
+  try {
+    for await (const event of completionEvents(http, body, opts.signal)) {
+      const piece = event.content ?? "";
+      if (piece) {
+        firstTokenAt ??= performance.now();
+        pieces++;
+        text += piece;
+        opts.onText?.(piece);
+      }
+      if (event.stop) last = event;
+    }
+  } catch (err) {
+    if (!opts.signal?.aborted) throw err;
+  }
+  if (opts.signal?.aborted || !last) return { text, stopReason: "abort", tokensOut: pieces, tokensIn: 0, startedAt, firstTokenAt, endedAt: performance.now() };
+  const timings = last.timings;
+  return {
+    text,
+    stopReason: STOP[last.stop_type ?? "eos"] ?? "eos",
+    tokensOut: last.tokens_predicted ?? timings?.predicted_n ?? pieces,
+    tokensIn: last.tokens_evaluated ?? (timings ? (timings.prompt_n ?? 0) + (timings.cache_n ?? 0) : 0),
+    timings,
+    startedAt,
+    firstTokenAt,
+    endedAt: performance.now(),
+  };
+}

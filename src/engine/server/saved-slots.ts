@@ -1,0 +1,147 @@
+/**
+ * llama-server's saved slots: a conversation's slot (its evaluated prompt) written to the server's
+ * `--slot-save-path` folder (`POST /slots/{id}?action=save`) when its turn has been idle a moment and before its
+ * slot goes to another conversation, and read back (`action=restore`) when the conversation needs a slot it does not
+ * hold, after a server restart too; with `cache_prompt` the next request then evaluates only what is new. The folder
+ * (file names, keys checked before a restore, the disk bound) is the store's: the engine host's is state-folder.ts,
+ * the same the built-in engine's saved states use.
+ */
+import { EngineError } from "../../core/ports/engine";
+import type { ServerHttp } from "./server-http";
+
+/** Where a server's slot files are kept track of (the host implements it over the folder llama-server writes to). */
+export interface SlotStateStore {
+  /** The file name llama-server saves a conversation's slot under, inside its slot-save folder. */
+  fileName(conversationId: string): string;
+  /** After a save: records what the file holds (its key) and keeps the folder in bound. */
+  saved(conversationId: string, saved: { bytes: number; tokens: number }): Promise<void>;
+  /** Before a restore: whether a usable state is saved; one made for another model (or damaged) is discarded, with a sentence thrown. */
+  usable(conversationId: string): Promise<boolean>;
+  /** After a restore: the state was just used. */
+  restored(conversationId: string): Promise<void>;
+  /** A state the server could not read back: discarded. */
+  discard(conversationId: string): Promise<void>;
+}
+
+/** What a server's model is, for the key of its saved slots. */
+export interface SlotStateIdentity {
+  /** The model file as the server names it (`/props` model_path). */
+  modelPath: string;
+  /** Tokens per slot. */
+  contextSize: number;
+  /** The server's build, since a state's layout may change between builds. */
+  build: string;
+}
+
+/** The folder a managed llama-server saves slots to, as the engine's configuration carries it. */
+export interface SlotStateFolder {
+  /** The folder passed as `--slot-save-path`. */
+  dir: string;
+  /** Bound on the folder; least recently used states go first. Default 300 MB. */
+  maxBytes?: number;
+  /** Idle time after a generation before the slot is saved; default 1000 ms. */
+  saveDelayMs?: number;
+}
+
+/** Makes the store for a folder and a server's model (the engine host's: state-folder.ts); null where it cannot. */
+export type SlotStateStoreFactory = (folder: SlotStateFolder, identity: SlotStateIdentity) => SlotStateStore | null;
+
+interface SlotRecord {
+  /** The conversation whose state the server's slot holds. */
+  owner?: string;
+  /** Generated on since the last save. */
+  dirty: boolean;
+  timer?: ReturnType<typeof setTimeout>;
+  /** The save or restore in progress on the slot. */
+  tail: Promise<void>;
+}
+
+export class SavedSlots {
+  private readonly slots = new Map<number, SlotRecord>();
+
+  constructor(
+    private readonly http: ServerHttp,
+    private readonly store: SlotStateStore,
+    private readonly saveDelayMs = 1000,
+    /** Told when a save or restore fails (the conversation goes on, evaluated from its text). */
+    private readonly onNotice?: (message: string) => void,
+  ) {}
+
+  /**
+   * Before a request of `conversationId` on `slot`: waits for the slot's save, saves the state of the conversation
+   * the slot held (when it generated since), and restores this conversation's saved state into it. Resolves with the
+   * tokens restored, if any.
+   */
+  async before(slot: number, conversationId: string): Promise<number | undefined> {
+    const record = this.record(slot);
+    await record.tail;
+    if (record.owner === conversationId) {
+      if (record.timer) clearTimeout(record.timer);
+      record.timer = undefined;
+      return undefined;
+    }
+    await this.saveNow(slot, record);
+    record.owner = conversationId;
+    record.dirty = false;
+    let usable = false;
+    try {
+      usable = await this.store.usable(conversationId);
+    } catch (err) {
+      this.onNotice?.(err instanceof Error ? err.message : String(err));
+    }
+    if (!usable) return undefined;
+    try {
+      const reply = await this.http.json<{ n_restored?: number }>(`/slots/${slot}?action=restore`, { body: { filename: this.store.fileName(conversationId) }, timeoutMs: 120_000 });
+      await this.store.restored(conversationId);
+      return reply.n_restored;
+    } catch (err) {
+      if (!(err instanceof EngineError)) throw err;
+      await this.store.discard(conversationId);
+      this.onNotice?.(`The saved state of this conversation could not be restored (${err.message}); the conversation is read again from its text.`);
+      return undefined;
+    }
+  }
+
+  /** After a request of the slot's conversation: its state is saved once the slot has been idle for the delay. */
+  after(slot: number): void {
+    const record = this.record(slot);
+    if (record.owner === undefined) return;
+    record.dirty = true;
+    if (record.timer) clearTimeout(record.timer);
+    record.timer = setTimeout(() => {
+      record.timer = undefined;
+      record.tail = record.tail.then(() => this.saveNow(slot, record));
+    }, this.saveDelayMs);
+    record.timer.unref?.();
+  }
+
+  /** Saves every slot not yet written (before the server stops). */
+  async flush(): Promise<void> {
+    await Promise.all(
+      [...this.slots.entries()].map(async ([slot, record]) => {
+        await record.tail;
+        await this.saveNow(slot, record);
+      }),
+    );
+  }
+
+  private record(slot: number): SlotRecord {
+    let record = this.slots.get(slot);
+    if (!record) this.slots.set(slot, (record = { dirty: false, tail: Promise.resolve() }));
+    return record;
+  }
+
+  private async saveNow(slot: number, record: SlotRecord): Promise<void> {
+    if (record.timer) clearTimeout(record.timer);
+    record.timer = undefined;
+    const owner = record.owner;
+    if (!record.dirty || owner === undefined) return;
+    record.dirty = false;
+    try {
+      const reply = await this.http.json<{ n_saved?: number; n_written?: number }>(`/slots/${slot}?action=save`, { body: { filename: this.store.fileName(owner) }, timeoutMs: 120_000 });
+      await this.store.saved(owner, { bytes: reply.n_written ?? 0, tokens: reply.n_saved ?? 0 });
+    } catch (err) {
+      this.onNotice?.(`The conversation's state could not be saved: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
