@@ -29,6 +29,8 @@ import { EngineSetupError, type PluginServices, type RuntimeReport } from "./ser
 
 /** The data folder's subfolder of saved sequence states. */
 const STATES_FOLDER = "states";
+/** The data folder's subfolder of llama-server's saved slots (the local llama.cpp engine). */
+const SLOTS_FOLDER = "llama-server-slots";
 
 /** Runtime settings the desktop services read on each use. */
 export interface DesktopRuntimeOptions {
@@ -116,7 +118,7 @@ export class DesktopServices implements PluginServices {
     const target = this.dataFolder(to);
     await moveDataFolders(from, target);
     // Saved states are a cache rebuilt from the conversations' text: dropped, not moved.
-    await fs.promises.rm(path.join(from, STATES_FOLDER), { recursive: true, force: true });
+    for (const cache of [STATES_FOLDER, SLOTS_FOLDER]) await fs.promises.rm(path.join(from, cache), { recursive: true, force: true });
     return { from: path.join(from, "models"), to: path.join(target, "models") };
   }
 
@@ -151,8 +153,8 @@ export class DesktopServices implements PluginServices {
       const host = await ensureHostScript(this.pluginDir, this.host.source, this.host.hash);
       return localLlamaEngine(settings, {
         logFile: path.join(this.pluginDir, "engine.log"),
-        // The plugin's data folder: conversations continue after a restart without being read again.
-        slotDir: path.join(this.pluginDir, "llama-server-slots"),
+        // Beside the built-in engine's states, under the same bound: conversations continue after a restart unread.
+        ...(settings.stateCacheMb > 0 ? { slotDir: path.join(this.dataFolder(), SLOTS_FOLDER), slotStateBytes: settings.stateCacheMb * 1024 * 1024 } : {}),
         connect: (server) => new EngineClient(obsidianHostLauncher(this.pluginDir, host.path), { server, logFile: path.join(this.pluginDir, "engine.log") }),
       });
     }

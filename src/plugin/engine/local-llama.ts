@@ -39,6 +39,8 @@ export interface LocalLlamaWiring {
   logFile: string;
   /** Where llama-server saves conversations' slots (`--slot-save-path`); absent: nothing is saved. */
   slotDir?: string;
+  /** Bound on that folder; least recently used slots go first. Default the host's (300 MB). */
+  slotStateBytes?: number;
   /** The llama-server engine for one start's address and key (in an engine host). */
   connect: (config: ServerEngineConfig) => LocalServerEngine;
 }
@@ -55,7 +57,7 @@ export function localLlamaEngine(settings: VaultAgentSettings, wiring: LocalLlam
     ...(settings.threads > 0 ? { threads: settings.threads } : {}),
     ...(settings.gpuLayers >= 0 ? { gpuLayers: settings.gpuLayers } : {}),
     embeddings,
-    ...(wiring.slotDir ? { slotSavePath: wiring.slotDir } : {}),
+    ...(wiring.slotDir ? { slotSavePath: wiring.slotDir, ...(wiring.slotStateBytes ? { slotStateBytes: wiring.slotStateBytes } : {}) } : {}),
     log: (line) => log.write(`${line}\n`),
   });
   return new ManagedLlamaEngine(server, wiring.connect);

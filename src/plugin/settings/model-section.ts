@@ -151,7 +151,7 @@ function renderLocalRunSettings(containerEl: HTMLElement, s: VaultAgentSettings,
   numberSetting(
     containerEl,
     "Saved conversation states (MB)",
-    "Disk kept for conversations the model has already read, so reopening one does not read it again; the least recently used go first. Set it to 0 to save none.",
+    "Disk kept for conversations the model has already read (by this computer's engine or llama.cpp), so reopening one does not read it again; the least recently used go first. Set it to 0 to save none.",
     s.stateCacheMb,
     [0, 100000],
     (v) => save({ stateCacheMb: v }),
