@@ -38,6 +38,28 @@ interface Chunk {
   error?: unknown;
 }
 
+/** A streamed reply's text as it arrives: pieces passed on, counted, and the first one's time marked. */
+export class ReplyText {
+  readonly startedAt = performance.now();
+  text = "";
+  pieces = 0;
+  firstTokenAt: number | undefined;
+  constructor(private readonly onText?: (chunk: string) => void) {}
+
+  add(piece: string | null | undefined): void {
+    if (typeof piece !== "string" || piece === "") return;
+    this.firstTokenAt ??= performance.now();
+    this.pieces++;
+    this.text += piece;
+    this.onText?.(piece);
+  }
+
+  /** The reply as an abort leaves it: the text so far, no server counts. */
+  aborted(): StreamedReply {
+    return { text: this.text, stopReason: "abort", tokensOut: this.pieces, tokensIn: 0, startedAt: this.startedAt, firstTokenAt: this.firstTokenAt, endedAt: performance.now() };
+  }
+}
+
 const STOP: Record<string, GenerateResult["stopReason"]> = { stop: "eos", length: "maxTokens", tool_calls: "eos", content_filter: "stop" };
 
 export async function streamChat(
@@ -45,22 +67,11 @@ export async function streamChat(
   body: Record<string, unknown>,
   opts: { signal?: AbortSignal; onText?: (chunk: string) => void },
 ): Promise<StreamedReply> {
-  const startedAt = performance.now();
-  let text = "";
-  let firstTokenAt: number | undefined;
-  let deltas = 0;
+  const reply = new ReplyText(opts.onText);
   let finish: string | undefined;
   let usage: Chunk["usage"];
   let timings: ServerTimings | undefined;
-  const aborted = (): StreamedReply => ({
-    text,
-    stopReason: "abort",
-    tokensOut: deltas,
-    tokensIn: 0,
-    startedAt,
-    firstTokenAt,
-    endedAt: performance.now(),
-  });
+  const aborted = (): StreamedReply => reply.aborted();
   let response: Response;
   try {
     response = await http.send("/v1/chat/completions", { body: { ...body, stream: true }, signal: opts.signal, timeoutMs: GENERATE_HEADERS_TIMEOUT_MS });
@@ -91,13 +102,7 @@ export async function streamChat(
         throw http.errorFor("/v1/chat/completions", { status: Number.isInteger(status) ? status : 500, ...fields });
       }
       const choice = chunk.choices?.[0];
-      const piece = choice?.delta?.content;
-      if (typeof piece === "string" && piece !== "") {
-        firstTokenAt ??= performance.now();
-        deltas++;
-        text += piece;
-        opts.onText?.(piece);
-      }
+      reply.add(choice?.delta?.content);
       if (choice?.finish_reason) finish = choice.finish_reason;
       if (chunk.usage) usage = chunk.usage;
       if (chunk.timings) timings = chunk.timings;
@@ -111,13 +116,13 @@ export async function streamChat(
   // Every compatible server ends a reply with a finish_reason; a stream that just stops was cut (the server died).
   if (finish === undefined) throw http.dropped(new Error("the stream ended before the reply finished"));
   return {
-    text,
+    text: reply.text,
     stopReason: STOP[finish ?? "stop"] ?? "eos",
-    tokensOut: usage?.completion_tokens ?? timings?.predicted_n ?? deltas,
+    tokensOut: usage?.completion_tokens ?? timings?.predicted_n ?? reply.pieces,
     tokensIn: usage?.prompt_tokens ?? (timings ? (timings.prompt_n ?? 0) + (timings.cache_n ?? 0) : 0),
     timings,
-    startedAt,
-    firstTokenAt,
+    startedAt: reply.startedAt,
+    firstTokenAt: reply.firstTokenAt,
     endedAt: performance.now(),
   };
 }

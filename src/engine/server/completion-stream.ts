@@ -7,7 +7,7 @@
  * has to follow, so nothing on the server parses it.
  */
 import { EngineError, type GenerateResult } from "../../core/ports/engine";
-import type { ServerTimings, StreamedReply } from "./chat-stream";
+import { ReplyText, type ServerTimings, type StreamedReply } from "./chat-stream";
 import { errorFields, GENERATE_HEADERS_TIMEOUT_MS, type ServerHttp } from "./server-http";
 import { readSse } from "./sse";
 
@@ -71,35 +71,26 @@ export async function streamCompletion(
   body: Record<string, unknown>,
   opts: { signal?: AbortSignal; onText?: (chunk: string) => void },
 ): Promise<StreamedReply> {
-  const startedAt = performance.now();
-  let text = "";
-  let firstTokenAt: number | undefined;
-  let pieces = 0;
+  const reply = new ReplyText(opts.onText);
   let last: CompletionEvent | undefined;
   try {
     for await (const event of completionEvents(http, body, opts.signal)) {
-      const piece = event.content ?? "";
-      if (piece) {
-        firstTokenAt ??= performance.now();
-        pieces++;
-        text += piece;
-        opts.onText?.(piece);
-      }
+      reply.add(event.content);
       if (event.stop) last = event;
     }
   } catch (err) {
     if (!opts.signal?.aborted) throw err;
   }
-  if (opts.signal?.aborted || !last) return { text, stopReason: "abort", tokensOut: pieces, tokensIn: 0, startedAt, firstTokenAt, endedAt: performance.now() };
+  if (opts.signal?.aborted || !last) return reply.aborted();
   const timings = last.timings;
   return {
-    text,
+    text: reply.text,
     stopReason: STOP[last.stop_type ?? "eos"] ?? "eos",
-    tokensOut: last.tokens_predicted ?? timings?.predicted_n ?? pieces,
+    tokensOut: last.tokens_predicted ?? timings?.predicted_n ?? reply.pieces,
     tokensIn: last.tokens_evaluated ?? (timings ? (timings.prompt_n ?? 0) + (timings.cache_n ?? 0) : 0),
     timings,
-    startedAt,
-    firstTokenAt,
+    startedAt: reply.startedAt,
+    firstTokenAt: reply.firstTokenAt,
     endedAt: performance.now(),
   };
 }
