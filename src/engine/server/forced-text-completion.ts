@@ -14,7 +14,7 @@ import { GbnfWalker, type WalkPosition } from "../../core/grammar/gbnf-walker";
 import type { CharElem, Frame } from "../../core/grammar/recognizer";
 import { restGrammar } from "../../core/grammar/rest-grammar";
 import type { ServerTimings } from "./chat-stream";
-import { completionBody, completionEvents, renderPrompt } from "./completion-stream";
+import { completionEvents, renderPrompt } from "./completion-stream";
 import type { ServerReply } from "./server-opening";
 import type { ServerHttp } from "./server-http";
 
@@ -133,7 +133,19 @@ export class ForcedTextCompletion {
     const cut = new AbortController();
     const stops = this.stopChars(walker, from);
     const signal = request.signal ? AbortSignal.any([request.signal, cut.signal]) : cut.signal;
-    const body = completionBody(request, { prompt, grammar, nPredict: room, slot: extra.id_slot, logitBias: extra.logit_bias, stop: stops });
+    const body = {
+      prompt,
+      grammar,
+      n_predict: room,
+      temperature: request.temperature ?? 0.7,
+      top_p: request.topP ?? 0.95,
+      ...(request.seed !== undefined ? { seed: request.seed } : {}),
+      ...(extra.logit_bias?.length ? { logit_bias: extra.logit_bias } : {}),
+      repeat_penalty: 1,
+      cache_prompt: true,
+      id_slot: extra.id_slot,
+      ...(stops.length ? { stop: stops } : {}),
+    };
     let pos = from;
     let predicted = 0;
     let evaluated: number | undefined;
