@@ -145,6 +145,8 @@ export class ForcedTextCompletion {
       cache_prompt: true,
       id_slot: extra.id_slot,
       ...(stops.length ? { stop: stops } : {}),
+      // A request cut at a choice point never sees the final event; per-token timings still say what it evaluated.
+      timings_per_token: true,
     };
     let pos = from;
     let predicted = 0;

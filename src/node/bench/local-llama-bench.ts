@@ -39,7 +39,8 @@ export async function runLocalLlamaBench(o: LocalLlamaBenchOptions): Promise<Rec
   let builtin: EngineClient | null = null;
   let forced: EngineClient | null = null;
   try {
-    const config = await server.ready();
+    // The managed server's own config asks for the forced-text path; the plain rows pin it off.
+    const config = { ...(await server.ready()), forcedText: false };
     o.progress(`llama-server ${server.binary?.version} (pid ${server.pid}) on ${o.local.model}`);
     const tokenRates = await runServerBench({ server: config, model: o.local.model, tokens: o.tokens, threads: o.threads, progress: o.progress });
     remote = createNodeEngine({ server: config });
