@@ -7,10 +7,10 @@
 import type { IndexStore } from "../ports/index-store";
 import { parseNote } from "./note-parser";
 import { splitFrontmatter } from "./frontmatter";
-import { TimeSlices, yieldToLoop } from "./yield";
+import { TimeSlices } from "./yield";
 import { contentHash } from "./content-hash";
 import { TextEngine, type CompactShard } from "./text-engine";
-import { parseShard } from "./shard-parse";
+import { parseShard, stringifyShard } from "./shard-parse";
 
 /** What minisearch stores per note. */
 interface TextDoc {
@@ -124,10 +124,11 @@ export class TextIndex {
     const wanted = new Set(this.dirty);
     this.dirty.clear();
     if (wanted.size > 0) {
-      const shards = this.engine.exportShards(shardOf, wanted, (p) => this.hashes.get(p) ?? "");
+      const slices = new TimeSlices();
+      const shards = await this.engine.exportShards(shardOf, wanted, (p) => this.hashes.get(p) ?? "", slices);
       for (const shard of [...wanted].sort((a, b) => a - b)) {
-        await yieldToLoop();
-        await store.save(shardKey(key, shard), JSON.stringify(shards.get(shard)));
+        await slices.pause();
+        await store.save(shardKey(key, shard), await stringifyShard(shards.get(shard)!, slices));
       }
     }
     await store.save(key, JSON.stringify({ version: FORMAT_VERSION, shards: SHARDS }));

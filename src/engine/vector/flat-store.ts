@@ -1,6 +1,6 @@
 /**
- * The semantic index without Node: every vector in one Float32Array (unit length, so a score is a dot
- * product), metadata beside it, a brute-force scan per query — at 33,000 passages of 384 numbers a scan
+ * The semantic index without Node: the vectors in Float32Array blocks of 1,024 (unit length, so a score is a dot
+ * product; the index grows by a block and never copies what it holds), metadata beside it, a brute-force scan per query — at 33,000 passages of 384 numbers a scan
  * is a few milliseconds, and there is nothing to install. The same VectorStore contract as the vectra
  * store in the engine host (test/contract/vector-store-contract.ts); used where there is no host (Obsidian
  * mobile, a server engine without the runtime). Persisted through VectorFiles in the flat codec, written
@@ -8,7 +8,7 @@
  * hold them). An unreadable file is moved aside with a notice and the index starts empty.
  */
 import type { RelabelItem, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
-import { decodeFlatIndex, encodeFlatIndex, type FlatIndexData, type FlatMetadata, type FlatPrecision } from "./flat-codec";
+import { BLOCK_VECTORS, decodeFlatIndex, encodeFlatIndex, vectorAt, type FlatMetadata, type FlatPrecision } from "./flat-codec";
 import { matchesFilter } from "./metadata-filter";
 import type { VectorFiles } from "./vector-files";
 
@@ -32,8 +32,10 @@ export class FlatVectorStore implements VectorStore {
   private dim = 0;
   private ids: string[] = [];
   private metadata: FlatMetadata[] = [];
-  private vectors: Float32Array = new Float32Array(0);
+  private blocks: Float32Array[] = [];
   private slots = new Map<string, number>();
+  /** The save reading the index between its slices: changes wait for it, so the file is one consistent state. */
+  private encoding: Promise<unknown> | null = null;
   private opening: Promise<void> | null = null;
   private notices: string[] = [];
   private bytes = 0;
@@ -60,6 +62,7 @@ export class FlatVectorStore implements VectorStore {
   async upsert(items: VectorItem[]): Promise<void> {
     if (items.length === 0) return;
     await this.ready();
+    await this.unlocked();
     for (const item of items) {
       if (!Array.isArray(item.vector) || item.vector.length === 0 || item.vector.some((x) => typeof x !== "number" || !Number.isFinite(x))) {
         throw new Error(`Chunk "${item.id}" has no usable vector; the embedding model returned invalid numbers.`);
@@ -70,6 +73,8 @@ export class FlatVectorStore implements VectorStore {
     if (dims.size > 1 || !dims.has(dim)) {
       throw new Error(`The embedding has ${[...dims].join(" or ")} numbers per vector but the index holds ${dim}; the embedding model changed, so rebuild the index.`);
     }
+    // An emptied index may take another dimension: blocks sized for the old one are dropped.
+    if (dim !== this.dim) this.blocks = [];
     this.dim = dim;
     for (const item of items) this.put(item.id, item.vector, null, item.metadata);
     this.changed();
@@ -78,12 +83,13 @@ export class FlatVectorStore implements VectorStore {
   async relabel(items: RelabelItem[]): Promise<string[]> {
     if (items.length === 0) return [];
     await this.ready();
+    await this.unlocked();
     // Sources are copied first: an item may take the vector of one this same call rewrites.
     const sources = new Map<string, Float32Array>();
     for (const item of items) {
       const from = item.from ?? item.id;
       const slot = this.slots.get(from);
-      if (slot !== undefined && !sources.has(from)) sources.set(from, this.vectors.slice(slot * this.dim, (slot + 1) * this.dim));
+      if (slot !== undefined && !sources.has(from)) sources.set(from, this.vector(slot).slice());
     }
     const missing: string[] = [];
     for (const item of items) {
@@ -98,6 +104,7 @@ export class FlatVectorStore implements VectorStore {
   async delete(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.ready();
+    await this.unlocked();
     let removed = 0;
     for (const id of ids) {
       const slot = this.slots.get(id);
@@ -105,7 +112,7 @@ export class FlatVectorStore implements VectorStore {
       // The last item moves into the hole: deletes stay O(dim), the vectors stay dense.
       const last = this.ids.length - 1;
       if (slot !== last) {
-        this.vectors.copyWithin(slot * this.dim, last * this.dim, (last + 1) * this.dim);
+        this.vector(slot).set(this.vector(last));
         this.ids[slot] = this.ids[last];
         this.metadata[slot] = this.metadata[last];
         this.slots.set(this.ids[slot], slot);
@@ -129,11 +136,12 @@ export class FlatVectorStore implements VectorStore {
     const k = Math.max(1, Math.floor(topK));
     // The k best so far, best first; a scan rarely inserts once they are found.
     const best: { slot: number; score: number }[] = [];
-    const { dim, vectors } = this;
+    const { dim, blocks } = this;
     for (let slot = 0; slot < count; slot++) {
       if (filter && !matchesFilter(this.metadata[slot], filter)) continue;
       let score = 0;
-      const base = slot * dim;
+      const vectors = blocks[Math.floor(slot / BLOCK_VECTORS)];
+      const base = (slot % BLOCK_VECTORS) * dim;
       for (let j = 0; j < dim; j++) score += q[j] * vectors[base + j];
       if (best.length === k && score <= best[k - 1].score) continue;
       let at = best.length;
@@ -181,22 +189,24 @@ export class FlatVectorStore implements VectorStore {
     let slot = this.slots.get(id);
     if (slot === undefined) {
       slot = this.ids.length;
-      this.grow(slot + 1);
+      // Slots are dense: a new one is in the last block or starts the next.
+      if (Math.floor(slot / BLOCK_VECTORS) === this.blocks.length) this.blocks.push(new Float32Array(BLOCK_VECTORS * this.dim));
       this.ids.push(id);
       this.metadata.push(kept);
       this.slots.set(id, slot);
     } else {
       this.metadata[slot] = kept;
     }
-    this.vectors.set(normalized ?? unit(raw!), slot * this.dim);
+    this.vector(slot).set(normalized ?? unit(raw!));
   }
 
-  private grow(items: number): void {
-    const needed = items * this.dim;
-    if (needed <= this.vectors.length) return;
-    const next = new Float32Array(Math.max(needed, this.vectors.length * 2, 1024 * this.dim));
-    next.set(this.vectors);
-    this.vectors = next;
+  private vector(slot: number): Float32Array {
+    return vectorAt(this.blocks, this.dim, slot);
+  }
+
+  /** Waits while a save reads the index. */
+  private async unlocked(): Promise<void> {
+    while (this.encoding) await this.encoding.catch(() => undefined);
   }
 
   private changed(): void {
@@ -211,9 +221,16 @@ export class FlatVectorStore implements VectorStore {
   private async save(): Promise<void> {
     if (!this.dirty) return;
     this.dirty = false;
-    const data: FlatIndexData = { dim: this.dim, ids: this.ids.slice(), metadata: this.metadata.slice(), vectors: this.vectors.slice(0, this.ids.length * this.dim) };
     try {
-      const bytes = await encodeFlatIndex(data, this.options.precision ?? "float32", this.pause);
+      // The live index, read between slices (no copy of it): upsert, relabel and delete wait until it is encoded.
+      const encoding = encodeFlatIndex({ dim: this.dim, ids: this.ids, metadata: this.metadata, blocks: this.blocks }, this.options.precision ?? "float32", this.pause);
+      this.encoding = encoding;
+      let bytes: Uint8Array;
+      try {
+        bytes = await encoding;
+      } finally {
+        this.encoding = null;
+      }
       await this.files.write(FLAT_FILE, bytes);
       this.bytes = bytes.length;
     } catch (err) {
@@ -234,7 +251,7 @@ export class FlatVectorStore implements VectorStore {
     this.reset();
     const bytes = await this.files.read(FLAT_FILE);
     if (!bytes) return;
-    let data: FlatIndexData;
+    let data: Awaited<ReturnType<typeof decodeFlatIndex>>;
     try {
       data = await decodeFlatIndex(bytes, this.pause);
     } catch (err) {
@@ -246,7 +263,7 @@ export class FlatVectorStore implements VectorStore {
     this.dim = data.dim;
     this.ids = data.ids;
     this.metadata = data.metadata;
-    this.vectors = data.vectors;
+    this.blocks = data.blocks;
     this.bytes = bytes.length;
     // 33,000 ids took one block of 30 ms: mapped in slices too.
     for (let slot = 0; slot < data.ids.length; slot++) {
@@ -259,7 +276,7 @@ export class FlatVectorStore implements VectorStore {
     this.dim = 0;
     this.ids = [];
     this.metadata = [];
-    this.vectors = new Float32Array(0);
+    this.blocks = [];
     this.slots = new Map();
     this.bytes = 0;
   }

@@ -14,7 +14,8 @@
  * rename_reembedded (the folder renamed, one rename event per note as Obsidian sends them, until the
  * index has followed; goal 0 re-embedded), rename_offline_ms and rename_offline_reembedded (renamed
  * back while the app was closed, then a build), max_block_ms (longest event-loop block in this process
- * while indexing, measured with a 10 ms timer; max_block_cpu_ms: the same capped by the main thread's CPU use), plus
+ * while indexing, measured with a 10 ms timer; max_block_cpu_ms: the same capped by the main thread's CPU use),
+ * edit_max_block_ms (the same from the one-note update through the folder rename and the save that follows), plus
  * the codec comparison (the compact codec vs vectra's protobuf and JSON on the built index).
  * `--store flat [--precision float32|int8]`: the flat vector store and the full-text index in this process,
  * as on Obsidian mobile (no engine host unless the test model embeds); load_max_block_ms is then the longest
@@ -296,6 +297,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     // One modified note: time the update, less the note's own embedding.
     const target = generated.paths[Math.floor(generated.paths.length / 2)];
     appendFileSync(join(root, target), "\n## Added in the benchmark\nA new paragraph about offline sync and garden tomatoes.\n");
+    // Longest block from this edit through the folder rename and the save of manifest and text index.
+    const editMeter = blockMeter();
     t = performance.now();
     const update = await memory.indexer.updateNote(target);
     // Searchable now; the host writes the index file in the background (write-behind), timed separately.
@@ -317,6 +320,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log(`renamed a folder of ${folderNotes} notes: ${Math.round(renameMs)} ms, ${renamed.embedded} chunks embedded, ${renamed.relabeled} relabeled`);
     // Renamed back while the app was closed: the next build finds the vectors by their text.
     await memory.indexer.close();
+    const editBlock = editMeter.stop();
     renameSync(join(root, "Renamed batch"), join(root, "Batch"));
     memory = await restart();
     t = performance.now();
@@ -347,6 +351,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       load_both_cpu_ms: Math.round(bothLoad.cpuMs),
       load_max_block_ms: loadBlock.max,
       load_max_block_cpu_ms: loadBlock.cpuMax,
+      edit_max_block_ms: editBlock.max,
+      edit_max_block_cpu_ms: editBlock.cpuMax,
       text_query_ms_p95: p95(textTimes),
       update_embedded_chunks: update.embedded,
       update_flush_ms: Math.round(persistMs),

@@ -88,6 +88,66 @@ describe("FlatVectorStore", () => {
     await store.close();
   });
 
+  it("grows past a block of 1,024 vectors and deletes across blocks, in memory and after a reload", async () => {
+    const data = vectors(2600, 8, 3);
+    const folder = join(dir, "blocks");
+    const store = new FlatVectorStore(new FolderVectorFiles(folder), { precision: "float32" });
+    for (let i = 0; i < data.length; i += 300) await store.upsert(data.slice(i, i + 300).map((v, k) => item(`n${i + k}`, v, `${i + k}.md`)));
+    // Holes in the first block filled from the third, and the last block emptied back into the second.
+    await store.delete(["n0", "n5", "n1023", "n1024", "n2599", "n2048"]);
+    expect((await store.stats()).items).toBe(2594);
+    const check = async (s: FlatVectorStore) => {
+      for (const i of [1, 1022, 1025, 2047, 2049, 2598]) {
+        const [hit] = await s.query(data[i], 1);
+        expect(hit).toMatchObject({ id: `n${i}`, metadata: { path: `${i}.md` } });
+        expect(hit.score).toBeCloseTo(1, 5);
+      }
+    };
+    await check(store);
+    await store.upsert([item("late", data[0], "late.md")]);
+    expect((await store.query(data[0], 1))[0].id).toBe("late");
+    await store.close();
+    const reader = new FlatVectorStore(new FolderVectorFiles(folder));
+    expect(await reader.open()).toMatchObject({ items: 2595, dimension: 8 });
+    await check(reader);
+    expect((await reader.query(data[0], 1))[0].id).toBe("late");
+    // Emptied, it takes another dimension.
+    await reader.delete((await reader.listIds()).map((x) => x.id));
+    await reader.upsert([item("wide", vectors(1, 32)[0], "w.md")]);
+    expect(await reader.stats()).toMatchObject({ items: 1, dimension: 32 });
+    await reader.close();
+  });
+
+  it("holds changes while a save reads the index, so the file is one state and the change is written next", async () => {
+    let release: () => void = () => undefined;
+    let gated = true;
+    const written: Uint8Array[] = [];
+    const files = { read: () => Promise.resolve(null), write: (_n: string, bytes: Uint8Array) => (written.push(bytes), Promise.resolve()), rename: () => Promise.resolve() };
+    let reached: () => void = () => undefined;
+    const paused = new Promise<void>((r) => (reached = r));
+    const pause = () => (gated ? new Promise<void>((r) => ((release = r), reached())) : Promise.resolve());
+    const store = new FlatVectorStore(files, { flushDelayMs: 60_000, pause });
+    await store.upsert([item("a", [1, 0], "a.md"), item("b", [0, 1], "b.md")]);
+    const saving = store.flush();
+    // The save is inside its first slice now.
+    await paused;
+    let added = false;
+    const adding = store.upsert([item("c", [1, 1], "c.md")]).then(() => (added = true));
+    const deleting = store.delete(["a"]);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(added).toBe(false);
+    gated = false;
+    release();
+    await saving;
+    await Promise.all([adding, deleting]);
+    expect(written).toHaveLength(1);
+    const first = Buffer.from(written[0]);
+    expect([first.includes("a.md"), first.includes("b.md"), first.includes("c.md")]).toEqual([true, true, false]);
+    await store.flush();
+    const second = Buffer.from(written[1]);
+    expect([second.includes("a.md"), second.includes("b.md"), second.includes("c.md")]).toEqual([false, true, true]);
+  });
+
   it("keeps a failed save pending and writes it on the next flush", async () => {
     let fail = true;
     const written: Uint8Array[] = [];

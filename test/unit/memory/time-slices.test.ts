@@ -1,13 +1,13 @@
 /**
- * Loading the memory indexes in time slices (no frame blocked over 50 ms on a phone): the slicer itself, and the
- * two loops it cuts — importing a full-text shard and reading the manifest — which must give the same result
- * however often they pause.
+ * Loading and saving the memory indexes in time slices (no frame blocked over 50 ms on a phone): the slicer itself,
+ * and the loops it cuts — exporting, writing, parsing and importing full-text shards, reading the manifest — which
+ * must give the same result however often they pause.
  */
 import { describe, expect, it } from "vitest";
 import { TimeSlices } from "../../../src/core/memory/yield";
 import { TextEngine } from "../../../src/core/memory/text-engine";
 import { parseManifest, stringifyManifest, type Manifest } from "../../../src/core/memory/index-manifest";
-import { parseShard } from "../../../src/core/memory/shard-parse";
+import { parseShard, stringifyShard } from "../../../src/core/memory/shard-parse";
 
 /** A clock that moves one millisecond each time it is read, and a slicer over it that counts its pauses (budget 1: every check is due). */
 function steppingSlices(budgetMs: number): { slices: TimeSlices; pauses: () => number } {
@@ -58,7 +58,7 @@ describe("TimeSlices", () => {
 describe("loading in slices", () => {
   it("imports a full-text shard in many slices with the same search results as in one piece", async () => {
     const source = engineWithNotes();
-    const shard = source.exportShards(() => 0, new Set([0]), () => "h").get(0)!;
+    const shard = (await source.exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
     expect(shard.terms.length).toBeGreaterThan(2048);
     const whole = new TextEngine<Doc>(OPTIONS);
     await whole.importShard(shard, never());
@@ -88,7 +88,7 @@ describe("loading in slices", () => {
 
   it("parses a stored shard in pieces to exactly what one JSON.parse gives, and any other layout whole", async () => {
     const engine = engineWithNotes(4000);
-    const shard = engine.exportShards(() => 0, new Set([0]), () => "h").get(0)!;
+    const shard = (await engine.exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
     const text = JSON.stringify(shard);
     expect(text.length).toBeGreaterThan(3 * 64 * 1024);
     const { slices, pauses } = steppingSlices(1);
@@ -100,5 +100,63 @@ describe("loading in slices", () => {
     const pretty = JSON.stringify(shard, null, 1);
     expect(await parseShard(pretty, never())).toEqual(shard);
     await expect(parseShard(text.slice(0, -9), never())).rejects.toThrow();
+  });
+
+  it("exports shards in many slices to exactly what one pass gives", async () => {
+    const engine = engineWithNotes(2000);
+    const shardOf = (id: string) => Number(id.split("/")[1].split(".")[0]) % 3;
+    const whole = await engine.exportShards(shardOf, new Set([0, 2]), (id) => `h-${id}`, never());
+    const { slices, pauses } = steppingSlices(1);
+    const sliced = await engine.exportShards(shardOf, new Set([0, 2]), (id) => `h-${id}`, slices);
+    // A check every 256 documents and at every term.
+    expect(pauses()).toBeGreaterThanOrEqual(Math.floor(2000 / 256) + whole.get(0)!.terms.length);
+    expect(sliced).toEqual(whole);
+    expect([...whole.keys()].sort()).toEqual([0, 2]);
+    expect(whole.get(2)!.docs).toContain("Notes/2.md");
+    expect(whole.get(2)!.hashes[whole.get(2)!.docs.indexOf("Notes/2.md")]).toBe("h-Notes/2.md");
+  });
+
+  it("writes a shard in pieces to exactly the text of one JSON.stringify", async () => {
+    const shard = (await engineWithNotes(4000).exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
+    expect(shard.post.length).toBeGreaterThan(3 * 32 * 1024);
+    const { slices, pauses } = steppingSlices(1);
+    expect(await stringifyShard(shard, slices)).toBe(JSON.stringify(shard));
+    expect(pauses()).toBeGreaterThanOrEqual(4);
+    const empty = { ...shard, docs: [], hashes: [], len: [], terms: [], post: [] };
+    expect(await stringifyShard(empty, never())).toBe(JSON.stringify(empty));
+    const one = { ...shard, post: [7] };
+    expect(await stringifyShard(one, never())).toBe(JSON.stringify(one));
+  });
+
+  it("after a load, adds, replaces and discards documents with the same search results as an index built in one piece", async () => {
+    const source = engineWithNotes(600);
+    const shard = (await source.exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
+    const loaded = new TextEngine<Doc>(OPTIONS);
+    await loaded.importShard(shard, never());
+    loaded.finishImport();
+    const built = engineWithNotes(600);
+    const edits = (e: TextEngine<Doc>) => {
+      // New documents (their postings sit beside the packed ones), a replaced one and a discarded one.
+      e.add({ id: "New/a.md", title: "Garden plan", body: "garden tomato budget w17x w17x" });
+      e.add({ id: "New/b.md", title: "Review", body: "tomato review w2800x" });
+      e.replace({ id: "Notes/17.md", title: "Note 17", body: "garden garden budget" });
+      e.discard("Notes/3.md");
+    };
+    edits(loaded);
+    edits(built);
+    for (const query of ["garden", "w17x budget", "w2800x", "tomato review", "note"]) {
+      const a = loaded.search(query).map((r) => [r.id, r.score.toFixed(9)]);
+      const b = built.search(query).map((r) => [r.id, r.score.toFixed(9)]);
+      expect(a.sort()).toEqual(b.sort());
+      expect(a.length).toBeGreaterThan(0);
+    }
+    // A save after the edits writes loaded and new documents alike.
+    const again = (await loaded.exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
+    const reloaded = new TextEngine<Doc>(OPTIONS);
+    await reloaded.importShard(again, never());
+    reloaded.finishImport();
+    for (const query of ["garden", "w2800x", "tomato review"]) {
+      expect(reloaded.search(query).map((r) => [r.id, r.score.toFixed(9)]).sort()).toEqual(built.search(query).map((r) => [r.id, r.score.toFixed(9)]).sort());
+    }
   });
 });
