@@ -5,7 +5,7 @@
  * 64 KB with a pause between. Any other layout (whitespace, another key order, a hand-edited file) is parsed whole:
  * importShard's checks decide whether it is usable either way.
  */
-import type { CompactShard } from "./text-engine";
+import type { CompactShard, ExportedShard } from "./text-engine";
 import type { TimeSlices } from "./yield";
 
 const POST_KEY = '"post":[';
@@ -37,19 +37,19 @@ export async function parseShard(text: string, slices: TimeSlices): Promise<Comp
   return head;
 }
 
-/** Postings written at once (about 2 ms of work). */
-const POSTINGS_PER_PIECE = 32 * 1024;
-
 /**
- * Exactly `JSON.stringify(shard)` (the postings are integers and come last), with the postings joined in pieces and a
- * pause between: one stringify of a 1 MB shard held the thread as long as one parse.
+ * Exactly `JSON.stringify` of the shard with its chunks of postings joined (the postings are integers and come last),
+ * a chunk at a time with a pause between: one stringify of a 1 MB shard held the thread as long as one parse.
  */
-export async function stringifyShard(shard: CompactShard, slices: TimeSlices): Promise<string> {
+export async function stringifyShard(shard: ExportedShard, slices: TimeSlices): Promise<string> {
   const { post, ...head } = shard;
   const parts = [`${JSON.stringify(head).slice(0, -1)},${POST_KEY}`];
   await slices.maybePause();
-  for (let from = 0; from < post.length; from += POSTINGS_PER_PIECE) {
-    parts.push((from ? "," : "") + post.slice(from, from + POSTINGS_PER_PIECE).join(","));
+  let first = true;
+  for (const chunk of post) {
+    if (chunk.length === 0) continue;
+    parts.push((first ? "" : ",") + chunk.join(","));
+    first = false;
     await slices.maybePause();
   }
   parts.push("]}");

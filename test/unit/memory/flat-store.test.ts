@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { FLAT_FILE, FlatVectorStore } from "../../../src/engine/vector/flat-store";
+import { BLOCK_VECTORS, decodeFlatIndex, encodeFlatIndex, vectorAt } from "../../../src/engine/vector/flat-codec";
 import { FolderVectorFiles } from "../../../src/node/folder-vault/folder-vector-files";
 import { contractItem as item, describeVectorStoreContract } from "../../contract/vector-store-contract";
 
@@ -146,6 +147,52 @@ describe("FlatVectorStore", () => {
     await store.flush();
     const second = Buffer.from(written[1]);
     expect([second.includes("a.md"), second.includes("b.md"), second.includes("c.md")]).toEqual([false, true, true]);
+  });
+
+  it("writes columns as arrays of 8,192 values, read back with a pause between, and still reads a version 1 file", async () => {
+    const count = 20_000;
+    const dim = 4;
+    const blocks: Float32Array[] = [];
+    for (let k = 0; k < count; k += BLOCK_VECTORS) blocks.push(new Float32Array(BLOCK_VECTORS * dim).map((_, j) => ((k + j) % 97) / 97));
+    const data = { dim, ids: Array.from({ length: count }, (_, i) => `id,"${i}"]`), metadata: Array.from({ length: count }, (_, i) => ({ path: `F/${i}.md`, ...(i % 2 ? { heading: "H" } : {}) })), blocks };
+    const bytes = await encodeFlatIndex(data, "float32", () => Promise.resolve());
+    const header = JSON.parse(Buffer.from(bytes.subarray(8, 8 + new DataView(bytes.buffer).getUint32(4, true))).toString()) as { version: number; parts: number[][] };
+    expect(header.version).toBe(2);
+    expect(header.parts.map((p) => p.length)).toEqual([3, 3, 3]);
+    let pauses = 0;
+    const back = await decodeFlatIndex(bytes, () => (pauses++, Promise.resolve()));
+    expect(back.ids).toEqual(data.ids);
+    expect(back.metadata[1]).toEqual({ path: "F/1.md", heading: "H" });
+    expect(back.metadata[19_998]).toEqual({ path: "F/19998.md" });
+    expect(Array.from(vectorAt(back.blocks, dim, 12_345))).toEqual(Array.from(vectorAt(blocks, dim, 12_345)));
+    // Two more per column than one parse each: three arrays apiece.
+    expect(pauses).toBeGreaterThanOrEqual(6 + Math.floor(count / BLOCK_VECTORS));
+    // Version 1: one array per section.
+    const enc = new TextEncoder();
+    const ids = enc.encode(JSON.stringify(["a", "b"]));
+    const paths = enc.encode(JSON.stringify(["a.md", null]));
+    const head = enc.encode(JSON.stringify({ version: 1, precision: "float32", dim: 2, count: 2, keys: ["path"], sections: [ids.length, paths.length] }));
+    const start = (8 + head.length + ids.length + paths.length + 3) & ~3;
+    const v1 = new Uint8Array(start + 16);
+    v1.set([0x56, 0x41, 0x46, 0x31]);
+    new DataView(v1.buffer).setUint32(4, head.length, true);
+    v1.set(head, 8);
+    v1.set(ids, 8 + head.length);
+    v1.set(paths, 8 + head.length + ids.length);
+    v1.set(new Uint8Array(new Float32Array([1, 0, 0, 1]).buffer), start);
+    const old = await decodeFlatIndex(v1, () => Promise.resolve());
+    expect(old.ids).toEqual(["a", "b"]);
+    expect(old.metadata).toEqual([{ path: "a.md" }, {}]);
+    expect(Array.from(vectorAt(old.blocks, 2, 1))).toEqual([0, 1]);
+    // Parts that do not add up to their section are refused.
+    const bad = enc.encode(JSON.stringify({ ...header, parts: [[1], ...header.parts.slice(1)] }));
+    const headerEnd = 8 + new DataView(bytes.buffer).getUint32(4, true);
+    const broken = new Uint8Array(8 + bad.length + bytes.length - headerEnd);
+    broken.set(bytes.subarray(0, 4));
+    new DataView(broken.buffer).setUint32(4, bad.length, true);
+    broken.set(bad, 8);
+    broken.set(bytes.subarray(headerEnd), 8 + bad.length);
+    await expect(decodeFlatIndex(broken, () => Promise.resolve())).rejects.toThrow(/header is malformed/);
   });
 
   it("keeps a failed save pending and writes it on the next flush", async () => {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { TimeSlices } from "../../../src/core/memory/yield";
-import { TextEngine } from "../../../src/core/memory/text-engine";
+import { TextEngine, type CompactShard } from "../../../src/core/memory/text-engine";
 import { parseManifest, stringifyManifest, type Manifest } from "../../../src/core/memory/index-manifest";
 import { parseShard, stringifyShard } from "../../../src/core/memory/shard-parse";
 
@@ -18,6 +18,12 @@ function steppingSlices(budgetMs: number): { slices: TimeSlices; pauses: () => n
 }
 
 const never = () => new TimeSlices(Number.POSITIVE_INFINITY);
+
+/** Shard 0 of an engine as stored: exported, its chunks of postings joined. */
+async function storedShard(engine: TextEngine<Doc>): Promise<CompactShard> {
+  const shard = (await engine.exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
+  return { ...shard, post: shard.post.flat() };
+}
 
 interface Doc {
   id: string;
@@ -58,7 +64,7 @@ describe("TimeSlices", () => {
 describe("loading in slices", () => {
   it("imports a full-text shard in many slices with the same search results as in one piece", async () => {
     const source = engineWithNotes();
-    const shard = (await source.exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
+    const shard = await storedShard(source);
     expect(shard.terms.length).toBeGreaterThan(2048);
     const whole = new TextEngine<Doc>(OPTIONS);
     await whole.importShard(shard, never());
@@ -88,7 +94,7 @@ describe("loading in slices", () => {
 
   it("parses a stored shard in pieces to exactly what one JSON.parse gives, and any other layout whole", async () => {
     const engine = engineWithNotes(4000);
-    const shard = (await engine.exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
+    const shard = await storedShard(engine);
     const text = JSON.stringify(shard);
     expect(text.length).toBeGreaterThan(3 * 64 * 1024);
     const { slices, pauses } = steppingSlices(1);
@@ -116,21 +122,24 @@ describe("loading in slices", () => {
     expect(whole.get(2)!.hashes[whole.get(2)!.docs.indexOf("Notes/2.md")]).toBe("h-Notes/2.md");
   });
 
-  it("writes a shard in pieces to exactly the text of one JSON.stringify", async () => {
+  it("writes a shard in pieces to exactly the text of one JSON.stringify of it with its postings joined", async () => {
     const shard = (await engineWithNotes(4000).exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
-    expect(shard.post.length).toBeGreaterThan(3 * 32 * 1024);
+    // Postings in chunks of 16,384 numbers or a little less.
+    expect(shard.post.length).toBeGreaterThan(3);
+    expect(Math.max(...shard.post.map((c) => c.length))).toBeLessThanOrEqual(16 * 1024);
+    const joined = { ...shard, post: shard.post.flat() };
     const { slices, pauses } = steppingSlices(1);
-    expect(await stringifyShard(shard, slices)).toBe(JSON.stringify(shard));
+    expect(await stringifyShard(shard, slices)).toBe(JSON.stringify(joined));
     expect(pauses()).toBeGreaterThanOrEqual(4);
-    const empty = { ...shard, docs: [], hashes: [], len: [], terms: [], post: [] };
-    expect(await stringifyShard(empty, never())).toBe(JSON.stringify(empty));
-    const one = { ...shard, post: [7] };
-    expect(await stringifyShard(one, never())).toBe(JSON.stringify(one));
+    const empty = { ...shard, docs: [], hashes: [], len: [], terms: [], post: [[]] };
+    expect(await stringifyShard(empty, never())).toBe(JSON.stringify({ ...empty, post: [] }));
+    const one = { ...shard, post: [[], [7], [], [8, 9]] };
+    expect(await stringifyShard(one, never())).toBe(JSON.stringify({ ...shard, post: [7, 8, 9] }));
   });
 
   it("after a load, adds, replaces and discards documents with the same search results as an index built in one piece", async () => {
     const source = engineWithNotes(600);
-    const shard = (await source.exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
+    const shard = await storedShard(source);
     const loaded = new TextEngine<Doc>(OPTIONS);
     await loaded.importShard(shard, never());
     loaded.finishImport();
@@ -151,12 +160,28 @@ describe("loading in slices", () => {
       expect(a.length).toBeGreaterThan(0);
     }
     // A save after the edits writes loaded and new documents alike.
-    const again = (await loaded.exportShards(() => 0, new Set([0]), () => "h")).get(0)!;
+    const again = await parseShard(await stringifyShard((await loaded.exportShards(() => 0, new Set([0]), () => "h")).get(0)!, never()), never());
     const reloaded = new TextEngine<Doc>(OPTIONS);
     await reloaded.importShard(again, never());
     reloaded.finishImport();
     for (const query of ["garden", "w2800x", "tomato review"]) {
       expect(reloaded.search(query).map((r) => [r.id, r.score.toFixed(9)]).sort()).toEqual(built.search(query).map((r) => [r.id, r.score.toFixed(9)]).sort());
     }
+  });
+
+  it("parses a manifest's text in pieces to the same notes, whatever characters its paths hold", async () => {
+    const notes: Manifest["notes"] = {};
+    const odd = ['a "quoted"],"x.md', 'comma, brace } bracket ].md', 'key ,"notes":{ inside.md', "back\\slash\"],\".md", "日本語/メモ.md"];
+    for (let i = 0; i < 4000; i++) notes[i % 50 === 0 ? `${odd[(i / 50) % odd.length]}${i}` : `Folder ${i % 7}/Note ${i}.md`] = { mtime: 1_700_000_000_000 + i, size: i, hash: `h${i}`, ids: i % 3 ? [`a${i}`, `b${i}`] : [] };
+    const manifest: Manifest = { version: 3, modelKey: "m", notes, skipped: { 'skip "me",".md': "excluded", "notes.md": "huge" } };
+    const raw = await stringifyManifest(manifest);
+    expect(raw.length).toBeGreaterThan(3 * 64 * 1024);
+    const { slices, pauses } = steppingSlices(1);
+    expect(await parseManifest(raw, slices)).toEqual(manifest);
+    // The head, then one pause per 64 KB piece of entries.
+    expect(pauses()).toBeGreaterThanOrEqual(4);
+    // Another layout of the same JSON (a hand-edited file) is parsed whole, to the same notes.
+    expect(await parseManifest(JSON.stringify(JSON.parse(raw), null, 1), never())).toEqual(manifest);
+    await expect(parseManifest(raw.slice(0, -20), never())).rejects.toThrow();
   });
 });
