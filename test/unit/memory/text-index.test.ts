@@ -65,6 +65,20 @@ function expectSameHits(a: TextIndex, b: TextIndex, query: string): void {
 const QUERIES = ["garden tomato", "budget", "offline queue", "word12", "tag3", "lentl", "mountain river bread", "Note 42"];
 
 describe("TextIndex on disk", () => {
+  it("returns the best matches first, ties by path, exactly as sorting every match would", () => {
+    const index = new TextIndex();
+    fill(index, 300);
+    // Equal scores: the same text under different paths.
+    for (const name of ["b", "a", "c"]) index.set(`Same/${name}.md`, "zebra crossing", "h");
+    expect(index.search("zebra", 2).map((h) => h.path)).toEqual(["Same/a.md", "Same/b.md"]);
+    expect(index.search("zebra", 0)).toEqual([]);
+    const all = index.search("garden tomato", 10_000);
+    expect(all.length).toBeGreaterThan(100);
+    const sorted = [...all].sort((a, b) => b.score - a.score || a.path.localeCompare(b.path));
+    expect(all).toEqual(sorted);
+    expect(index.search("garden tomato", 7)).toEqual(sorted.slice(0, 7));
+  });
+
   it("reloads to exactly the same search results and scores, edits and removals included", async () => {
     const a = new TextIndex();
     const notes = fill(a, 300);
