@@ -45,7 +45,7 @@ export interface RunningServer {
   process: ChildProcess;
   /** Everything the server printed. */
   log(): string;
-  /** SIGTERM, then waits for the exit. */
+  /** SIGTERM (SIGKILL after 15 s), then waits for the exit. */
   stop(): Promise<void>;
   /** SIGKILL (a crash), then waits for the exit. */
   kill(): Promise<void>;
@@ -53,6 +53,14 @@ export interface RunningServer {
 
 function exited(child: ChildProcess): Promise<void> {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once("exit", () => r()));
+}
+
+/** SIGTERM, and SIGKILL if it has not exited 15 s later: llama-server can wait on an open connection, and a stop must not hang a suite's hook. */
+async function terminate(child: ChildProcess): Promise<void> {
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+  await exited(child);
+  clearTimeout(timer);
 }
 
 /** Starts llama-server on `model` and resolves once /health answers 200 (bounded wait). */
@@ -70,10 +78,7 @@ export async function startLlamaServer(bin: string, model: string, args: string[
     port: p,
     process: child,
     log: () => log,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited(child);
-    },
+    stop: () => terminate(child),
     kill: async () => {
       child.kill("SIGKILL");
       await exited(child);
@@ -125,9 +130,6 @@ export async function startRpcServer(bin: string): Promise<{ endpoint: string; p
     endpoint: `127.0.0.1:${port}`,
     process: child,
     log: () => log,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await exited(child);
-    },
+    stop: () => terminate(child),
   };
 }
