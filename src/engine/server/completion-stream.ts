@@ -6,10 +6,34 @@
  * `<tool_call>`, a stray byte) with a 500 after the whole reply was generated. Our grammar is the only format a reply
  * has to follow, so nothing on the server parses it.
  */
-import { EngineError, type GenerateResult } from "../../core/ports/engine";
+import { EngineError, type GenerateRequest, type GenerateResult } from "../../core/ports/engine";
 import { ReplyText, type ServerTimings, type StreamedReply } from "./chat-stream";
 import { errorFields, GENERATE_HEADERS_TIMEOUT_MS, type ServerHttp } from "./server-http";
 import { readSse } from "./sse";
+
+/**
+ * A `/completion` request body: the request's sampling, our repeat penalty and the conversation's slot with its
+ * prompt cache. The plain path and each forced-text step send the same sampling, so both build it here.
+ */
+export function completionBody(
+  request: Pick<GenerateRequest, "temperature" | "topP" | "seed">,
+  parts: { prompt: string; grammar?: string; nPredict: number; slot: number; logitBias?: [number, false][]; stop?: string[] },
+): Record<string, unknown> {
+  return {
+    prompt: parts.prompt,
+    ...(parts.grammar !== undefined ? { grammar: parts.grammar } : {}),
+    ...(parts.logitBias?.length ? { logit_bias: parts.logitBias } : {}),
+    n_predict: parts.nPredict,
+    temperature: request.temperature ?? 0.7,
+    top_p: request.topP ?? 0.95,
+    ...(request.seed !== undefined ? { seed: request.seed } : {}),
+    ...(parts.stop?.length ? { stop: parts.stop } : {}),
+    // Penalizing repeats would fight JSON, whose punctuation repeats by design (as in the built-in engine).
+    repeat_penalty: 1,
+    cache_prompt: true,
+    id_slot: parts.slot,
+  };
+}
 
 /** One `/completion` stream event (the fields used). */
 export interface CompletionEvent {

@@ -14,7 +14,7 @@ import { GbnfWalker, type WalkPosition } from "../../core/grammar/gbnf-walker";
 import type { CharElem, Frame } from "../../core/grammar/recognizer";
 import { restGrammar } from "../../core/grammar/rest-grammar";
 import type { ServerTimings } from "./chat-stream";
-import { completionEvents, renderPrompt } from "./completion-stream";
+import { completionBody, completionEvents, renderPrompt } from "./completion-stream";
 import type { ServerReply } from "./server-opening";
 import type { ServerHttp } from "./server-http";
 
@@ -134,17 +134,7 @@ export class ForcedTextCompletion {
     const stops = this.stopChars(walker, from);
     const signal = request.signal ? AbortSignal.any([request.signal, cut.signal]) : cut.signal;
     const body = {
-      prompt,
-      grammar,
-      n_predict: room,
-      temperature: request.temperature ?? 0.7,
-      top_p: request.topP ?? 0.95,
-      ...(request.seed !== undefined ? { seed: request.seed } : {}),
-      ...(extra.logit_bias?.length ? { logit_bias: extra.logit_bias } : {}),
-      repeat_penalty: 1,
-      cache_prompt: true,
-      id_slot: extra.id_slot,
-      ...(stops.length ? { stop: stops } : {}),
+      ...completionBody(request, { prompt, grammar, nPredict: room, slot: extra.id_slot, logitBias: extra.logit_bias, stop: stops }),
       // A request cut at a choice point never sees the final event; per-token timings still say what it evaluated.
       timings_per_token: true,
     };

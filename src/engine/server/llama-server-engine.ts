@@ -6,7 +6,7 @@
  * server runs with --embeddings, `/health` for readiness.
  */
 import { EngineError, type Engine, type GenerateRequest, type ModelInfo } from "../../core/ports/engine";
-import { renderPrompt, streamCompletion } from "./completion-stream";
+import { completionBody, renderPrompt, streamCompletion } from "./completion-stream";
 import { ForcedTextCompletion } from "./forced-text-completion";
 import type { ServerProbe } from "./server-config";
 import { abortedServerReply, ServerEngineOpening, toResult, type ServerReply } from "./server-opening";
@@ -125,21 +125,8 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   }
 
   private body(request: GenerateRequest, prompt: string, slot: number): Record<string, unknown> {
-    return {
-      prompt,
-      ...(request.grammar !== undefined ? { grammar: request.grammar } : {}),
-      // Always, not only under a grammar: a reply must not end in half a character.
-      ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}),
-      n_predict: request.maxTokens,
-      temperature: request.temperature ?? 0.7,
-      top_p: request.topP ?? 0.95,
-      ...(request.seed !== undefined ? { seed: request.seed } : {}),
-      ...(request.stop?.length ? { stop: request.stop } : {}),
-      // Penalizing repeats would fight JSON, whose punctuation repeats by design (as in the built-in engine).
-      repeat_penalty: 1,
-      cache_prompt: true,
-      id_slot: slot,
-    };
+    // The bias always, not only under a grammar: a reply must not end in half a character.
+    return completionBody(request, { prompt, grammar: request.grammar, nPredict: request.maxTokens, slot, logitBias: this.grammarBias, stop: request.stop });
   }
 
   /** Waits for /health, then reads /props and /v1/models. */
