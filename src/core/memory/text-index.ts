@@ -9,7 +9,7 @@ import { parseNote } from "./note-parser";
 import { splitFrontmatter } from "./frontmatter";
 import { TimeSlices } from "./yield";
 import { contentHash } from "./content-hash";
-import { TextEngine, type CompactShard } from "./text-engine";
+import { TextEngine } from "./text-engine";
 import { parseShard, stringifyShard } from "./shard-parse";
 
 /** What minisearch stores per note. */

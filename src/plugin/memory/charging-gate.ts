@@ -18,7 +18,7 @@ export type BatteryReader = (() => Promise<BatteryStatus>) | undefined;
 
 /** The renderer's battery reader (undefined where there is none, as on iOS). */
 export function platformBattery(): BatteryReader {
-  const nav = (globalThis as { navigator?: { getBattery?: () => Promise<BatteryStatus> } }).navigator;
+  const nav = typeof window === "undefined" ? undefined : (window.navigator as { getBattery?: () => Promise<BatteryStatus> });
   return typeof nav?.getBattery === "function" ? () => nav.getBattery!() : undefined;
 }
 
