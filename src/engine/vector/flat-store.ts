@@ -1,11 +1,11 @@
 /**
  * The semantic index without Node: the vectors in Float32Array blocks of 1,024 (unit length, so a score is a dot
- * product; the index grows by a block and never copies what it holds), metadata beside it, a brute-force scan per query — at 33,000 passages of 384 numbers a scan
- * is a few milliseconds, and there is nothing to install. The same VectorStore contract as the vectra
- * store in the engine host (test/contract/vector-store-contract.ts); used where there is no host (Obsidian
- * mobile, a server engine without the runtime). Persisted through VectorFiles in the flat codec, written
- * behind (after a quiet period or on flush); chunk texts are not stored (hits carry `text: ""`, the notes
- * hold them). An unreadable file is moved aside with a notice and the index starts empty.
+ * product; the index grows by a block and never copies what it holds), metadata beside it, a brute-force scan per
+ * query — at 33,000 passages of 384 numbers a scan is a few milliseconds, and there is nothing to install. The same
+ * VectorStore contract as the vectra store in the engine host (test/contract/vector-store-contract.ts); used where
+ * there is no host (Obsidian mobile, a server engine without the runtime). Persisted through VectorFiles in the flat
+ * codec, written behind (after a quiet period or on flush); chunk texts are not stored (hits carry `text: ""`, the
+ * notes hold them). An unreadable file is moved aside with a notice and the index starts empty.
  */
 import type { RelabelItem, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
 import { BLOCK_VECTORS, decodeFlatIndex, encodeFlatIndex, vectorAt, type FlatMetadata, type FlatPrecision } from "./flat-codec";
