@@ -4,7 +4,7 @@
  */
 import { EngineError, type GenerateResult } from "../../core/ports/engine";
 import { errorFields, GENERATE_HEADERS_TIMEOUT_MS, type ServerHttp } from "./server-http";
-import { readSse } from "./sse";
+import { readJsonEvents } from "./sse";
 
 /** llama-server's per-request timings (absent on other servers). */
 export interface ServerTimings {
@@ -87,20 +87,7 @@ export async function streamChat(
     throw http.notCompatible("/v1/chat/completions", `not a stream: ${whole.message.slice(0, 80)}`);
   }
   try {
-    for await (const data of readSse(response.body)) {
-      if (data.trim() === "[DONE]") break;
-      let chunk: Chunk;
-      try {
-        chunk = JSON.parse(data) as Chunk;
-      } catch {
-        throw http.notCompatible("/v1/chat/completions", `an event that is not JSON: ${data.slice(0, 80)}`);
-      }
-      if (chunk.error !== undefined) {
-        const fields = errorFields({ error: chunk.error });
-        const code: unknown = chunk.error !== null && typeof chunk.error === "object" ? (chunk.error as Record<string, unknown>).code : undefined;
-        const status = Number(code);
-        throw http.errorFor("/v1/chat/completions", { status: Number.isInteger(status) ? status : 500, ...fields });
-      }
+    for await (const chunk of readJsonEvents<Chunk>(response.body, http, "/v1/chat/completions")) {
       const choice = chunk.choices?.[0];
       reply.add(choice?.delta?.content);
       if (choice?.finish_reason) finish = choice.finish_reason;

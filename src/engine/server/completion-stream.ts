@@ -8,8 +8,8 @@
  */
 import { EngineError, type GenerateRequest, type GenerateResult } from "../../core/ports/engine";
 import { ReplyText, type ServerTimings, type StreamedReply } from "./chat-stream";
-import { errorFields, GENERATE_HEADERS_TIMEOUT_MS, type ServerHttp } from "./server-http";
-import { readSse } from "./sse";
+import { GENERATE_HEADERS_TIMEOUT_MS, type ServerHttp } from "./server-http";
+import { readJsonEvents } from "./sse";
 
 /**
  * A `/completion` request body: the request's sampling, our repeat penalty and the conversation's slot with its
@@ -65,18 +65,7 @@ export async function* completionEvents(http: ServerHttp, body: Record<string, u
   const response = await http.send("/completion", { body: { ...body, stream: true }, signal, timeoutMs: GENERATE_HEADERS_TIMEOUT_MS });
   if (!response.body) throw http.notCompatible("/completion", "the reply had no body");
   try {
-    for await (const data of readSse(response.body)) {
-      let event: CompletionEvent;
-      try {
-        event = JSON.parse(data) as CompletionEvent;
-      } catch {
-        throw http.notCompatible("/completion", `an event that is not JSON: ${data.slice(0, 80)}`);
-      }
-      if (event.error !== undefined) {
-        const code: unknown = event.error !== null && typeof event.error === "object" ? (event.error as Record<string, unknown>).code : undefined;
-        const status = Number(code);
-        throw http.errorFor("/completion", { status: Number.isInteger(status) ? status : 500, ...errorFields({ error: event.error }) });
-      }
+    for await (const event of readJsonEvents<CompletionEvent>(response.body, http, "/completion")) {
       yield event;
       if (event.stop) return;
     }

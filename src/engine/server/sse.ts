@@ -1,3 +1,5 @@
+import { errorFields, type ServerHttp } from "./server-http";
+
 /** Server-sent events from a fetch body: yields each complete event's `data` (multi-line data joined by "\n"). */
 
 export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
@@ -37,5 +39,27 @@ function safeJson(text: string): unknown {
     return JSON.parse(text);
   } catch {
     return { message: text };
+  }
+}
+
+/**
+ * The JSON events of a server's stream (`/completion`, `/v1/chat/completions`), to a `[DONE]` event or the end. An event
+ * that is not JSON means a server we do not speak to; an error event is thrown as the server's own sentence.
+ */
+export async function* readJsonEvents<T extends { error?: unknown }>(body: ReadableStream<Uint8Array>, http: ServerHttp, path: string): AsyncGenerator<T> {
+  for await (const data of readSse(body)) {
+    if (data.trim() === "[DONE]") return;
+    let event: T;
+    try {
+      event = JSON.parse(data) as T;
+    } catch {
+      throw http.notCompatible(path, `an event that is not JSON: ${data.slice(0, 80)}`);
+    }
+    if (event.error !== undefined) {
+      const code: unknown = event.error !== null && typeof event.error === "object" ? (event.error as Record<string, unknown>).code : undefined;
+      const status = Number(code);
+      throw http.errorFor(path, { status: Number.isInteger(status) ? status : 500, ...errorFields({ error: event.error }) });
+    }
+    yield event;
   }
 }
