@@ -5,7 +5,7 @@
  * before a restore, and the folder stays in its bound, least recently used first.
  */
 import { existsSync } from "node:fs";
-import type { SlotStateFolder, SlotStateIdentity, SlotStateStore } from "../engine/server/saved-slots";
+import type { SlotStateFolder, SlotStateIdentity, SlotStateStore } from "../engine/server/slot-states";
 import { modelFileIdentity, StateFolder, stateKey } from "./state-folder";
 
 class ServerSlotStates implements SlotStateStore {

@@ -10,16 +10,8 @@ import type { EnvelopeStatus, EnvelopeToolCall } from "../protocol/envelope";
 import type { ConversationEntry } from "./conversation";
 import type { AgentErrorCode } from "./events";
 import type { AgentOptions } from "./options";
-import type { RoundCalls } from "./tool-calls";
+import type { Failure, RoundCalls } from "./round-calls";
 import type { Turn } from "./turn";
-
-/** Why a round needs recovery. */
-export interface Failure {
-  code: AgentErrorCode;
-  /** The tool to retry (absent when the envelope itself was broken). */
-  tool?: string;
-  sentence: string;
-}
 
 /** The second half of a correction: what to send next. */
 export function retryAdvice(failure: Failure): string {

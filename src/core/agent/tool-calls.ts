@@ -2,26 +2,10 @@
 import { ToolRefusal, outboundContext } from "../gatekeeper/gatekeeper";
 import { clip } from "../text/clip";
 import type { EnvelopeToolCall } from "../protocol/envelope";
-import type { StoredToolResult } from "./conversation";
 import type { AgentErrorCode, ToolResultEvent } from "./events";
-import type { Failure, Recovery } from "./recovery";
+import type { Recovery } from "./recovery";
+import type { Failure, RoundCalls } from "./round-calls";
 import type { Turn, TurnLoopInput } from "./turn";
-
-/** What a round's calls produced. */
-export interface RoundCalls {
-  /** One result per call, in order, as stored in history. */
-  results: StoredToolResult[];
-  /** The first failure recovery should correct. */
-  failure?: Failure;
-  /** True when the turn was stopped: the remaining calls did not run. */
-  stopped: boolean;
-  /** Corrections that are not recovery attempts (a repeated call), for the results entry. */
-  notes: string[];
-  /** Set when a call ends the turn (a third repeat): the sentence for the user. */
-  ended?: { code: AgentErrorCode; sentence: string };
-  /** Calls that ran (or were answered from an earlier run) and found nothing. */
-  empty: number;
-}
 
 const NOT_RUN = "Not run: the turn was stopped.";
 

@@ -5,8 +5,10 @@
  */
 import type { JournalStore } from "../ports/journal-store";
 import type { VaultPort } from "../ports/vault";
-import { keyPart, parseKey, parseRecord, recordKey, textHash, type AfterRecord, type BeforeRecord, type ChangeCall, type ChangeOp, type JournalChange } from "./records";
+import { keyPart, parseKey, parseRecord, recordKey, textHash, type AfterRecord, type BeforeRecord, type ChangeCall, type ChangeOp, type ChangeRecorder, type JournalChange, type PendingChange } from "./records";
 import { JournalingVault } from "./journaling-vault";
+
+export type { PendingChange } from "./records";
 
 export interface ChangeJournalOptions {
   /** Bytes the journal may hold; default 50 MB. */
@@ -32,12 +34,7 @@ export interface JournalTurn {
   keys: string[];
 }
 
-/** A change recorded before it happens; finished or discarded once the vault answered. */
-export interface PendingChange {
-  readonly record: BeforeRecord;
-}
-
-export class ChangeJournal {
+export class ChangeJournal implements ChangeRecorder {
   private seq = 0;
   private readonly seenTurns = new Set<string>();
   private readonly maxBytes: number;

@@ -4,13 +4,12 @@
  * before the inner vault is touched, and its result after.
  */
 import { VaultError, type FileStat, type NoteMetadata, type VaultChange, type VaultPort } from "../ports/vault";
-import type { ChangeJournal, PendingChange } from "./change-journal";
-import type { ChangeCall } from "./records";
+import type { ChangeCall, ChangeRecorder, PendingChange } from "./records";
 
 export class JournalingVault implements VaultPort {
   constructor(
     private readonly inner: VaultPort,
-    private readonly journal: ChangeJournal,
+    private readonly journal: ChangeRecorder,
     private readonly call: ChangeCall,
   ) {}
 

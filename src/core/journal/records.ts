@@ -92,3 +92,15 @@ export function parseRecord(text: string): BeforeRecord | AfterRecord | null {
     return null;
   }
 }
+
+/** A change recorded before it happens; finished or discarded once the vault answered. */
+export interface PendingChange {
+  readonly record: BeforeRecord;
+}
+
+/** What a journaling vault needs of the journal: record before, then finish or discard once the vault answered. */
+export interface ChangeRecorder {
+  begin(call: ChangeCall, change: { op: ChangeOp; path: string; to?: string; before: string | null; partOf?: number }): Promise<PendingChange>;
+  finish(pending: PendingChange, after: string | null): Promise<void>;
+  discard(pending: PendingChange): Promise<void>;
+}

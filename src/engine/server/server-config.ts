@@ -3,7 +3,7 @@
  * settings import this file, the HTTP engines run in the engine host.
  */
 import type { Constraint } from "../../core/ports/engine";
-import type { SlotStateFolder } from "./saved-slots";
+import type { SlotStateFolder } from "./slot-states";
 
 /** "llama-server": llama.cpp's server (GBNF in `grammar`); "openai": any OpenAI-compatible server (JSON Schema). */
 export type ServerKind = "llama-server" | "openai";

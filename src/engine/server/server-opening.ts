@@ -8,7 +8,7 @@ import type { StreamedReply } from "./chat-stream";
 import type { ServerEngineConfig } from "./server-config";
 import { ServerHttp } from "./server-http";
 import type { HttpTransport } from "./http-transport";
-import type { SlotStateStoreFactory } from "./saved-slots";
+import type { SlotStateStoreFactory } from "./slot-states";
 import { UntilFailure } from "./until-failure";
 
 /** The reply of a generation, with the prefix-reuse accounting of the host protocol. */
