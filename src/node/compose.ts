@@ -95,6 +95,8 @@ export interface HeadlessOptions {
   mcpOptions?: Partial<McpConnectionOptions>;
   /** Where the change journal lives (`undo` reads it); default `<vault>/<configDir>/plugins/vault-agent/journal`, false = none. */
   journalDir?: string | false;
+  /** Wraps the engine the agent talks to (`ask --transcript` records each reply as the model wrote it). */
+  wrapEngine?: (engine: Engine) => Engine;
 }
 
 /** The name and version this project reports to MCP servers. */
@@ -124,7 +126,9 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
   const root = resolve(options.vault);
   if (!existsSync(root)) throw new Error(`The vault folder ${root} does not exist; pass an existing folder with --vault.`);
   const vault = new FolderVault(root, { watch: false });
-  const { engine, modelPath, testModel, stop } = await headlessEngine(options);
+  const made = await headlessEngine(options);
+  const { modelPath, testModel, stop } = made;
+  const engine = options.wrapEngine ? options.wrapEngine(made.engine) : made.engine;
   const user = options.user ?? cliUser(!!options.allowWrites);
   // Text memory only, kept in memory: the headless run never writes index files into the vault.
   const excludedFolders = options.settings?.excludedFolders ?? DEFAULT_TOOL_SETTINGS.excludedFolders;

@@ -1,7 +1,10 @@
 /**
- * `ask --vault DIR [--model F | --engine llama-server|openai --url URL …] [--allow-writes] [--transcript F] MESSAGE`:
- * one agent turn over a folder vault, printed as a transcript.
+ * `ask --vault DIR [--model F | --engine llama-server|openai --url URL … | --replay F.jsonl] [--allow-writes] [--transcript F] MESSAGE`:
+ * one agent turn over a folder vault, printed as a transcript. `--transcript` appends every event and every model
+ * reply (`{"reply": "..."}`) to a JSONL file; `--replay` reads those replies back in place of a model, routing and
+ * per-round grammar as for a model (`--replay-full-catalog`: every tool offered, as before routing).
  */
+import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentEvent } from "../../core/agent/events";
 import { McpConfigError, type McpServerConfig } from "../../engine/mcp/mcp-config";
@@ -11,9 +14,10 @@ import type { ManagedLlamaEngine } from "../../engine/server/managed-llama-engin
 import { readMcpConfigFile } from "../mcp-config-file";
 import { localLlamaEngine, localLlamaFromFlags, SERVER_FLAGS, SERVER_USAGE, serverFromFlags, serverRunsTestModel } from "../server-flags";
 import { CONSTRAINT_LABELS } from "../../core/ports/engine";
+import { parseReplayLines, recordReplies, ReplayEngine, ReplayFormatError } from "../../engine/replay";
 
 export const usage =
-  `ask --vault DIR [--model F] [--embed-model F] ${SERVER_USAGE} [--allow-writes] [--transcript F.jsonl] [--seed N] [--mcp F.json] MESSAGE   one agent turn over a folder vault (with the tools of the MCP servers in F.json)`;
+  `ask --vault DIR [--model F] [--embed-model F] ${SERVER_USAGE} [--allow-writes] [--transcript F.jsonl] [--replay F.jsonl [--replay-full-catalog]] [--seed N] [--mcp F.json] MESSAGE   one agent turn over a folder vault (with the tools of the MCP servers in F.json)`;
 
 /** Turns the event stream into readable lines; deltas are written as they come. */
 export function transcriptPrinter(write: (text: string) => void): (event: AgentEvent) => void {
@@ -84,13 +88,14 @@ export function transcriptPrinter(write: (text: string) => void): (event: AgentE
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["vault", "model", "embed-model", "transcript", "seed", "mcp", ...SERVER_FLAGS], booleans: ["allow-writes"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["vault", "model", "embed-model", "transcript", "seed", "mcp", "replay", ...SERVER_FLAGS], booleans: ["allow-writes", "replay-full-catalog"] });
   const server = serverFromFlags(options);
   const local = localLlamaFromFlags(options);
   if (server && typeof options.model === "string") throw new UsageError("Give either --model (the built-in engine) or --engine with --url (a server), not both.");
   if (typeof options.vault !== "string") throw new UsageError("Give the vault folder with --vault DIR.");
   const message = positionals.join(" ").trim();
   if (!message) throw new UsageError("Give the message to send, e.g. ask --vault ./vault \"what is in my inbox?\".");
+  const replay = replayEngine(options, !!server || !!local);
   const seed = options.seed === undefined ? undefined : Number(options.seed);
   if (seed !== undefined && !Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, got "${String(options.seed)}".`);
   let mcpServers: McpServerConfig[] | undefined;
@@ -103,7 +108,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   let localEngine: ManagedLlamaEngine | undefined;
   let localTestModel = false;
-  if (local) {
+  if (local && !replay) {
     localEngine = localLlamaEngine(local);
     try {
       localTestModel = await serverRunsTestModel(await localEngine.modelInfo());
@@ -113,16 +118,23 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
   }
+  const transcriptFile = typeof options.transcript === "string" ? resolve(options.transcript) : undefined;
   const headless = await composeHeadless({
     mcpServers,
     vault: options.vault,
+    ...(replay ? { engine: replay } : {}),
     ...(localEngine ? { engine: localEngine, ...(localTestModel ? { grammarOptions: TEST_MODEL_GRAMMAR, clamp: TEST_MODEL_CLAMP } : {}) } : {}),
     model: typeof options.model === "string" && !local ? options.model : undefined,
     server,
     embedModel: typeof options["embed-model"] === "string" ? options["embed-model"] : undefined,
     allowWrites: options["allow-writes"] === true,
-    transcriptFile: typeof options.transcript === "string" ? resolve(options.transcript) : undefined,
-    agentOptions: { ...(localTestModel ? { maxTokensCap: 4096 } : {}), ...(seed !== undefined ? { seed } : {}) },
+    transcriptFile,
+    ...(transcriptFile ? { wrapEngine: (engine) => recordReplies(engine, (line) => appendFileSync(transcriptFile, line + "\n")) } : {}),
+    agentOptions: {
+      ...(localTestModel ? { maxTokensCap: 4096 } : {}),
+      ...(seed !== undefined ? { seed } : {}),
+      ...(replay && options["replay-full-catalog"] === true ? { toolSelection: "full" as const } : {}),
+    },
   });
   const closeAll = async (): Promise<void> => {
     await headless.close();
@@ -130,7 +142,7 @@ export async function run(argv: string[]): Promise<number> {
   };
   const out = (t: string): void => void process.stdout.write(t);
   const shown = server ?? (local ? { url: local.binary } : undefined);
-  if (shown || (!headless.testModel && headless.modelPath)) {
+  if (!replay && (shown || (!headless.testModel && headless.modelPath))) {
     // Load (and so check) the model or server before routing and memory prefetch: a bad file is one sentence on stderr.
     let info;
     try {
@@ -142,7 +154,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     if (shown) out(`[engine] ${info.server ?? shown.url}: model ${info.name}, context ${info.contextSize ?? "unknown"}, constrained by ${CONSTRAINT_LABELS[info.constraint ?? "gbnf"]}\n`);
   }
-  if (headless.testModel || localTestModel) {
+  if (replay) out(`[note] Replaying ${replay.remaining} recorded replies; each must be allowed by its round's grammar.\n`);
+  else if (headless.testModel || localTestModel) {
     out(
       `[note] ${server || local ? "The server runs" : "No --model given: using"} the generated random-weight test model. Its words are noise; what this run shows is the protocol ` +
         "(every reply a valid envelope under the grammar, every tool call checked by the gatekeeper). Pass --model F for real answers.\n",
@@ -153,9 +166,27 @@ export async function run(argv: string[]): Promise<number> {
   process.once("SIGINT", onSigint);
   try {
     const result = await headless.agent.runTurn(message, { signal: controller.signal, onEvent: transcriptPrinter(out) });
+    if (replay && replay.remaining > 0) process.stderr.write(`The turn ended with ${replay.remaining} recorded replies not used.\n`);
     return result.outcome === "failed" ? 1 : 0;
   } finally {
     process.off("SIGINT", onSigint);
     await closeAll();
+  }
+}
+
+/** The replay engine over `--replay F.jsonl`, or undefined without the flag. */
+function replayEngine(options: Record<string, string | boolean | undefined>, engineGiven: boolean): ReplayEngine | undefined {
+  if (options["replay-full-catalog"] === true && typeof options.replay !== "string") throw new UsageError("--replay-full-catalog goes with --replay F.jsonl.");
+  if (typeof options.replay !== "string") return undefined;
+  if (engineGiven || typeof options.model === "string") throw new UsageError("Give either --replay (recorded replies) or a model or server, not both.");
+  const file = resolve(options.replay);
+  if (!existsSync(file)) throw new UsageError(`The replay file ${file} does not exist.`);
+  try {
+    const replies = parseReplayLines(readFileSync(file, "utf8"), file);
+    if (replies.length === 0) throw new UsageError(`The replay file ${file} holds no {"reply": ...} lines.`);
+    return new ReplayEngine(replies);
+  } catch (err) {
+    if (err instanceof ReplayFormatError) throw new UsageError(err.message);
+    throw err;
   }
 }
