@@ -26,7 +26,7 @@ async function helpText(cmd: CliCommand, argv: string[]): Promise<string> {
   return cmd.help ? cmd.help(argv) : cmd.usage;
 }
 
-/** Runs one command line (without `node cli.ts`); returns the exit code. Exported for the README/help test. */
+/** Runs one command line (without `node cli.ts`); returns the exit code. Exported for the docs/help test. */
 export async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === "help" || name === "--help") {

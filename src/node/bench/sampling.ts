@@ -135,7 +135,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     log(`bench sampling: ${label}`);
     results[label] = await runSamplingBench({ modelPath: path(), gbnf: compiled.gbnf, nlcSchema: envelopeJsonSchema(tools), runs, log });
   }
-  // One model keeps the flat shape earlier runs (and the README) use; several are keyed by label.
+  // One model keeps the flat shape earlier runs (and docs/measured.md) use; several are keyed by label.
   if (models.length === 1) return { model: models[0][0], ...(results[models[0][0]] as Record<string, unknown>), ...common };
   return { models: results, ...common };
 }

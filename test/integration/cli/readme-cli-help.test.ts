@@ -1,7 +1,8 @@
 /**
- * Every option the README documents for a command appears in that command's `--help`: the README's CLI
- * table (each command and the options its row names), the commands of its "Measured" table and every
- * `npm run --silent cli -- …` line, checked against the help text the CLI's own `main` prints.
+ * Every option the documentation names for a command appears in that command's `--help`: the CLI table of
+ * docs/cli.md (each command and the options its row names), the commands of the "Measured" table in
+ * docs/measured.md and every `npm run --silent cli -- …` line of README.md and docs/*.md, checked against the
+ * help text the CLI's own `main` prints.
  */
 import { execFile } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
@@ -13,14 +14,18 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { main } from "../../../src/node/cli";
 
 const root = join(import.meta.dirname, "..", "..", "..");
-const readme = readFileSync(join(root, "README.md"), "utf8");
+const docs = join(root, "docs");
+const cliPage = readFileSync(join(docs, "cli.md"), "utf8");
+const measuredPage = readFileSync(join(docs, "measured.md"), "utf8");
+/** README.md and every docs page, for the shell lines that run the CLI. */
+const pages = [join(root, "README.md"), ...readdirSync(docs).filter((f) => f.endsWith(".md")).map((f) => join(docs, f))].map((f) => readFileSync(f, "utf8")).join("\n");
 const commands = new Set(readdirSync(join(root, "src", "node", "commands")).filter((f) => f.endsWith(".ts")).map((f) => f.slice(0, -3)));
 
 /** A command as `--help` is asked for it: `bench sampling` for a benchmark, the command word otherwise. */
 type Key = string;
 const OPTION = /--[a-z][a-z0-9-]*/g;
 
-/** The command a piece of README code invokes, or undefined when it is no CLI invocation. */
+/** The command a piece of documented code invokes, or undefined when it is no CLI invocation. */
 function invoked(code: string): { key: Key; benchmarks?: string[] } | undefined {
   const line = code.includes("cli -- ") ? code.slice(code.indexOf("cli -- ") + "cli -- ".length) : code;
   const [word, next] = line.trim().split(/\s+/);
@@ -42,13 +47,20 @@ function documented(): { options: Map<Key, Set<string>>; benchmarks: string[] } 
       options.set(key, set);
     }
   };
-  const section = (title: string) => readme.slice(readme.indexOf(`\n## ${title}\n`), readme.indexOf("\n## ", readme.indexOf(`\n## ${title}\n`) + 4));
+  /** A page's section from its `## title` (or `# title`) line to the next heading of that level or above. */
+  const section = (page: string, title: string) => {
+    const start = page.search(new RegExp(`^#{1,2} ${title}\n`, "m"));
+    if (start < 0) return "";
+    const body = page.indexOf("\n", start) + 1;
+    const next = page.slice(body).search(/^#{1,2} /m);
+    return next < 0 ? page.slice(start) : page.slice(start, body + next);
+  };
   const spans = (text: string) => [...text.matchAll(/`([^`]+)`/g)].map((m) => m[1].replace(/\\\|/g, "|"));
   const cells = (row: string) => row.split(/(?<!\\)\|/).slice(1, -1);
 
   // The CLI table: a row's code spans in order; a span naming commands starts a group (consecutive bare
   // command spans, as in "`ask`, `eval`, `bench engine` with `--engine …`", form one), option spans join it.
-  for (const row of section("CLI").split("\n").filter((l) => l.startsWith("| `"))) {
+  for (const row of section(cliPage, "CLI").split("\n").filter((l) => l.startsWith("| `"))) {
     let group: Key[] = [];
     let bare = false;
     for (const code of spans(cells(row).slice(0, 2).join("|"))) {
@@ -67,13 +79,13 @@ function documented(): { options: Map<Key, Set<string>>; benchmarks: string[] } 
     }
   }
   // The Measured table's commands, and every shell line that runs the CLI.
-  for (const row of section("Measured").split("\n").filter((l) => l.startsWith("|"))) {
+  for (const row of section(measuredPage, "Measured").split("\n").filter((l) => l.startsWith("|"))) {
     for (const code of spans(cells(row).at(-1) ?? "")) {
       const cmd = invoked(code);
       if (cmd) add([cmd.key], code.slice(code.indexOf(cmd.key.split(" ").at(-1)!)));
     }
   }
-  for (const line of readme.split("\n").filter((l) => l.trim().startsWith("npm run --silent cli -- "))) {
+  for (const line of pages.split("\n").filter((l) => l.trim().startsWith("npm run --silent cli -- "))) {
     const cmd = invoked(line);
     if (cmd) add([cmd.key], line.slice(line.indexOf("cli -- ") + 7));
   }
@@ -97,7 +109,7 @@ async function help(key: Key): Promise<string> {
 
 afterEach(() => vi.restoreAllMocks());
 
-describe("the README's CLI documentation", () => {
+describe("the CLI documentation (docs/cli.md, docs/measured.md, README.md and docs/*.md shell lines)", () => {
   const { options, benchmarks } = documented();
 
   it("is read: the table's commands, their options and the benchmarks", () => {

@@ -1,7 +1,7 @@
 /**
  * The OpenAI-compatible engine against a real server: llama-server's own OpenAI API, started with --no-jinja so
- * its `response_format` path works on the test model (with the Jinja path it fails on this tokenizer; see the
- * README, "Why response_format failed"). The envelope goes as a strict JSON Schema with the routed tools' args.
+ * its `response_format` path works on the test model (with the Jinja path it fails on this tokenizer; see
+ * docs/servers.md, "Why response_format failed"). The envelope goes as a strict JSON Schema with the routed tools' args.
  */
 import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";

@@ -144,7 +144,7 @@ async function runCase(c: InjectionCase, answer: "deny" | "approve"): Promise<Ou
 describe(`red team: ${CASES.length} injected instructions, a gullible model, every answer "deny"`, () => {
   const tally = { cases: 0, unconfirmed: 0 };
   afterAll(() => {
-    // The README reports these two numbers.
+    // docs/privacy.md reports these two numbers.
     process.stdout.write(`[red team] cases tried: ${tally.cases}; changes or requests made without confirmation: ${tally.unconfirmed}\n`);
   });
 

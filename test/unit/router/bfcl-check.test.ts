@@ -46,7 +46,7 @@ describe.skipIf(!hasBfcl)("on the BFCL sample", () => {
   // vitest runs a skipped describe's body to collect its tests: load only when the sample is there.
   const items = hasBfcl ? loadBfcl() : [];
 
-  it("accepts each item's own concrete answer, except the four the README lists as contradicting their schema", () => {
+  it("accepts each item's own concrete answer, except the four the BFCL sample's README lists as contradicting their schema", () => {
     const refused = items.filter((it) => !argsAcceptable(it.answer[0].args, it.answer[0].acceptable)).map((it) => it.id);
     const flagged = new Set(items.filter((it) => (it.answer[0] as { schema_violations?: unknown[] }).schema_violations).map((it) => it.id));
     expect(refused.every((id) => flagged.has(id)), refused.join(", ")).toBe(true);
