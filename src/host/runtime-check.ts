@@ -11,22 +11,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VectraStore } from "./vector/vectra-store";
 import { loadLlamaRuntime } from "./llama-runtime";
+import type { RuntimeCheckResult } from "../engine/client/host-protocol";
 
 export interface RuntimeCheckParams {
   /** The backend the pack carries: false = CPU, or a GPU kind; "auto" lets node-llama-cpp choose. */
   gpu?: false | "auto" | "metal" | "vulkan" | "cuda";
-}
-
-export interface RuntimeCheckResult {
-  /** What node-llama-cpp loaded: false for the CPU build, else the GPU backend. */
-  gpu: false | string;
-  /** node-llama-cpp's version, from the runtime folder it loaded from. */
-  nodeLlamaCpp: string;
-  /** Where node-llama-cpp was loaded from (the runtime folder's node_modules). */
-  loadedFrom: string;
-  /** Items the vectra index returned from its query, the fewest over both codecs (1 when it works). */
-  vectorHits: number;
-  ms: number;
 }
 
 /** Where an ESM-only package resolves from this script (its exports hide package.json), and its version. */

@@ -1,6 +1,6 @@
 /** What the plugin does with the machine, as an interface: DesktopServices (services.ts, over Node) and MobileServices (no Node) implement it. */
 import type { LlamaServerReport } from "./settings/local-llama-section";
-import type { DownloadProgress } from "./download/model-download";
+import type { DownloadProgress } from "../desktop/download/model-download";
 import type { InnerEngine } from "./engine/managed-engine";
 import type { ModelEntry } from "./models/model-entry";
 import type { RuntimeService } from "./runtime/runtime-service";

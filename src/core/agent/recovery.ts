@@ -8,7 +8,6 @@ import { stateForStatus } from "../gatekeeper/states";
 import { TurnAborted } from "../ports/abort";
 import type { EnvelopeStatus, EnvelopeToolCall } from "../protocol/envelope";
 import type { ConversationEntry } from "./conversation";
-import type { AgentErrorCode } from "./events";
 import type { AgentOptions } from "./options";
 import type { Failure, RoundCalls } from "./round-calls";
 import type { Turn } from "./turn";

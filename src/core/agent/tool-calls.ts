@@ -2,9 +2,9 @@
 import { ToolRefusal, outboundContext } from "../gatekeeper/gatekeeper";
 import { clip } from "../text/clip";
 import type { EnvelopeToolCall } from "../protocol/envelope";
-import type { AgentErrorCode, ToolResultEvent } from "./events";
+import type { ToolResultEvent } from "./events";
 import type { Recovery } from "./recovery";
-import type { Failure, RoundCalls } from "./round-calls";
+import type { RoundCalls } from "./round-calls";
 import type { Turn, TurnLoopInput } from "./turn";
 
 const NOT_RUN = "Not run: the turn was stopped.";

@@ -146,3 +146,16 @@ export interface OpResults {
   status: HostStatus;
   "server.probe": ServerProbe;
 }
+
+/** What the host's `runtime.check` op answers: an installed runtime proven before the plugin switches to it. */
+export interface RuntimeCheckResult {
+  /** What node-llama-cpp loaded: false for the CPU build, else the GPU backend. */
+  gpu: false | string;
+  /** node-llama-cpp's version, from the runtime folder it loaded from. */
+  nodeLlamaCpp: string;
+  /** Where node-llama-cpp was loaded from (the runtime folder's node_modules). */
+  loadedFrom: string;
+  /** Items the vectra index returned from its query, the fewest over both codecs (1 when it works). */
+  vectorHits: number;
+  ms: number;
+}

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join, relative, sep } from "node:path";
-import { PLATFORMS, packFileName, type GpuKind, type PackEntry, type PlatformId } from "../../plugin/runtime/pack-format";
+import { PLATFORMS, packFileName, type GpuKind, type PackEntry, type PlatformId } from "../../desktop/runtime/pack-format";
 import { keepFile } from "./file-filter";
 import { PACK_FORMAT, planLockfile, planPack, type Lockfile, type PackPlan } from "./lockfile-plan";
 import { tarGz, type TarFile } from "./tar-writer";

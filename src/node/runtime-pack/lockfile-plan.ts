@@ -5,7 +5,7 @@
  * variant; vectra's dependencies that the engine host never loads are left out.
  */
 import { createHash } from "node:crypto";
-import { PLATFORMS, RUNTIME_ROOTS, type GpuKind, type PlatformId } from "../../plugin/runtime/pack-format";
+import { PLATFORMS, RUNTIME_ROOTS, type GpuKind, type PlatformId } from "../../desktop/runtime/pack-format";
 
 /** Bump when the builder changes what goes into a pack or how it is written: it changes the runtime version. */
 export const PACK_FORMAT = 1;

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs, reportFailure, UsageError } from "../cli-types";
-import { GPU_KINDS, PLATFORMS, PLATFORM_IDS, isGpuKind, isPlatformId, type GpuKind, type PackEntry, type PacksManifest, type PlatformId } from "../../plugin/runtime/pack-format";
+import { GPU_KINDS, PLATFORMS, PLATFORM_IDS, isGpuKind, isPlatformId, type GpuKind, type PackEntry, type PacksManifest, type PlatformId } from "../../desktop/runtime/pack-format";
 import { buildPack } from "./build-pack";
 import { planPack, runtimeVersion, type Lockfile } from "./lockfile-plan";
 

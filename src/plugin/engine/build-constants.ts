@@ -1,4 +1,4 @@
-import type { PacksManifest } from "../runtime/pack-format";
+import type { PacksManifest } from "../../desktop/runtime/pack-format";
 
 /**
  * Values esbuild.config.mjs injects at build time: the engine host script (compressed) and its hash, and the runtime

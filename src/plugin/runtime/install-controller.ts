@@ -4,8 +4,8 @@
  * consent → installing (stage, bytes) → ready, or error with one sentence. Nothing is downloaded before
  * `confirm()`, which only a click on the consent screen calls.
  */
-import type { GpuKind } from "./pack-format";
-import type { InstallOutcome, InstallProgress, PackOffer } from "./runtime-installer";
+import type { GpuKind } from "../../desktop/runtime/pack-format";
+import type { InstallOutcome, InstallProgress, PackOffer } from "../../desktop/runtime/runtime-installer";
 import type { RuntimeService, RuntimeStatus } from "./runtime-service";
 
 export type InstallView =

@@ -6,10 +6,10 @@
 import * as fs from "fs";
 import * as path from "path";
 import type { HostLauncher } from "../../engine/client/launcher";
-import type { GpuKind, PacksManifest, PlatformId } from "./pack-format";
-import { platformOf } from "./pack-format";
-import { RuntimeInstaller, type InstallOutcome, type InstallProgress, type PackOffer } from "./runtime-installer";
-import { RuntimeStore, type InstalledRuntime } from "./runtime-store";
+import type { GpuKind, PacksManifest, PlatformId } from "../../desktop/runtime/pack-format";
+import { platformOf } from "../../desktop/runtime/pack-format";
+import { RuntimeInstaller, type InstallOutcome, type InstallProgress, type PackOffer } from "../../desktop/runtime/runtime-installer";
+import { RuntimeStore, type InstalledRuntime } from "../../desktop/runtime/runtime-store";
 
 export interface RuntimeStatus {
   /** This computer's platform; null where no pack exists (the engine cannot be installed here). */

@@ -1,6 +1,6 @@
 /** The settings' model downloads: the recommended models, any other address, and the running download's progress. */
 import { ButtonComponent, Notice, Setting } from "obsidian";
-import type { DownloadProgress } from "../download/model-download";
+import type { DownloadProgress } from "../../desktop/download/model-download";
 import { formatBytes } from "../models/model-entry";
 import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { PluginServices } from "../services";

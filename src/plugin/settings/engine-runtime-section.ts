@@ -5,8 +5,8 @@
  */
 import { ButtonComponent, Notice, Setting } from "obsidian";
 import type { InstallController } from "../runtime/install-controller";
-import type { GpuKind, PackEntry } from "../runtime/pack-format";
-import type { InstallProgress, PackOffer } from "../runtime/runtime-installer";
+import type { GpuKind, PackEntry } from "../../desktop/runtime/pack-format";
+import type { InstallProgress, PackOffer } from "../../desktop/runtime/runtime-installer";
 import type { RuntimeStatus } from "../runtime/runtime-service";
 import type { DataLocation, VaultAgentSettings } from "./settings";
 

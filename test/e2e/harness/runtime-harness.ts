@@ -4,9 +4,9 @@
  * ready state can be driven and photographed. It starts "installed", so the chat scenes run; `notInstalled()`
  * turns it back to a first run.
  */
-import type { InstallOutcome, InstallProgress, PackOffer } from "../../../src/plugin/runtime/runtime-installer";
+import type { InstallOutcome, InstallProgress, PackOffer } from "../../../src/desktop/runtime/runtime-installer";
 import type { RuntimeService, RuntimeStatus } from "../../../src/plugin/runtime/runtime-service";
-import type { InstalledRuntime } from "../../../src/plugin/runtime/runtime-store";
+import type { InstalledRuntime } from "../../../src/desktop/runtime/runtime-store";
 
 const VERSION = "3.21.1-6ffa3883";
 const FOLDER = "/home/me/vault/.obsidian/plugins/vault-agent/runtime";

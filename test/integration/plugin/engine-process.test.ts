@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { EngineClient } from "../../../src/engine/client";
-import { HOST_SCRIPT_NAME, ensureHostScript } from "../../../src/plugin/engine/host-script";
+import { HOST_SCRIPT_NAME, ensureHostScript } from "../../../src/desktop/engine-host/host-script";
 import { ManagedEngine, type EngineStatus } from "../../../src/plugin/engine/managed-engine";
 import { existsSync, mkdirSync } from "node:fs";
 import { MemoryService } from "../../../src/plugin/memory/memory-service";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AddressInfo } from "node:net";
 import { testModelPath } from "../../helpers/test-model";
-import { DownloadError, downloadModel, partPath, type DownloadProgress } from "../../../src/plugin/download/model-download";
+import { DownloadError, downloadModel, partPath, type DownloadProgress } from "../../../src/desktop/download/model-download";
 import { listModels } from "../../../src/plugin/models/model-library";
 
 /** A local server over the generated GGUF with switches for the failures a real download meets. */

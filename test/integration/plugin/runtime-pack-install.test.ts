@@ -16,11 +16,11 @@ import { compileEnvelopeGrammar } from "../../../src/core/grammar/envelope";
 import { EngineClient } from "../../../src/engine/client/engine-client";
 import { buildPack, type BuiltPack } from "../../../src/node/runtime-pack/build-pack";
 import type { Lockfile } from "../../../src/node/runtime-pack/lockfile-plan";
-import { ensureHostScript } from "../../../src/plugin/engine/host-script";
-import { obsidianHostLauncher } from "../../../src/plugin/engine/obsidian-launcher";
-import type { PacksManifest, PackEntry } from "../../../src/plugin/runtime/pack-format";
-import { RuntimeInstaller, RuntimeInstallError, type InstallProgress } from "../../../src/plugin/runtime/runtime-installer";
-import { RuntimeStore } from "../../../src/plugin/runtime/runtime-store";
+import { ensureHostScript } from "../../../src/desktop/engine-host/host-script";
+import { obsidianHostLauncher } from "../../../src/desktop/engine-host/obsidian-launcher";
+import type { PacksManifest, PackEntry } from "../../../src/desktop/runtime/pack-format";
+import { RuntimeInstaller, RuntimeInstallError, type InstallProgress } from "../../../src/desktop/runtime/runtime-installer";
+import { RuntimeStore } from "../../../src/desktop/runtime/runtime-store";
 import { testModelPath } from "../../helpers/test-model";
 import { buildHostBundle } from "../../helpers/host-bundle";
 

@@ -33,6 +33,14 @@ const CLIMBS: [string, string][] = [
   ["src/host/probe.ts", 'import { assembleAgent } from "../app/assemble-agent";'],
   ["src/app/probe.ts", 'import { composeHeadless } from "../node/compose";'],
   ["src/plugin/chat/probe.ts", 'import { FolderVault } from "../../node/folder-vault/folder-vault";'],
+  ["src/plugin/runtime/probe.ts", 'import type { RuntimeCheckParams } from "../../host/runtime-check";'],
+  ["main.ts", 'import { runtimeCheck } from "./src/host/runtime-check";'],
+  ["src/node/bench/probe.ts", 'import { DiskRuntimeService } from "../../plugin/runtime/runtime-service";'],
+  ["src/node/probe.ts", 'import type { VaultAgentSettings } from "../plugin/settings/settings";'],
+  ["src/desktop/runtime/probe.ts", 'import { serverConfig } from "../../plugin/settings/settings";'],
+  ["src/desktop/engine-host/probe.ts", 'import { runtimeCheck } from "../../host/runtime-check";'],
+  ["src/engine/client/probe.ts", 'import { RuntimeStore } from "../../desktop/runtime/runtime-store";'],
+  ["src/app/probe.ts", 'import { downloadFile } from "../desktop/download/model-download";'],
 ];
 
 const LEGAL: [string, string][] = [
@@ -41,6 +49,9 @@ const LEGAL: [string, string][] = [
   ["src/host/probe.ts", 'import { readGgufInfo } from "../engine/gguf/read-gguf-info";'],
   ["src/app/probe.ts", 'import { McpCatalog } from "../tools/mcp/mcp-catalog";'],
   ["src/node/probe.ts", 'import { assembleAgent } from "../app/assemble-agent";'],
+  ["src/node/bench/probe.ts", 'import { RuntimeStore } from "../../desktop/runtime/runtime-store";'],
+  ["src/plugin/runtime/probe.ts", 'import { RuntimeStore } from "../../desktop/runtime/runtime-store";'],
+  ["src/desktop/runtime/probe.ts", 'import type { RuntimeCheckResult } from "../../engine/client/host-protocol";'],
 ];
 
 describe("layer fences", () => {

@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { releasePacks } from "../../../src/node/runtime-pack/main";
 import { DROPPED_DEPENDENCIES, planLockfile, planPack, runtimeVersion, type Lockfile } from "../../../src/node/runtime-pack/lockfile-plan";
-import { checkManifest, packFileName, parsePackId, platformOf } from "../../../src/plugin/runtime/pack-format";
+import { checkManifest, packFileName, parsePackId, platformOf } from "../../../src/desktop/runtime/pack-format";
 
 const repo = resolve(__dirname, "../../..");
 const lock = JSON.parse(readFileSync(join(repo, "package-lock.json"), "utf8")) as Lockfile;

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { moveDataFolders, userDataFolder } from "../../../src/plugin/runtime/data-location";
-import type { PacksManifest } from "../../../src/plugin/runtime/pack-format";
+import type { PacksManifest } from "../../../src/desktop/runtime/pack-format";
 import { DiskRuntimeService } from "../../../src/plugin/runtime/runtime-service";
-import { RuntimeStore } from "../../../src/plugin/runtime/runtime-store";
+import { RuntimeStore } from "../../../src/desktop/runtime/runtime-store";
 
 let dir: string;
 beforeEach(() => {

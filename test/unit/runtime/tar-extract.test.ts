@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tarGz } from "../../../src/node/runtime-pack/tar-writer";
-import { ExtractError, extractPack } from "../../../src/plugin/runtime/tar-extract";
+import { ExtractError, extractPack } from "../../../src/desktop/runtime/tar-extract";
 
 let dir: string;
 beforeEach(() => {

@@ -6,8 +6,8 @@
 import * as path from "path";
 import { EngineClient } from "../../engine/client/engine-client";
 import type { HostLauncher } from "../../engine/client/launcher";
-import type { RuntimeCheckResult } from "../../host/runtime-check";
-import { ensureHostScript } from "../engine/host-script";
+import type { RuntimeCheckResult } from "../../engine/client/host-protocol";
+import { ensureHostScript } from "../engine-host/host-script";
 
 export interface SmokeTestOptions {
   /** The runtime folder (holds node_modules). */

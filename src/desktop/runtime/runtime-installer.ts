@@ -9,7 +9,7 @@ import { createHash, randomBytes } from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import type { HostLauncher } from "../../engine/client/launcher";
-import type { RuntimeCheckResult } from "../../host/runtime-check";
+import type { RuntimeCheckResult } from "../../engine/client/host-protocol";
 import { DownloadError, downloadFile, freeDiskBytes, partPath, type DownloadProgress } from "../download/model-download";
 import { PLATFORMS, findPack, packUrl, type GpuKind, type PackEntry, type PacksManifest } from "./pack-format";
 import { RuntimeStore, type InstalledRuntime } from "./runtime-store";
