@@ -205,7 +205,7 @@ export class ManagedLlamaServer {
     this.note(`ready on ${url} (pid ${child.pid})`);
     const slots = this.options.slotSavePath && binary.supports.slotSavePath ? { dir: this.options.slotSavePath, ...(this.options.slotStateBytes ? { maxBytes: this.options.slotStateBytes } : {}) } : undefined;
     // Forced text as prompt: on the same machine a round trip costs well under a millisecond, and the measured envelope
-    // took 0.29-0.66x the plain path's time (README, "llama.cpp on this computer").
+    // took 0.29-0.66x the plain path's time (docs/measured.md, "llama.cpp on this computer").
     this.config = { kind: "llama-server", url, apiKey: this.key, forcedText: true, ...(slots ? { slotStates: slots } : {}) };
     return this.config;
   }
