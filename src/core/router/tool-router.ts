@@ -8,6 +8,8 @@ import type { EmbeddingScorer } from "./embedding-scorer";
 import { analyze } from "./analyze";
 import { aboutVault, asksToChange, looksLikeChat, namedTools, smallTalkRest, withoutQuestionStart } from "./intents";
 import { NoteNames } from "./note-names";
+import { readSteps } from "./steps";
+import { affirmedText, routeSteps, type ReadDecision } from "./stepwise";
 import { TextScorer } from "./text-scorer";
 import { toolCard, type RoutableTool, type ToolCard } from "./tool-card";
 
@@ -81,8 +83,20 @@ export class ToolRouter implements RouterPort {
 
   /** Routes with text scores only (synchronous; what `bench router` measures). */
   routeText(message: string, topK = this.options.topK): RouteDecision {
-    return this.decide(message, this.textScores(message), topK);
+    return this.readText(message, topK);
   }
+
+  /** Routes with text scores only and says how it read the request: its steps, each step's tools, negations. */
+  readText(message: string, topK = this.options.topK): ReadDecision {
+    return routeSteps(message, (affirmed) => this.decide(affirmed, this.textScores(affirmed), topK), this.stepScorer);
+  }
+
+  /** Step routing's view of this router: text decisions, and which tools only read. */
+  private readonly stepScorer = {
+    decide: (text: string, topK: number): RouteDecision => this.decide(text, this.textScores(text), topK),
+    reads: (name: string): boolean => this.byName.get(name)?.effect === "read",
+    has: (name: string): boolean => this.byName.has(name),
+  };
 
   /** The `limit` best tools by text score, best first (no decision: what recall at K is measured on). */
   rankText(message: string, limit = 10): { name: string; score: number }[] {
@@ -110,6 +124,17 @@ export class ToolRouter implements RouterPort {
   }
 
   async route(message: string, options: { signal?: AbortSignal; topK?: number } = {}): Promise<RouteDecision> {
+    if (!this.embedding) return this.readText(message, options.topK);
+    // The whole request (without its negated steps) with embeddings; its steps by text (see stepwise.ts).
+    let whole: RouteDecision | null = null;
+    const affirmed = affirmedText(message, readSteps(message));
+    whole = await this.routeWhole(affirmed, options);
+    const decided = whole;
+    return routeSteps(message, () => decided, this.stepScorer);
+  }
+
+  /** The decision for one text, fusing embedding and text scores. */
+  private async routeWhole(message: string, options: { signal?: AbortSignal; topK?: number }): Promise<RouteDecision> {
     const topK = options.topK ?? this.options.topK;
     const textScores = this.textScores(message);
     if (!this.embedding) return this.decide(message, textScores, topK);

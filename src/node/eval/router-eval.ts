@@ -8,6 +8,7 @@ import { createToolCatalog } from "../../tools/index";
 import { bfclRouteMetrics, type BfclRouteMetrics } from "./bfcl-route";
 import { loadBfcl } from "./bfcl";
 import { languageCases, ROUTE_SETS, SUITE_LANGUAGES, type RouteSet } from "./language-suites";
+import { planCases, planMetrics, type PlanCase, type PlanMetrics } from "./multistep-suite";
 import { routeMetrics, type RouteMetrics } from "./route-metrics";
 
 export interface LanguageRow {
@@ -17,8 +18,16 @@ export interface LanguageRow {
   misses: RouteMetrics["misses"];
 }
 
+/** One language's multi-step suite (or all languages together, "all"; every language but English, "other"). */
+export interface PlanRow {
+  language: string;
+  metrics: Omit<PlanMetrics, "misses">;
+  misses: PlanMetrics["misses"];
+}
+
 export interface RouterEvalResult {
   languages: LanguageRow[];
+  plans: PlanRow[];
   bfcl: Omit<BfclRouteMetrics, "misses"> | { error: string };
 }
 
@@ -38,6 +47,30 @@ export function languageRows(router = defaultRouter()): LanguageRow[] {
   return rows;
 }
 
+/** The multi-step suite per language, scored on the first round's offer, with totals for all and for non-English. */
+export function planRows(router = defaultRouter()): PlanRow[] {
+  const tools = createToolCatalog({ semantic: false });
+  const catalog = tools.map((t) => t.name);
+  const writers = new Set(tools.filter((t) => t.effect !== "read").map((t) => t.name));
+  const score = (cases: PlanCase[]): PlanMetrics =>
+    planMetrics(cases, (q) => router.routeText(q), catalog, (n) => writers.has(n));
+  const rows: PlanRow[] = [];
+  const all: PlanCase[] = [];
+  const other: PlanCase[] = [];
+  for (const language of SUITE_LANGUAGES) {
+    const cases = planCases(language);
+    all.push(...cases);
+    if (language !== "en") other.push(...cases);
+    const { misses, ...metrics } = score(cases);
+    rows.push({ language, metrics, misses });
+  }
+  for (const [language, cases] of [["other", other], ["all", all]] as const) {
+    const { misses, ...metrics } = score(cases);
+    rows.push({ language, metrics, misses });
+  }
+  return rows;
+}
+
 export function runRouterEval(bfclDir?: string): RouterEvalResult {
   let bfcl: RouterEvalResult["bfcl"];
   try {
@@ -46,7 +79,7 @@ export function runRouterEval(bfclDir?: string): RouterEvalResult {
   } catch (err) {
     bfcl = { error: (err as Error).message };
   }
-  return { languages: languageRows(), bfcl };
+  return { languages: languageRows(), plans: planRows(), bfcl };
 }
 
 export function formatRouterEval(result: RouterEvalResult): string {
@@ -61,11 +94,30 @@ export function formatRouterEval(result: RouterEvalResult): string {
     r.metrics.chat_recall.toFixed(3),
     r.metrics.chat_precision.toFixed(3),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
-  const lines = [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line), ""];
+  const lines = [...table(head, body), "", ...planTable(result.plans), ""];
   const b = result.bfcl;
   if ("error" in b) lines.push(`BFCL: ${b.error}`);
   else lines.push(`BFCL, all ${b.functions} functions as one catalog, ${b.items} requests: top-1 ${b.top1}, top-3 ${b.top3}, top-10 ${b.top10} (mean ${b.route_ms_mean} ms per request)`);
   return lines.join("\n");
+}
+
+/** Columns padded to their widest cell; the first two left-aligned, the rest right-aligned. */
+function table(head: string[], body: string[][]): string[] {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]): string => cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [line(head), line(widths.map((w) => "-".repeat(w))), ...body.map(line)];
+}
+
+function planTable(rows: readonly PlanRow[]): string[] {
+  const head = ["language", "set", "requests", "whole plan", "first step", "mean offered", "read-only with writers"];
+  const body = rows.map((r) => [
+    r.language,
+    "multi-step",
+    String(r.metrics.cases),
+    r.metrics.whole_plan.toFixed(3),
+    r.metrics.first_step.toFixed(3),
+    r.metrics.mean_offered.toFixed(2),
+    r.metrics.readonly_writers.toFixed(3),
+  ]);
+  return ["Multi-step requests, first round's offer (whole plan: every step has one of its tools on offer):", ...table(head, body)];
 }

@@ -64,3 +64,35 @@ export const QUESTION_ANYWHERE_RE = anyLanguage((l) => l.questionAnywhere, false
 export const VAULT_RE = anyLanguage((l) => l.vault, false);
 /** Words asking for a change. */
 export const CHANGE_RE = anyLanguage((l) => l.change, false);
+
+/** Alternatives of every language for one kind of cue, folded, split by how they are matched. */
+export interface CuePattern {
+  /** Whole words of spaced scripts: group 1 is the character before the word (or ""), group 2 the cue. */
+  spaced: RegExp | null;
+  /** Anywhere in unspaced scripts: group 1 is the cue. */
+  unspaced: RegExp | null;
+}
+
+function cuePattern(pick: (l: RouterLanguage) => readonly string[] | undefined): CuePattern {
+  const spaced = LANGUAGES.filter((l) => !l.unspaced).flatMap((l) => pick(l) ?? []);
+  const unspaced = LANGUAGES.filter((l) => l.unspaced).flatMap((l) => pick(l) ?? []);
+  return {
+    spaced: spaced.length ? new RegExp(`(^|[^\\p{L}\\p{N}])(${source(spaced)})${EDGE_AFTER}`, "gu") : null,
+    unspaced: unspaced.length ? new RegExp(`(${source(unspaced)})`, "gu") : null,
+  };
+}
+
+/** Words that start a new step ("then", "und dann", "然后"). */
+export const STEP_START: CuePattern = cuePattern((l) => l.stepStarts);
+/** Word endings that close a step (Turkish "-ip", Korean "-고", Japanese "てから"). */
+export const STEP_END: CuePattern = cuePattern((l) => l.stepEnds);
+/** Negation cues. */
+export const NEGATION: CuePattern = cuePattern((l) => l.negation);
+/** Negation cues that count only as a step's first word (after its connector). */
+export const NEGATION_FIRST: CuePattern = cuePattern((l) => l.negationFirst);
+/** Negations that ask for something ("don't forget"). */
+export const NOT_NEGATION: CuePattern = cuePattern((l) => l.notNegation);
+/** "just tell me", "read-only": an answer, not a change. */
+export const ANSWER_ONLY: CuePattern = cuePattern((l) => l.answerOnly);
+/** Words asking for a change, found as words (for the reading's account of a step). */
+export const CHANGE: CuePattern = cuePattern((l) => l.change);

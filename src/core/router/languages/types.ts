@@ -23,6 +23,18 @@ export interface RouterLanguage {
   vault: string[];
   /** Words that ask to save or change something (regex alternatives, matched as words). */
   change: string[];
+  /** Words that start a new step of a request ("then", "after that", "and", "but", "without"): regex alternatives. */
+  stepStarts?: string[];
+  /** Word endings that close a step (a verb joined to the next one: Turkish "-ip", Korean "-고", Japanese "てから"). */
+  stepEnds?: string[];
+  /** Negation cues ("don't", "nicht", "不要", "しないで"): a step with one changes nothing (regex alternatives). */
+  negation?: string[];
+  /** Negation cues that count only as a step's first word (Spanish "no", which is "in the" in Portuguese). */
+  negationFirst?: string[];
+  /** Negations that ask for something ("don't forget to…"): not read as negations. */
+  notNegation?: string[];
+  /** "just tell me", "read-only", "in your reply": the step asks for an answer, not a change. */
+  answerOnly?: string[];
   /** Routing hints per built-in tool: requests as people write them. */
   hints: Record<string, string[]>;
 }

@@ -1,0 +1,163 @@
+/**
+ * Routing a request step by step. The request is read as steps (steps.ts); the whole request, without its negated
+ * steps, is routed as before (so a one-step request gets exactly the old decision), then every step is routed on its
+ * own words and the offer is the union: the whole request's tools first, then each step's in order.
+ *
+ * - A negated step ("do not modify any files") and an answer-only step ("just tell me") add no tool that writes; the
+ *   readers they name still count ("don't touch the notes that link to X" still asks who links to X).
+ * - A request that says to change nothing, where no other step asks for a change, is offered no writer at all.
+ * - A request about notes whose offer would change a note it has not looked at gets the reader it needs first: a
+ *   note named by path or link is read (vault:read), notes described by their content are searched (vault:search).
+ */
+import type { RouteDecision } from "../ports/agent";
+import { analyze, SIGNAL } from "./analyze";
+import { aboutVault, asksToChange } from "./intents";
+import { CONCEPT } from "./related";
+import { readSteps, withoutNames, type Step } from "./steps";
+
+/** One step as the router read it: its words, the tools it chose, and why it may not write. */
+export interface StepReading {
+  /** The words read as this step. */
+  text: string;
+  /** The tools this step chose (after negation). */
+  tools: string[];
+  /** The negation cue read in this step, or null: a negated step adds no writer. */
+  negated: string | null;
+  /** The answer-only cue ("just tell me"), or null: such a step adds no writer. */
+  answerOnly: string | null;
+}
+
+/** How the router read a request. */
+export interface Reading {
+  steps: StepReading[];
+  /** Readers added because a step acts on notes it has not looked at. */
+  lookFirst: string[];
+  /** The request says to change nothing and no step asks for a change: no writer is offered. */
+  readOnly: boolean;
+}
+
+export type ReadDecision = RouteDecision & { reading: Reading };
+
+/** What step routing needs of the router. */
+export interface StepScorer {
+  /** The router's decision for a text (text scores), offering at most `topK` by score. */
+  decide(text: string, topK: number): RouteDecision;
+  /** Whether a tool only reads (never changes the vault). */
+  reads(name: string): boolean;
+  /** Whether the catalog has this tool. */
+  has(name: string): boolean;
+}
+
+/** Tools a step offers at most from its scores. */
+const STEP_TOP_K = 2;
+
+/** The reader to look with before a writer changes what exists: the note's text, its properties, its tasks. */
+const LOOK_BEFORE: Record<string, string> = {
+  "vault:edit": "vault:read",
+  "vault:append": "vault:read",
+  "frontmatter:set": "frontmatter:get",
+  "tasks:complete": "tasks:list",
+};
+/** Readers that give a note's content: any of them on offer lets a request read before it writes. */
+const CONTENT_READERS = new Set(["vault:read", "note:active", "note:selection", "daily:get"]);
+/** Readers that find notes: any of them on offer lets a request find what it acts on. */
+const FINDERS = new Set(["vault:search", "vault:semantic_search", "vault:list", "tags:notes", "links:backlinks", "links:outgoing", "tasks:list", "tags:list"]);
+
+/** The request names a web page or the web: its steps may fetch one. */
+function webRequest(message: string): boolean {
+  const a = analyze(message);
+  return a.signals.has(SIGNAL.url) || a.terms.includes(CONCEPT + "web");
+}
+
+/** A step that says not to change something ("do not modify any files"): its words ask for nothing. */
+function refusesChange(step: Step): boolean {
+  return step.negation !== null && asksForChange(step.text);
+}
+
+/** The words (not the names) of a text ask for a change. */
+function asksForChange(text: string): boolean {
+  return asksToChange(withoutNames(text));
+}
+
+/**
+ * The request without its steps that refuse a change, as one text (what the whole request is routed on). A negated
+ * step that changes nothing ("I don't need Draft.md anymore") keeps its words: they still say what the request is about.
+ */
+export function affirmedText(message: string, steps: readonly Step[]): string {
+  const kept = steps.filter((s) => !refusesChange(s));
+  if (kept.length === steps.length) return message;
+  return kept.map((s) => s.text).join(". ");
+}
+
+/**
+ * The decision for a request read as steps. `whole` is the decision for the affirmed text (the caller's, with
+ * embeddings when it has them); steps are routed on their words with text scores.
+ */
+export function routeSteps(message: string, whole: (affirmed: string) => RouteDecision, scorer: StepScorer): ReadDecision {
+  const steps = readSteps(message);
+  if (steps.length <= 1) return oneStep(message, steps[0], whole(message), scorer);
+  const affirmed = affirmedText(message, steps);
+  const base = whole(affirmed || message);
+  if (base.chatOnly) return { ...base, reading: { steps: steps.map((s) => ({ text: s.text, tools: [], negated: s.negation, answerOnly: s.answerOnly })), lookFirst: [], readOnly: false } };
+  const affirmedChange = steps.some((s) => !s.negation && !s.answerOnly && asksForChange(s.text));
+  const readOnly = steps.some((s) => s.answerOnly || refusesChange(s)) && !affirmedChange;
+  const web = webRequest(message);
+  const readings: StepReading[] = steps.map((s) => {
+    const d = scorer.decide(s.text, STEP_TOP_K);
+    let tools = d.chatOnly || d.unsure ? [] : withoutWeb(d.tools.map((t) => t.name), web);
+    if (s.negation || s.answerOnly || readOnly) tools = tools.filter((n) => scorer.reads(n));
+    return { text: s.text, tools, negated: s.negation, answerOnly: s.answerOnly };
+  });
+  const offered = new Map<string, number>();
+  if (!base.unsure) for (const t of base.tools) offered.set(t.name, t.score);
+  for (const r of readings) for (const n of r.tools) if (!offered.has(n)) offered.set(n, 0);
+  if (readOnly) for (const n of [...offered.keys()]) if (!scorer.reads(n)) offered.delete(n);
+  if (offered.size === 0) return { ...base, reading: { steps: readings, lookFirst: [], readOnly } };
+  const lookFirst = readersFirst(message, steps, [...offered.keys()], scorer);
+  for (const n of lookFirst) offered.set(n, 0);
+  const tools = [...offered.entries()].map(([name, score]) => ({ name, score }));
+  return { tools, chatOnly: false, unsure: false, reading: { steps: readings, lookFirst, readOnly } };
+}
+
+/**
+ * A request of one step: the router's decision as it always was, except that a step which refuses a change or asks
+ * only for an answer ("which tasks are not done yet?", "just tell me what X says") keeps only its readers, when it has any.
+ */
+function oneStep(message: string, step: Step | undefined, d: RouteDecision, scorer: StepScorer): ReadDecision {
+  const negated = step?.negation ?? null;
+  const answerOnly = step?.answerOnly ?? null;
+  let tools = d.tools;
+  const readOnly = !d.chatOnly && !d.unsure && ((step !== undefined && refusesChange(step)) || answerOnly !== null);
+  if (readOnly && tools.some((t) => scorer.reads(t.name))) tools = tools.filter((t) => scorer.reads(t.name));
+  const reading = { steps: [{ text: step?.text ?? message, tools: tools.map((t) => t.name), negated, answerOnly }], lookFirst: [], readOnly };
+  return { ...d, tools, reading };
+}
+
+/**
+ * The readers a request about notes needs to look before it acts, when none is on offer (see the file comment): a
+ * step that says "read" (and no web page is named) reads a note; a writer that changes what exists gets the reader of
+ * what it changes; a request of several steps that finds nothing yet gets a finder (the folder's list when it names a
+ * folder, else search).
+ */
+function readersFirst(message: string, steps: readonly Step[], offered: readonly string[], scorer: StepScorer): string[] {
+  if (!aboutVault(message) && !analyze(message).signals.has(SIGNAL.note)) return [];
+  const terms = new Set(analyze(message).terms);
+  const web = terms.has(CONCEPT + "web");
+  const add = new Set<string>();
+  // The open note's own readers stand in for vault:read only when the request is about the open note.
+  const readers = analyze(message).signals.has(SIGNAL.thisNote) ? CONTENT_READERS : new Set(["vault:read", "daily:get"]);
+  const reads = offered.some((n) => readers.has(n));
+  const saysRead = steps.some((s) => !s.negation && analyze(s.text).terms.includes(CONCEPT + "read"));
+  if (saysRead && !web && !reads) add.add("vault:read");
+  for (const n of offered) {
+    const reader = LOOK_BEFORE[n];
+    if (reader && !offered.includes(reader) && !(reader === "vault:read" && reads)) add.add(reader);
+  }
+  if (!offered.some((n) => FINDERS.has(n))) add.add(terms.has(CONCEPT + "folder") || /[\p{L}\p{N}]\/(?=\s|$)/u.test(message) ? "vault:list" : "vault:search");
+  return [...add].filter((n) => scorer.has(n) && !offered.includes(n));
+}
+
+/** A step's tools without web:fetch when the request names no web page (a bare "read them" reads notes). */
+function withoutWeb(tools: string[], web: boolean): string[] {
+  return web ? tools : tools.filter((n) => n !== "web:fetch");
+}
