@@ -10,7 +10,7 @@
  * offers no tool that writes. The language is never guessed: a cue of any supported language counts.
  */
 import { fold } from "./fold";
-import { ANSWER_ONLY, NEGATION, NEGATION_FIRST, NOT_NEGATION, STEP_END, STEP_START, type CuePattern } from "./languages";
+import { ANSWER_ONLY, LOOK, NEGATION, NEGATION_FIRST, NOT_NEGATION, STEP_END, STEP_START, type CuePattern } from "./languages";
 
 /** One step of a request, as read. */
 export interface Step {
@@ -22,6 +22,10 @@ export interface Step {
   negation: string | null;
   /** The step asks only for an answer ("just tell me", "read-only"), or null. */
   answerOnly: string | null;
+  /** The step says to look at something ("go through them", "schau dir … an"): it reads. */
+  looks: boolean;
+  /** The step is a question ("where did I note…?"): it asks, it does not change. */
+  question: boolean;
 }
 
 /** Spans never cut: quoted text, URLs, [[links]], paths and file names. */
@@ -125,7 +129,9 @@ export function readSteps(message: string): Step[] {
     const start = at + raw.indexOf(text);
     const own = folded.slice(start, start + text.length);
     const answer = findCues(ANSWER_ONLY, own)[0];
-    steps.push({ text, start, negation: negationIn(own), answerOnly: answer ? answer.cue : null });
+    const question = /[?？¿]/.test(raw) || /[?？]/.test(message.slice(bounds[i + 1], bounds[i + 1] + 1));
+    const looks = findCues(LOOK, own).length > 0;
+    steps.push({ text, start, negation: negationIn(own), answerOnly: answer ? answer.cue : null, looks, question });
   }
   return steps;
 }

@@ -58,6 +58,8 @@ const LOOK_BEFORE: Record<string, string> = {
   "frontmatter:set": "frontmatter:get",
   "tasks:complete": "tasks:list",
 };
+/** What a request about notes that must change nothing gets when no tool matched it: find and read. */
+const LOOK_TOOLS = ["vault:search", "vault:read"];
 /** Readers that give a note's content: any of them on offer lets a request read before it writes. */
 const CONTENT_READERS = new Set(["vault:read", "note:active", "note:selection", "daily:get"]);
 /** Readers that find notes: any of them on offer lets a request find what it acts on. */
@@ -71,8 +73,14 @@ function webRequest(message: string): boolean {
 
 /** A step that says not to change something ("do not modify any files"): its words ask for nothing. */
 function refusesChange(step: Step): boolean {
-  return step.negation !== null && asksForChange(step.text);
+  if (step.negation === null) return false;
+  if (asksForChange(step.text)) return true;
+  const terms = analyze(withoutNames(step.text)).terms;
+  return CHANGE_CONCEPTS.some((c) => terms.includes(CONCEPT + c));
 }
+
+/** Concepts of changing (related.ts): a negated step with one of them refuses a change ("não corrija", "不要改动"). */
+const CHANGE_CONCEPTS = ["edit", "delete", "create", "add", "move"];
 
 /** The words (not the names) of a text ask for a change. */
 function asksForChange(text: string): boolean {
@@ -99,7 +107,7 @@ export function routeSteps(message: string, whole: (affirmed: string) => RouteDe
   const affirmed = affirmedText(message, steps);
   const base = whole(affirmed || message);
   if (base.chatOnly) return { ...base, reading: { steps: steps.map((s) => ({ text: s.text, tools: [], negated: s.negation, answerOnly: s.answerOnly })), lookFirst: [], readOnly: false } };
-  const affirmedChange = steps.some((s) => !s.negation && !s.answerOnly && asksForChange(s.text));
+  const affirmedChange = steps.some((s) => !s.negation && !s.answerOnly && !s.question && asksForChange(s.text));
   const readOnly = steps.some((s) => s.answerOnly || refusesChange(s)) && !affirmedChange;
   const web = webRequest(message);
   const readings: StepReading[] = steps.map((s) => {
@@ -112,8 +120,10 @@ export function routeSteps(message: string, whole: (affirmed: string) => RouteDe
   if (!base.unsure) for (const t of base.tools) offered.set(t.name, t.score);
   for (const r of readings) for (const n of r.tools) if (!offered.has(n)) offered.set(n, 0);
   if (readOnly) for (const n of [...offered.keys()]) if (!scorer.reads(n)) offered.delete(n);
+  // A request that must change nothing and that no tool matched can still look: it gets the readers, not the catalog.
+  if (offered.size === 0 && readOnly && aboutVault(message)) for (const n of LOOK_TOOLS) if (scorer.has(n)) offered.set(n, 0);
   if (offered.size === 0) return { ...base, reading: { steps: readings, lookFirst: [], readOnly } };
-  const lookFirst = readersFirst(message, steps, [...offered.keys()], scorer);
+  const lookFirst = readersFirst(message, steps, readings, [...offered.keys()], scorer);
   for (const n of lookFirst) offered.set(n, 0);
   const tools = [...offered.entries()].map(([name, score]) => ({ name, score }));
   return { tools, chatOnly: false, unsure: false, reading: { steps: readings, lookFirst, readOnly } };
@@ -139,7 +149,7 @@ function oneStep(message: string, step: Step | undefined, d: RouteDecision, scor
  * what it changes; a request of several steps that finds nothing yet gets a finder (the folder's list when it names a
  * folder, else search).
  */
-function readersFirst(message: string, steps: readonly Step[], offered: readonly string[], scorer: StepScorer): string[] {
+function readersFirst(message: string, steps: readonly Step[], readings: readonly StepReading[], offered: readonly string[], scorer: StepScorer): string[] {
   if (!aboutVault(message) && !analyze(message).signals.has(SIGNAL.note)) return [];
   const terms = new Set(analyze(message).terms);
   const web = terms.has(CONCEPT + "web");
@@ -147,8 +157,9 @@ function readersFirst(message: string, steps: readonly Step[], offered: readonly
   // The open note's own readers stand in for vault:read only when the request is about the open note.
   const readers = analyze(message).signals.has(SIGNAL.thisNote) ? CONTENT_READERS : new Set(["vault:read", "daily:get"]);
   const reads = offered.some((n) => readers.has(n));
-  const saysRead = steps.some((s) => !s.negation && analyze(s.text).terms.includes(CONCEPT + "read"));
-  if (saysRead && !web && !reads) add.add("vault:read");
+  // A step that says "read" or "go through them" reads a note, unless that step's own tools already read it.
+  const looking = readings.filter((r, i) => !r.negated && (steps[i].looks || analyze(r.text).terms.includes(CONCEPT + "read")));
+  if (!web && looking.some((r) => !r.tools.some((n) => readers.has(n))) && !offered.includes("vault:read")) add.add("vault:read");
   for (const n of offered) {
     const reader = LOOK_BEFORE[n];
     if (reader && !offered.includes(reader) && !(reader === "vault:read" && reads)) add.add(reader);

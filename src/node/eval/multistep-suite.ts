@@ -39,9 +39,13 @@ export function parsePlanCases(text: string, source: string): PlanCase[] {
   return out;
 }
 
-/** The multi-step cases of one language. */
-export function planCases(lang: SuiteLanguage): PlanCase[] {
-  const file = `${dir}${lang}.tsv`;
+/** The multi-step sets: the suite, and a held-out set written after the router's rules were set and never tuned on. */
+export const PLAN_SETS = ["multi-step", "multi-step held-out"] as const;
+export type PlanSet = (typeof PLAN_SETS)[number];
+
+/** The multi-step cases of one language (the suite, or the held-out set). */
+export function planCases(lang: SuiteLanguage, set: PlanSet = "multi-step"): PlanCase[] {
+  const file = set === "multi-step" ? `${dir}${lang}.tsv` : `${dir}heldout/${lang}.tsv`;
   return parsePlanCases(readFileSync(file, "utf8"), file);
 }
 

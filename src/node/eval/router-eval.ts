@@ -8,7 +8,7 @@ import { createToolCatalog } from "../../tools/index";
 import { bfclRouteMetrics, type BfclRouteMetrics } from "./bfcl-route";
 import { loadBfcl } from "./bfcl";
 import { languageCases, ROUTE_SETS, SUITE_LANGUAGES, type RouteSet } from "./language-suites";
-import { planCases, planMetrics, type PlanCase, type PlanMetrics } from "./multistep-suite";
+import { PLAN_SETS, planCases, planMetrics, type PlanCase, type PlanMetrics, type PlanSet } from "./multistep-suite";
 import { routeMetrics, type RouteMetrics } from "./route-metrics";
 
 export interface LanguageRow {
@@ -21,6 +21,7 @@ export interface LanguageRow {
 /** One language's multi-step suite (or all languages together, "all"; every language but English, "other"). */
 export interface PlanRow {
   language: string;
+  set: PlanSet;
   metrics: Omit<PlanMetrics, "misses">;
   misses: PlanMetrics["misses"];
 }
@@ -55,18 +56,20 @@ export function planRows(router = defaultRouter()): PlanRow[] {
   const score = (cases: PlanCase[]): PlanMetrics =>
     planMetrics(cases, (q) => router.routeText(q), catalog, (n) => writers.has(n));
   const rows: PlanRow[] = [];
-  const all: PlanCase[] = [];
-  const other: PlanCase[] = [];
-  for (const language of SUITE_LANGUAGES) {
-    const cases = planCases(language);
-    all.push(...cases);
-    if (language !== "en") other.push(...cases);
-    const { misses, ...metrics } = score(cases);
-    rows.push({ language, metrics, misses });
-  }
-  for (const [language, cases] of [["other", other], ["all", all]] as const) {
-    const { misses, ...metrics } = score(cases);
-    rows.push({ language, metrics, misses });
+  for (const set of PLAN_SETS) {
+    const all: PlanCase[] = [];
+    const other: PlanCase[] = [];
+    for (const language of SUITE_LANGUAGES) {
+      const cases = planCases(language, set);
+      all.push(...cases);
+      if (language !== "en") other.push(...cases);
+      const { misses, ...metrics } = score(cases);
+      rows.push({ language, set, metrics, misses });
+    }
+    for (const [language, cases] of [["other", other], ["all", all]] as const) {
+      const { misses, ...metrics } = score(cases);
+      rows.push({ language, set, metrics, misses });
+    }
   }
   return rows;
 }
@@ -112,7 +115,7 @@ function planTable(rows: readonly PlanRow[]): string[] {
   const head = ["language", "set", "requests", "whole plan", "first step", "mean offered", "read-only with writers"];
   const body = rows.map((r) => [
     r.language,
-    "multi-step",
+    r.set,
     String(r.metrics.cases),
     r.metrics.whole_plan.toFixed(3),
     r.metrics.first_step.toFixed(3),

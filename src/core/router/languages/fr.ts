@@ -32,7 +32,8 @@ export const fr: RouterLanguage = {
   stepStarts: ["puis", "ensuite", "et puis", "et ensuite", "et", "apres (ca|cela)", "après (ça|cela)", "enfin", "finalement", "mais", "sans", "d'abord", "avant de", "une fois"],
   negation: ["sans", "jamais", "rien", "aucun\\w*", "pas"],
   notNegation: ["n'oublie pas", "oublie pas"],
-  answerOnly: ["dis[- ]moi (juste|seulement|simplement)", "dis[- ]le[- ]moi (juste|seulement|simplement)", "lecture seule", "dans ta reponse", "dans ta réponse", "reponds seulement", "réponds seulement", "ne touche (a )?(rien|pas)", "ne touchez (a )?(rien|pas)"],
+  answerOnly: ["dis[- ]moi (juste|seulement|simplement)", "dis[- ]le[- ]moi (juste|seulement|simplement)", "lecture seule", "dans ta reponse", "dans ta réponse", "reponds seulement", "réponds seulement", "ne touche (a )?(rien|pas)", "ne touchez (a )?(rien|pas)", "(juste|seulement) (regarder|lire|chercher|consulter)", "regarde seulement"],
+  look: ["regarde\\w*", "parcour\\w*", "consulte\\w*", "verifie\\w*", "vérifie\\w*", "passe en revue"],
   hints: {
     "vault:read": ["Montre-moi le contenu de Projets/Plan.md", "Lis-moi la note sur la réunion", "Ouvre le fichier [[Planning]]", "Qu'est-ce qui est écrit dans la note ?", "Résume la note Idées.md"],
     "vault:write": ["Crée une nouvelle note appelée Voyage.md", "Fais une note dans le dossier Projets", "Écris une nouvelle note avec ce texte", "Remplace tout le contenu de la note", "Nouvelle note"],

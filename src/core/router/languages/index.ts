@@ -96,3 +96,5 @@ export const NOT_NEGATION: CuePattern = cuePattern((l) => l.notNegation);
 export const ANSWER_ONLY: CuePattern = cuePattern((l) => l.answerOnly);
 /** Words asking for a change, found as words (for the reading's account of a step). */
 export const CHANGE: CuePattern = cuePattern((l) => l.change);
+/** Words that look at something: a step with one reads. */
+export const LOOK: CuePattern = cuePattern((l) => l.look);

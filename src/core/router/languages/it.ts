@@ -32,7 +32,8 @@ export const it: RouterLanguage = {
   stepStarts: ["poi", "quindi", "dopo", "e poi", "e", "ed", "infine", "alla fine", "ma", "senza", "prima", "successivamente"],
   negation: ["non", "mai", "senza", "niente", "nulla", "nessun\\w*"],
   notNegation: ["non dimenticare", "non scordare"],
-  answerOnly: ["dimmelo (solo|soltanto|e basta)", "dimmi (solo|soltanto)", "sola lettura", "nella (tua )?risposta", "rispondi (solo|soltanto)", "non toccare", "non toccate"],
+  answerOnly: ["dimmelo (solo|soltanto|e basta)", "dimmi (solo|soltanto)", "sola lettura", "nella (tua )?risposta", "rispondi (solo|soltanto)", "non toccare", "non toccate", "(solo|soltanto) (guarda|leggi|cerca|controlla)"],
+  look: ["guarda\\w*", "controlla\\w*", "rivedi", "scorri", "dai un'occhiata"],
   hints: {
     "vault:read": ["Mostrami il contenuto di Progetti/Piano.md", "Leggimi la nota della riunione", "Apri il file [[Piano settimanale]]", "Cosa c'è scritto nella nota?", "Riassumi la nota Idee.md"],
     "vault:write": ["Crea una nuova nota chiamata Viaggio.md", "Fai una nota nella cartella Progetti", "Scrivi una nota nuova con questo testo", "Sovrascrivi tutta la nota", "Nuova nota"],

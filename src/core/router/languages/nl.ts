@@ -30,9 +30,10 @@ export const nl: RouterLanguage = {
     "hernoem\\w*", "verplaats\\w*", "verwijder\\w*", "wis\\w*", "gooi\\w*", "markeer\\w*", "vink\\w*", "vervang\\w*", "verbeter\\w*", "corrigeer\\w*", "stel\\w* in",
   ],
   stepStarts: ["dan", "daarna", "vervolgens", "en dan", "en", "tenslotte", "ten slotte", "maar", "zonder", "eerst", "voordat", "nadat"],
-  negation: ["niet", "niets", "geen", "nooit", "zonder"],
+  negation: ["niet", "niets", "niks", "nergens", "geen", "nooit", "zonder"],
   notNegation: ["vergeet niet", "niet vergeten"],
-  answerOnly: ["vertel (het )?me (alleen|gewoon|enkel)", "zeg (het )?me (alleen|gewoon)", "alleen[- ]lezen", "in je antwoord", "alleen antwoorden", "kom nergens aan", "blijf (er )?af", "niet aankomen", "laat \\w+( \\w+)? (staan|ongemoeid|ongewijzigd)"],
+  answerOnly: ["vertel (het )?me (alleen|gewoon|enkel)", "zeg (het )?me (alleen|gewoon)", "alleen[- ]lezen", "in je antwoord", "alleen antwoorden", "kom nergens aan", "blijf (er )?af", "niet aankomen", "laat \\w+( \\w+)? (staan|ongemoeid|ongewijzigd)", "alleen (opzoeken|lezen|kijken|bekijken|zoeken)"],
+  look: ["bekijk\\w*", "kijk\\w*", "controleer", "doorloop", "ga \\w+( \\w+)? door"],
   hints: {
     "vault:read": ["Laat de inhoud van Projecten/Plan.md zien", "Lees de notitie over de vergadering voor", "Open het bestand [[Weekplanning]]", "Wat staat er in de notitie?", "Vat de notitie Ideeën.md samen"],
     "vault:write": ["Maak een nieuwe notitie met de naam Reis.md", "Maak een bestand aan in de map Projecten", "Schrijf een nieuwe notitie met deze tekst", "Overschrijf de hele notitie", "Nieuwe notitie"],

@@ -35,6 +35,8 @@ export interface RouterLanguage {
   notNegation?: string[];
   /** "just tell me", "read-only", "in your reply": the step asks for an answer, not a change. */
   answerOnly?: string[];
+  /** Words that look at something ("go through", "schau dir … an", "看一下"): a step with one reads what it names. */
+  look?: string[];
   /** Routing hints per built-in tool: requests as people write them. */
   hints: Record<string, string[]>;
 }
