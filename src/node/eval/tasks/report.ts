@@ -29,6 +29,9 @@ export interface TaskRow {
   recoveries: number;
   median_ms: number;
   prose_skipped: number;
+  /** Confirmations the simulated user was asked, and how many it declined (out of scope, or a task testing restraint). */
+  confirmations: number;
+  declined: number;
   /** Why the last failing run did not solve the task (the first failed check, a crash, a change outside scope). */
   why?: string;
 }
@@ -63,6 +66,8 @@ export interface SuiteReport {
   crashes: number;
   median_ms: number;
   prose_skipped: number;
+  confirmations: number;
+  declined: number;
   by_tier: Record<string, GroupRates>;
   by_category: Record<string, GroupRates>;
   by_language: Record<string, GroupRates>;
@@ -86,6 +91,12 @@ export function whyUnsolved(run: RunResult): string | undefined {
   return failed ? `${failed.check}: ${failed.detail ?? "failed"}` : run.outcome === "aborted" ? "ran past its time limit" : "not clean";
 }
 
+/** A reason on one line, short enough for a table cell (check texts can hold whole notes). */
+function oneLine(text: string): string {
+  const flat = text.replace(/\n/g, "⏎");
+  return flat.length > 240 ? `${flat.slice(0, 240)}…` : flat;
+}
+
 export function taskRow(task: Task, runs: RunResult[], why?: string): TaskRow {
   const failing = [...runs].reverse().find((r) => !r.solved);
   return {
@@ -107,7 +118,9 @@ export function taskRow(task: Task, runs: RunResult[], why?: string): TaskRow {
     recoveries: runs.reduce((n, r) => n + r.recoveries, 0),
     median_ms: median(runs.map((r) => r.ms)),
     prose_skipped: runs.reduce((n, r) => n + r.checks.filter((c) => c.status === "skipped").length, 0),
-    ...(failing ? { why: why ?? whyUnsolved(failing) } : {}),
+    confirmations: runs.reduce((n, r) => n + r.confirmations.asked, 0),
+    declined: runs.reduce((n, r) => n + r.confirmations.denied, 0),
+    ...(failing ? { why: oneLine(why ?? whyUnsolved(failing) ?? "") } : {}),
   };
 }
 
@@ -147,6 +160,8 @@ export function suiteReport(model: string, repeat: number, rows: TaskRow[], runM
     crashes: rows.reduce((n, r) => n + r.crashes, 0),
     median_ms: median(runMs),
     prose_skipped: rows.reduce((n, r) => n + r.prose_skipped, 0),
+    confirmations: rows.reduce((n, r) => n + r.confirmations, 0),
+    declined: rows.reduce((n, r) => n + r.declined, 0),
     by_tier: groupBy(rows, (r) => r.tier),
     by_category: groupBy(rows, (r) => r.category),
     by_language: groupBy(rows, (r) => r.language),
@@ -166,7 +181,7 @@ export function formatSuite(report: SuiteReport): string {
   const totals =
     `${report.tasks} tasks, ${k} run(s) each: pass^${k} ${report.pass_k}% (${report.passed}), solve^${k} ${report.solve_k}% (${report.solved}); ` +
     `runs passed ${report.pass_rate}%, solved ${report.solve_rate}%; valid envelopes ${report.valid_envelope_pct}%; ` +
-    `changes outside scope ${report.outside_scope_changes}; crashes ${report.crashes}; median ${report.median_ms} ms per run` +
+    `changes outside scope ${report.outside_scope_changes}; confirmations ${report.confirmations} (${report.declined} declined); crashes ${report.crashes}; median ${report.median_ms} ms per run` +
     (report.prose_skipped ? `; ${report.prose_skipped} prose checks skipped (no --judge-model), not counted as passed` : "");
   return [taskTable, "", group("tier", report.by_tier), "", group("category", report.by_category), "", group("language", report.by_language), "", totals].join("\n");
 }

@@ -29,6 +29,8 @@ export interface RunSettings {
   maxTokensCap?: number;
   seed?: number;
   temperature?: number;
+  /** "full": every tool offered in every round (a diagnosis: is a failure the router's or the plan's?). Default "routed". */
+  toolSelection?: "routed" | "full";
   /** Judges prose checks; absent = they are skipped. */
   judge?: ProseJudge;
 }
@@ -124,6 +126,7 @@ export async function runTask(task: Task, engine: Engine, settings: RunSettings)
       now: () => new Date("2026-03-20T10:00:00Z"),
       agentOptions: {
         maxRounds: task.max_rounds,
+        ...(settings.toolSelection ? { toolSelection: settings.toolSelection } : {}),
         ...(settings.maxTokensCap ? { maxTokensCap: settings.maxTokensCap } : {}),
         ...(settings.seed !== undefined ? { seed: settings.seed } : {}),
         ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),

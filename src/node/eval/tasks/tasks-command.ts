@@ -1,6 +1,6 @@
 /**
  * `eval --suite tasks [--task PREFIX] [--repeat N] [--model F | --engine … | --reference] [--compare BASELINE.json]
- * [--judge-model F] [--json]`: whole tasks on fixture vaults, scored on the vault they leave, pass^k and solve^k.
+ * [--judge-model F] [--full-catalog] [--json]`: whole tasks on fixture vaults, scored on the vault they leave, pass^k and solve^k.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -92,6 +92,7 @@ export async function runTasksCommand(options: Options): Promise<number> {
       seed: Number(options.seed ?? 1),
       ...(made && !made.testModel ? { temperature: 0 } : {}),
       judge: judgeEngine ? engineJudge(judgeEngine) : undefined,
+      ...(options["full-catalog"] === true ? { toolSelection: "full" as const } : {}),
       log,
     });
     const worse = baseline ? compareReports(baseline, report) : [];
