@@ -1,9 +1,11 @@
+import { nodeModule } from "./node-builtins";
+
+const fs = nodeModule("fsPromises");
+const nodePath = nodeModule("path");
 /**
  * Files written whole or not at all (temp file in the same folder, then a rename), and reads where a missing file
  * is an answer, not an error. Desktop and headless only: the index, vector and journal stores over a folder use it.
  */
-import { promises as fs } from "node:fs";
-import { dirname } from "node:path";
 
 /** The file's bytes, or null when it does not exist. */
 export async function readFileOrNull(path: string): Promise<Buffer | null>;
@@ -23,7 +25,7 @@ export async function readFileOrNull(path: string, encoding?: "utf8"): Promise<B
  * before the rename, so the new content outlives a crash of the machine, not only of the process (the journal).
  */
 export async function writeFileAtomic(path: string, data: string | Uint8Array, options: { durable?: boolean } = {}): Promise<void> {
-  await fs.mkdir(dirname(path), { recursive: true });
+  await fs.mkdir(nodePath.dirname(path), { recursive: true });
   const tmp = `${path}.tmp-${process.pid}-${Date.now()}`;
   const handle = await fs.open(tmp, "w");
   try {

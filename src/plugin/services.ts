@@ -2,8 +2,6 @@
  * Everything the plugin does with the machine (files outside the vault, child processes, the network), behind one
  * interface: the desktop implementation uses Node; the browser test harness supplies its own with a scripted engine.
  */
-import * as fs from "fs";
-import * as path from "path";
 import { EngineClient } from "../engine/client";
 import { ENGINE_HOST_HASH, RUNTIME_PACKS } from "./engine/build-constants";
 import { engineHostSource } from "./engine/host-source";
@@ -26,6 +24,10 @@ import type { LlamaServerReport } from "./settings/local-llama-section";
 // The interface and its error type need no Node: mobile-services.ts implements them too.
 export { EngineSetupError, type PluginServices, type RuntimeReport } from "./services-types";
 import { EngineSetupError, type PluginServices, type RuntimeReport } from "./services-types";
+import { nodeModule } from "../engine/node-builtins";
+
+const fs = nodeModule("fs");
+const path = nodeModule("path");
 
 /** The data folder's subfolder of saved sequence states. */
 const STATES_FOLDER = "states";

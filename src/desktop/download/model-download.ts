@@ -1,3 +1,9 @@
+import { nodeModule } from "../../engine/node-builtins";
+
+const fs = nodeModule("fs");
+const http = nodeModule("http");
+const https = nodeModule("https");
+const path = nodeModule("path");
 /**
  * Downloads a file over http(s) with progress, cancel and resume. Bytes go to `<name>.part` until the file is
  * complete and its check passes (for models: size and GGUF magic; for runtime packs: the sha256); only then is it
@@ -5,10 +11,6 @@
  * `.part` file, and the next attempt resumes it with an HTTP Range request. A server that stops sending for
  * `stallMs` ends the attempt (the part is kept for a resume).
  */
-import * as fs from "fs";
-import * as http from "http";
-import * as https from "https";
-import * as path from "path";
 
 export interface DownloadProgress {
   /** Bytes on disk so far (including a resumed part). */
@@ -132,7 +134,7 @@ export async function downloadFile(options: FileDownloadOptions): Promise<string
   return destination;
 }
 
-function totalSize(response: http.IncomingMessage, resumed: number): number | undefined {
+function totalSize(response: import("http").IncomingMessage, resumed: number): number | undefined {
   const range = /\/(\d+)\s*$/.exec(response.headers["content-range"] ?? "");
   if (range) return Number(range[1]);
   const length = Number(response.headers["content-length"]);
@@ -140,7 +142,7 @@ function totalSize(response: http.IncomingMessage, resumed: number): number | un
 }
 
 /** GETs the URL (following redirects) and resolves with a 200/206 response; other statuses reject. */
-function openResponse(url: string, offset: number, signal: AbortSignal | undefined, redirectsLeft: number, stallMs: number): Promise<http.IncomingMessage> {
+function openResponse(url: string, offset: number, signal: AbortSignal | undefined, redirectsLeft: number, stallMs: number): Promise<import("http").IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(cancelled());
     let target: URL;
@@ -203,7 +205,7 @@ function cancelled(): DownloadError {
 
 /** Streams the body into the part file; resolves with the bytes on disk when the body ends or breaks off. */
 function writeBody(
-  response: http.IncomingMessage,
+  response: import("http").IncomingMessage,
   part: string,
   resumed: number,
   total: number | undefined,

@@ -1,9 +1,11 @@
+import { nodeModule } from "../../engine/node-builtins";
+
+const fs = nodeModule("fs");
+const path = nodeModule("path");
 /**
  * Obsidian installs only main.js, manifest.json and styles.css, so main.js carries the engine host's text and
  * writes it next to itself when it is missing or outdated (a different hash in the marker line).
  */
-import * as fs from "fs";
-import * as path from "path";
 
 /** File name of the host script in the plugin folder. */
 export const HOST_SCRIPT_NAME = "engine-host.mjs";

@@ -3,12 +3,14 @@
  * ELECTRON_RUN_AS_NODE=1, on the host script in the plugin folder, so node-llama-cpp loads from the plugin's
  * node_modules and never in the renderer.
  */
-import { spawn } from "child_process";
 import type { HostLauncher } from "../../engine/client/launcher";
+import { nodeModule } from "../../engine/node-builtins";
+
+const nodeChildProcess = nodeModule("childProcess");
 
 export function obsidianHostLauncher(pluginDir: string, hostScript: string): HostLauncher {
   return () =>
-    spawn(process.execPath, [hostScript], {
+    nodeChildProcess.spawn(process.execPath, [hostScript], {
       cwd: pluginDir,
       stdio: ["pipe", "pipe", "pipe"],
       env: { ...process.env, ELECTRON_RUN_AS_NODE: "1" },

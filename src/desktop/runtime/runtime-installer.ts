@@ -5,9 +5,6 @@
  * atomic switch of the platform's pointer. The previous runtime stays until the new one has passed; a failed install
  * leaves it in place. A GPU pack that fails its check falls back to the default pack.
  */
-import { createHash, randomBytes } from "crypto";
-import * as fs from "fs";
-import * as path from "path";
 import type { HostLauncher } from "../../engine/client/launcher";
 import type { RuntimeCheckResult } from "../../engine/client/host-protocol";
 import { DownloadError, downloadFile, freeDiskBytes, partPath, type DownloadProgress } from "../download/model-download";
@@ -15,6 +12,11 @@ import { PLATFORMS, findPack, packUrl, type GpuKind, type PackEntry, type PacksM
 import { RuntimeStore, type InstalledRuntime } from "./runtime-store";
 import { smokeTest } from "./smoke-test";
 import { ExtractError, extractPack } from "./tar-extract";
+import { nodeModule } from "../../engine/node-builtins";
+
+const nodeCrypto = nodeModule("crypto");
+const fs = nodeModule("fs");
+const path = nodeModule("path");
 
 const GPU_LABELS: Record<GpuKind, string> = { vulkan: "Vulkan", cuda: "CUDA" };
 
@@ -75,7 +77,7 @@ export interface PackOffer {
 }
 
 async function sha256Of(file: string): Promise<string> {
-  const hash = createHash("sha256");
+  const hash = nodeCrypto.createHash("sha256");
   for await (const chunk of fs.createReadStream(file) as AsyncIterable<Buffer>) hash.update(chunk);
   return hash.digest("hex");
 }
@@ -128,7 +130,7 @@ export class RuntimeInstaller {
 
   /** "Install from file…": a pack downloaded by hand, identified and verified by its sha256. */
   async installFromFile(file: string, onProgress?: (p: InstallProgress) => void): Promise<InstallOutcome> {
-    let stat: fs.Stats;
+    let stat: import("fs").Stats;
     try {
       stat = await fs.promises.stat(file);
     } catch {
@@ -200,7 +202,7 @@ export class RuntimeInstaller {
     const version = this.options.manifest.version;
     await fs.promises.mkdir(store.root, { recursive: true });
     const id = path.basename(store.folderFor(version, pack.gpu));
-    const staging = path.join(store.root, `.staging-${id}-${randomBytes(4).toString("hex")}`);
+    const staging = path.join(store.root, `.staging-${id}-${nodeCrypto.randomBytes(4).toString("hex")}`);
     onProgress?.({ stage: "extract", pack });
     const free = await (this.options.freeBytes ?? freeDiskBytes)(store.root);
     if (free < pack.unpackedBytes) {
@@ -230,7 +232,7 @@ export class RuntimeInstaller {
       }
       // The folder's final name: move a same-named earlier install aside first, so the rename cannot fail on it.
       const final = store.folderFor(version, pack.gpu);
-      if (fs.existsSync(final)) await fs.promises.rename(final, path.join(store.root, `.old-${id}-${randomBytes(4).toString("hex")}`));
+      if (fs.existsSync(final)) await fs.promises.rename(final, path.join(store.root, `.old-${id}-${nodeCrypto.randomBytes(4).toString("hex")}`));
       await fs.promises.rename(staging, final);
       await store.switchTo(id);
       await store.prune(id);

@@ -4,9 +4,11 @@
  * runtime is atomic; folder names and pointers carry the platform, so a vault synced between a Mac and a Windows
  * machine never loads the other one's binary.
  */
-import * as fs from "fs";
-import * as path from "path";
 import { packId, parsePackId, type GpuKind, type PlatformId } from "./pack-format";
+import { nodeModule } from "../../engine/node-builtins";
+
+const fs = nodeModule("fs");
+const path = nodeModule("path");
 
 export interface InstalledRuntime {
   /** Folder name: `<version>-<platform>[-gpu]`. */

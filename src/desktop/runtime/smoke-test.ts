@@ -3,11 +3,13 @@
  * (the plugin's way: its launcher, the host script written next to the packages) and answers `runtime.check`, which
  * loads node-llama-cpp's binary with `build: "never"` and round-trips a vectra index.
  */
-import * as path from "path";
 import { EngineClient } from "../../engine/client/engine-client";
 import type { HostLauncher } from "../../engine/client/launcher";
 import type { RuntimeCheckResult } from "../../engine/client/host-protocol";
 import { ensureHostScript } from "../engine-host/host-script";
+import { nodeModule } from "../../engine/node-builtins";
+
+const path = nodeModule("path");
 
 export interface SmokeTestOptions {
   /** The runtime folder (holds node_modules). */

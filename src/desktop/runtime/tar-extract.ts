@@ -1,12 +1,14 @@
+import { nodeModule } from "../../engine/node-builtins";
+
+const fs = nodeModule("fs");
+const path = nodeModule("path");
+const zlib = nodeModule("zlib");
 /**
  * Strict extraction of a runtime pack (.tar.gz) into an empty folder. Only regular files and folders; every name is
  * relative, free of `..`, backslashes and drive letters, and lands inside the target; no symlinks, hard links,
  * devices or extension headers; per-file, total and count caps. Anything else stops the extraction and the caller
  * removes the half-written folder (the target is always a fresh staging folder).
  */
-import * as fs from "fs";
-import * as path from "path";
-import * as zlib from "zlib";
 
 export interface ExtractLimits {
   /** Largest single file; default 512 MiB. */
@@ -70,7 +72,7 @@ export async function extractPack(archive: string, target: string, limits: Extra
 
   let buffer: Buffer = Buffer.alloc(0);
   /** The file being written: handle, bytes left, padding left after it. */
-  let current: { handle: fs.promises.FileHandle; left: number; pad: number } | null = null;
+  let current: { handle: import("fs").promises.FileHandle; left: number; pad: number } | null = null;
   let skipPad = 0;
 
   const openEntry = async (header: Buffer) => {
@@ -158,7 +160,7 @@ export async function extractPack(archive: string, target: string, limits: Extra
     throw new ExtractError(`The pack could not be unpacked (${error instanceof Error ? error.message : String(error)}).`);
   } finally {
     input.destroy();
-    await (current as { handle: fs.promises.FileHandle } | null)?.handle.close().catch(() => undefined);
+    await (current as { handle: import("fs").promises.FileHandle } | null)?.handle.close().catch(() => undefined);
   }
   if (current || !ended) throw new ExtractError("The pack ends in the middle of an entry; it is damaged.");
   return { files, bytes: total };

@@ -1,5 +1,7 @@
+import { nodeModule } from "../node-builtins";
+
+const nodeFs = nodeModule("fs");
 /** The host's stderr, kept as the last N lines in memory and, optionally, appended to a log file. */
-import { appendFile } from "node:fs";
 
 export class HostLog {
   private readonly kept: string[] = [];
@@ -16,7 +18,7 @@ export class HostLog {
 
   /** Appends a chunk of stderr output. */
   write(chunk: string): void {
-    if (this.file) appendFile(this.file, chunk, () => undefined);
+    if (this.file) nodeFs.appendFile(this.file, chunk, () => undefined);
     const parts = (this.partial + chunk).split("\n");
     this.partial = parts.pop() ?? "";
     for (const line of parts) this.push(line);

@@ -2,14 +2,16 @@
  * Headless launcher: runs the engine host under the current Node binary. The TypeScript source runs
  * through tsx (`--import tsx`); a built host script (.js/.mjs/.cjs) runs as is.
  */
-import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { EngineClient, type EngineClientOptions } from "./engine-client";
 import type { HostLauncher } from "./launcher";
+import { nodeModule } from "../node-builtins";
+
+const nodeChildProcess = nodeModule("childProcess");
+const nodeModuleApi = nodeModule("module");
+const nodeUrl = nodeModule("url");
 
 /** The host's TypeScript entry in this source tree. */
-export const hostSourcePath = fileURLToPath(new URL("../../host/main.ts", import.meta.url));
+export const hostSourcePath = nodeUrl.fileURLToPath(new URL("../../host/main.ts", import.meta.url));
 
 /** How to start the host headless. */
 export interface NodeLauncherOptions {
@@ -23,10 +25,10 @@ export interface NodeLauncherOptions {
 export function nodeHostLauncher(options: NodeLauncherOptions = {}): HostLauncher {
   const script = options.hostScript ?? hostSourcePath;
   const args = /\.[cm]?ts$/.test(script)
-    ? ["--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href, script]
+    ? ["--import", nodeUrl.pathToFileURL(nodeModuleApi.createRequire(import.meta.url).resolve("tsx")).href, script]
     : [script];
   return () =>
-    spawn(process.execPath, args, {
+    nodeChildProcess.spawn(process.execPath, args, {
       stdio: ["pipe", "pipe", "pipe"],
       env: { ...process.env, ...options.env },
       windowsHide: true,

@@ -3,13 +3,15 @@
  * node-llama-cpp — so a settings tab can list models cheaply. Reads only as much of the file as the
  * header needs (doubling the read until it fits).
  */
-import { open, stat } from "node:fs/promises";
-import { basename } from "node:path";
 import { EngineError, type ModelInfo } from "../../core/ports/engine";
 import { chatTemplateKind } from "./chat-template-kind";
 import { FILE_TYPE_NAMES } from "./format";
 import { NotGguf, OutOfBytes, parseGgufHeader, type GgufHeader, type HeaderValue } from "./header-parser";
 import { GGML_TYPE_SIZES } from "./type-sizes";
+import { nodeModule } from "../node-builtins";
+
+const nodeFsPromises = nodeModule("fsPromises");
+const nodePath = nodeModule("path");
 
 const FIRST_READ_BYTES = 1 << 20;
 /** No real header is this large (the biggest vocabularies take a few MB); beyond it the file is corrupt. */
@@ -19,7 +21,7 @@ const MAX_HEADER_BYTES = 256 << 20;
 export async function readGgufHeader(path: string): Promise<{ header: GgufHeader; fileSizeBytes: number }> {
   let size: number;
   try {
-    const st = await stat(path);
+    const st = await nodeFsPromises.stat(path);
     if (!st.isFile()) throw new EngineError(`The model path ${path} is a folder, not a file; choose a .gguf file.`, "not_gguf");
     size = st.size;
   } catch (err) {
@@ -27,7 +29,7 @@ export async function readGgufHeader(path: string): Promise<{ header: GgufHeader
     throw new EngineError(`The model file ${path} does not exist; check the path, or download the model again.`, "model_missing");
   }
   if (size === 0) throw new EngineError(`The file ${path} is empty, not a GGUF model; choose a .gguf model file.`, "not_gguf");
-  const handle = await open(path, "r");
+  const handle = await nodeFsPromises.open(path, "r");
   try {
     for (let want = Math.min(FIRST_READ_BYTES, size); ; want = Math.min(want * 2, size)) {
       const buf = Buffer.alloc(want);
@@ -87,7 +89,7 @@ export async function readGgufInfo(path: string): Promise<ModelInfo> {
   const template = m.get("tokenizer.chat_template");
   return {
     path,
-    name: typeof name === "string" && name.trim() !== "" ? name : basename(path).replace(/\.gguf$/i, ""),
+    name: typeof name === "string" && name.trim() !== "" ? name : nodePath.basename(path).replace(/\.gguf$/i, ""),
     architecture,
     parameterCount: header.tensors.reduce((sum, t) => sum + t.dims.reduce((a, b) => a * b, 1), 0),
     quantization: fileType === undefined ? undefined : (FILE_TYPE_NAMES[fileType] ?? `type ${fileType}`),

@@ -1,11 +1,13 @@
+import { nodeModule } from "../node-builtins";
+
+const nodeChildProcess = nodeModule("childProcess");
+const nodeFs = nodeModule("fs");
+const nodePath = nodeModule("path");
 /**
  * Finding the user's own llama-server and checking it can run what LlamaServerEngine sends. Nothing is downloaded:
  * the binary comes from PATH, the usual install places (Homebrew, winget, distribution packages) or the user's pick.
  * Desktop only (Node's child_process and fs); the plugin loads this file behind a desktop check.
  */
-import { execFile } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
-import { posix, win32 } from "node:path";
 
 /** What `--version` and `--help` told about a binary that passed the check. */
 export interface LlamaServerBinary {
@@ -52,7 +54,7 @@ export function llamaServerFileName(platform: NodeJS.Platform = process.platform
  */
 export function llamaServerCandidates(platform: NodeJS.Platform, env: Record<string, string | undefined>, home: string): string[] {
   const name = llamaServerFileName(platform);
-  const paths = platform === "win32" ? win32 : posix;
+  const paths = platform === "win32" ? nodePath.win32 : nodePath.posix;
   const join = (...parts: string[]): string => paths.join(...parts);
   const fromPath = (env.PATH ?? env.Path ?? "").split(platform === "win32" ? ";" : ":").filter((p) => p.trim() !== "");
   const usual =
@@ -79,8 +81,8 @@ export function llamaServerCandidates(platform: NodeJS.Platform, env: Record<str
 
 function isExecutableFile(file: string): boolean {
   try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, process.platform === "win32" ? constants.F_OK : constants.X_OK);
+    if (!nodeFs.statSync(file).isFile()) return false;
+    nodeFs.accessSync(file, process.platform === "win32" ? nodeFs.constants.F_OK : nodeFs.constants.X_OK);
     return true;
   } catch {
     return false;
@@ -95,7 +97,7 @@ export function findLlamaServer(env: Record<string, string | undefined> = proces
 /** Runs the binary with one flag; resolves with everything it printed (llama.cpp prints its version on stderr). */
 function printed(file: string, flag: string, timeoutMs: number): Promise<{ text: string; timedOut: boolean }> {
   return new Promise((resolve) => {
-    execFile(file, [flag], { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true, env: { ...process.env, LLAMA_API_KEY: "" } }, (error, stdout, stderr) =>
+    nodeChildProcess.execFile(file, [flag], { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true, env: { ...process.env, LLAMA_API_KEY: "" } }, (error, stdout, stderr) =>
       resolve({ text: `${stdout}\n${stderr}`, timedOut: !!(error as { killed?: boolean } | null)?.killed }),
     );
   });

@@ -4,12 +4,15 @@
  * line, never shown or written), waited on through /health, restarted with backoff after a crash, stopped on
  * unload. Its output goes to the caller's log with the key removed. Desktop only (child_process, net, crypto).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { checkLlamaServer, type LlamaServerBinary } from "./managed-llama-binary";
 import type { ServerEngineConfig } from "./server-config";
+import { nodeModule } from "../node-builtins";
+
+type ChildProcess = import("child_process").ChildProcess;
+const nodeChildProcess = nodeModule("childProcess");
+const nodeCrypto = nodeModule("crypto");
+const nodeFs = nodeModule("fs");
+const nodeNet = nodeModule("net");
 
 export interface ManagedLlamaServerOptions {
   /** The llama-server binary (found or picked). */
@@ -56,7 +59,7 @@ export const LOCAL_LLAMA_LABEL = "llama.cpp on this computer";
 /** A free TCP port on 127.0.0.1 (the tests start their servers on one too). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
-    const server = createServer();
+    const server = nodeNet.createServer();
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const port = (server.address() as { port: number }).port;
@@ -165,11 +168,11 @@ export class ManagedLlamaServer {
 
   private async spawnAndWait(binary: LlamaServerBinary): Promise<ServerEngineConfig> {
     const port = await freePort();
-    if (this.options.slotSavePath && binary.supports.slotSavePath) mkdirSync(this.options.slotSavePath, { recursive: true });
-    this.key = randomBytes(24).toString("base64url");
+    if (this.options.slotSavePath && binary.supports.slotSavePath) nodeFs.mkdirSync(this.options.slotSavePath, { recursive: true });
+    this.key = nodeCrypto.randomBytes(24).toString("base64url");
     const args = this.args(binary, port);
     this.note(`starting ${binary.path} ${args.join(" ")}`);
-    const child = spawn(binary.path, args, {
+    const child = nodeChildProcess.spawn(binary.path, args, {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, LLAMA_API_KEY: this.key },
       windowsHide: true,

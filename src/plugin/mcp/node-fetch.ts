@@ -1,10 +1,12 @@
+import { nodeModule } from "../../engine/node-builtins";
+
+const http = nodeModule("http");
+const https = nodeModule("https");
 /**
  * fetch over Node's HTTP client, for MCP's streamable HTTP transport in Obsidian's renderer: the renderer's own fetch
  * applies the browser's CORS rules, which local MCP servers rarely satisfy. Bodies stream (server-sent events arrive
  * as they are sent); aborting destroys the request.
  */
-import * as http from "http";
-import * as https from "https";
 
 function requestUrl(input: string | URL | Request): URL {
   return new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);

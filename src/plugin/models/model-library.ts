@@ -2,10 +2,12 @@
  * The models the user can pick: every .gguf file in the plugin's models folder and in an optional user folder,
  * each with the facts its GGUF header gives (read without loading). Partial downloads (`.gguf.part`) never appear.
  */
-import * as fs from "fs";
-import * as path from "path";
 import { readGgufInfo } from "../../engine/gguf";
 import type { ModelEntry } from "./model-entry";
+import { nodeModule } from "../../engine/node-builtins";
+
+const fs = nodeModule("fs");
+const path = nodeModule("path");
 
 // The picker's text helpers need no Node; they live in model-entry.ts (read by the settings tab on every device).
 export { describeModel, formatBytes, formatCount, type ModelEntry } from "./model-entry";

@@ -1,11 +1,13 @@
+import { nodeModule } from "../../engine/node-builtins";
+
+const fs = nodeModule("fs");
+const os = nodeModule("os");
+const path = nodeModule("path");
 /**
  * Where models and the engine runtime live: the plugin's folder inside the vault (the default), or one per-user
  * folder outside every vault, shared by all vaults and out of reach of vault sync. Moving between the two moves
  * both folders (a rename on the same disk, else copy then delete).
  */
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
 
 export type DataLocation = "plugin" | "user";
 

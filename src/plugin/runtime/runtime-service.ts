@@ -3,13 +3,15 @@
  * build needs, or a developer's `node_modules` from `npm run install-plugin`), whether an install or an update is
  * needed, and the installer the settings and the chat pane's first-run card call after the user's click.
  */
-import * as fs from "fs";
-import * as path from "path";
 import type { HostLauncher } from "../../engine/client/launcher";
 import type { GpuKind, PacksManifest, PlatformId } from "../../desktop/runtime/pack-format";
 import { platformOf } from "../../desktop/runtime/pack-format";
 import { RuntimeInstaller, type InstallOutcome, type InstallProgress, type PackOffer } from "../../desktop/runtime/runtime-installer";
 import { RuntimeStore, type InstalledRuntime } from "../../desktop/runtime/runtime-store";
+import { nodeModule } from "../../engine/node-builtins";
+
+const fs = nodeModule("fs");
+const path = nodeModule("path");
 
 export interface RuntimeStatus {
   /** This computer's platform; null where no pack exists (the engine cannot be installed here). */
