@@ -58,6 +58,8 @@ const LOOK_BEFORE: Record<string, string> = {
   "frontmatter:set": "frontmatter:get",
   "tasks:complete": "tasks:list",
 };
+/** A note named by its path or link. */
+const NAMED_NOTE = /\.(?:md|canvas)(?![\p{L}\p{N}])|\[\[/u;
 /** What a request about notes that must change nothing gets when no tool matched it: find and read. */
 const LOOK_TOOLS = ["vault:search", "vault:read"];
 /** Readers that give a note's content: any of them on offer lets a request read before it writes. */
@@ -117,7 +119,7 @@ export function routeSteps(message: string, whole: (affirmed: string) => RouteDe
     return { text: s.text, tools, negated: s.negation, answerOnly: s.answerOnly };
   });
   const offered = new Map<string, number>();
-  if (!base.unsure) for (const t of base.tools) offered.set(t.name, t.score);
+  if (!base.unsure) for (const t of base.tools) if (web || t.name !== "web:fetch") offered.set(t.name, t.score);
   for (const r of readings) for (const n of r.tools) if (!offered.has(n)) offered.set(n, 0);
   if (readOnly) for (const n of [...offered.keys()]) if (!scorer.reads(n)) offered.delete(n);
   // A request that must change nothing and that no tool matched can still look: it gets the readers, not the catalog.
@@ -164,7 +166,11 @@ function readersFirst(message: string, steps: readonly Step[], readings: readonl
     const reader = LOOK_BEFORE[n];
     if (reader && !offered.includes(reader) && !(reader === "vault:read" && reads)) add.add(reader);
   }
-  if (!offered.some((n) => FINDERS.has(n))) add.add(terms.has(CONCEPT + "folder") || /[\p{L}\p{N}]\/(?=\s|$)/u.test(message) ? "vault:list" : "vault:search");
+  // Nothing on offer finds notes: a folder named is listed, notes described are searched; a note named needs no finding.
+  if (!offered.some((n) => FINDERS.has(n))) {
+    if (terms.has(CONCEPT + "folder") || /[\p{L}\p{N}]\/(?=\s|$)/u.test(message)) add.add("vault:list");
+    else if (!NAMED_NOTE.test(message)) add.add("vault:search");
+  }
   return [...add].filter((n) => scorer.has(n) && !offered.includes(n));
 }
 

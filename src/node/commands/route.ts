@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { FolderVault } from "../folder-vault/folder-vault";
 import { CatalogError, parseCatalogText } from "../../core/router/catalog";
+import type { Reading } from "../../core/router/stepwise";
 import { ToolRouter } from "../../core/router/tool-router";
 import type { RoutableTool } from "../../core/router/tool-card";
 import { createToolCatalog } from "../../tools/index";
@@ -11,7 +12,7 @@ import { parseArgs, UsageError } from "../cli-types";
 export const usage =
   "route [--top K] [--json] [--vault DIR] [--semantic] [--catalog F.json] (QUERY | --file F)   the router's tools per query (one query per line in F), as JSON lines; " +
   "--catalog routes over the tools in F ([{name, description, parameters}] or MCP's {tools: [...]}); --semantic offers vault:semantic_search as the chat pane does once the index has embeddings; " +
-  "with --vault, note names in a query read as notes, as in ask";
+  "with --vault, note names in a query read as notes, as in ask; --json adds the reading: per step its words, tools and negated words";
 
 /** The tools of a catalog file; an unreadable or malformed file is one sentence. */
 export function loadCatalogFile(path: string): RoutableTool[] {
@@ -27,6 +28,24 @@ export function loadCatalogFile(path: string): RoutableTool[] {
     if (err instanceof CatalogError) throw new UsageError(`${path}: ${err.message}`);
     throw err;
   }
+}
+
+/**
+ * The router's reading as `route --json` shows it: per step the words read as that step, the tools it chose and,
+ * when so read, the negated words (`negated`: the cue and the step's words) and the answer-only cue; then the readers
+ * added to look before acting and whether the request was read as changing nothing.
+ */
+export function readingJson(reading: Reading): Record<string, unknown> {
+  return {
+    steps: reading.steps.map((s) => ({
+      words: s.text,
+      tools: s.tools,
+      ...(s.negated ? { negated: { cue: s.negated, words: s.text } } : {}),
+      ...(s.answerOnly ? { answerOnly: s.answerOnly } : {}),
+    })),
+    lookFirst: reading.lookFirst,
+    readOnly: reading.readOnly,
+  };
 }
 
 export async function run(argv: string[]): Promise<number> {
@@ -57,8 +76,9 @@ export async function run(argv: string[]): Promise<number> {
     router.setNotes((await new FolderVault(root, { watch: false }).list()).map((f) => f.path));
   }
   for (const query of queries) {
-    const d = router.routeText(query, top);
-    process.stdout.write(JSON.stringify({ query, tools: d.tools, chatOnly: d.chatOnly, unsure: d.unsure }) + "\n");
+    const d = router.readText(query, top);
+    const line = { query, tools: d.tools, chatOnly: d.chatOnly, unsure: d.unsure, ...(options.json ? { reading: readingJson(d.reading) } : {}) };
+    process.stdout.write(JSON.stringify(line) + "\n");
   }
   return 0;
 }
