@@ -51,6 +51,8 @@ export type ConversationEntry =
       results: StoredToolResult[];
       /** A recovery instruction sent with the results (what to fix and how). */
       correction?: string;
+      /** Tools the next round offers besides the turn block's (a later round widened the offer), announced after the results. */
+      offered?: string;
     };
 
 /** Turns that left the prompt to fit the context (oldest first), each kept as one summary line. */

@@ -51,8 +51,15 @@ export interface RoutedEvent {
   tools: { name: string; score: number }[];
   /** True when the router decided this is small talk or a general question: no tools are offered. */
   chatOnly: boolean;
-  /** The grammar branch the first generation runs under. */
+  /** The grammar branch the round runs under. */
   branch: GrammarBranch;
+  /**
+   * The round this offer is for: 1 is the router's choice for the message; a later round gets its own event when its
+   * offer changed (widened by what happened, or narrowed to the tool being repaired). Absent means 1.
+   */
+  round?: number;
+  /** Tools new in this round's offer (later rounds only). */
+  added?: string[];
 }
 
 export interface ThoughtDeltaEvent {

@@ -110,11 +110,20 @@ export function userText(entry: Extract<ConversationEntry, { kind: "user" }>): s
 }
 
 /** How tool results travel to the model: as a user message, so every chat template accepts them. */
-export function resultsText(results: readonly StoredToolResult[], correction?: string): string {
+export function resultsText(results: readonly StoredToolResult[], correction?: string, offered?: string): string {
   const lines = ["Tool results:"];
   for (const r of results) lines.push(`[${r.name}] ${r.ok ? "ok" : "refused"}:\n${r.content}`);
   if (correction) lines.push(`Correction: ${correction}`);
+  if (offered) lines.push(offered);
   return lines.join("\n");
+}
+
+/**
+ * Tools a later round adds to the turn's offer, announced after the newest results (never in the turn block, which
+ * was already sent: the evaluated prefix only grows).
+ */
+export function addedToolsText(tools: readonly RegisteredTool[]): string {
+  return ["You may now also call:", ...tools.map((t) => `- ${t.definition.name} ${describeArgs(t.schema)}: ${t.definition.description}`)].join("\n");
 }
 
 /** The chat message one entry becomes. */
@@ -126,6 +135,6 @@ export function entryMessage(entry: ConversationEntry): ChatMessage {
       // The reply exactly as generated, so its tokens match what the engine's sequence holds.
       return { role: "assistant", content: entry.text ?? JSON.stringify(entry.envelope) };
     case "tool-results":
-      return { role: "user", content: resultsText(entry.results, entry.correction) };
+      return { role: "user", content: resultsText(entry.results, entry.correction, entry.offered) };
   }
 }

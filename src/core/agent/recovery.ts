@@ -34,8 +34,8 @@ export class Recovery {
   private systemCorrection = "";
 
   constructor(
-    /** The tools the turn offers outside recovery. */
-    private readonly baseNames: string[],
+    /** The tools the turn offers outside recovery (grows when a later round widens the offer). */
+    private baseNames: string[],
     private readonly options: Pick<AgentOptions, "recovery" | "recoveryAttempts">,
   ) {
     this.names = baseNames;
@@ -88,6 +88,18 @@ export class Recovery {
     if (failure.tool) this.names = [failure.tool];
     this.targets = new Set(this.names);
     this.state = "Recover";
+  }
+
+  /**
+   * A later round widens the turn's offer (round-routing.ts): the tools are kept for every round after, and offered
+   * now unless a recovery is under way (it stays narrowed to the tool being repaired). Returns the tools added.
+   */
+  widen(names: readonly string[]): string[] {
+    const added = [...new Set(names)].filter((n) => !this.baseNames.includes(n));
+    if (added.length === 0) return [];
+    this.baseNames = [...this.baseNames, ...added];
+    if (this.state !== "Recover") this.names = [...this.names, ...added.filter((n) => !this.names.includes(n))];
+    return added;
   }
 
   /** A round without failures: a recovery that was under way worked, so the turn's tools come back. */

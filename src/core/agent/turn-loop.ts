@@ -1,6 +1,7 @@
 /**
  * One turn, as a list of steps: prepare (memories, tool sources) → choose tools → then, round after round, generate
- * a round → run its calls → recover, until the model answers without calls, the round cap, a stop or a failure.
+ * a round → run its calls → recover → route again (a later round's offer may widen with what happened), until the
+ * model answers without calls, the round cap, a stop or a failure.
  */
 import { EngineError } from "../ports/engine";
 import type { Envelope } from "../protocol/envelope";
@@ -12,8 +13,9 @@ import { parseEnvelope } from "./envelope-parse";
 import { EnvelopeStream } from "./envelope-stream";
 import type { GrammarBranch } from "./events";
 import type { RegisteredTool } from "../protocol/registry";
-import { fixedSystemPrompt, systemPrompt, turnBlock } from "./prompt";
+import { addedToolsText, fixedSystemPrompt, systemPrompt, turnBlock } from "./prompt";
 import { Recovery, recoverFromCalls, recoverFromReply } from "./recovery";
+import { RoundRouting } from "./round-routing";
 import { runCalls } from "./tool-calls";
 import { Turn, type TurnLoopInput } from "./turn";
 
@@ -25,6 +27,8 @@ const JSON_SCHEMA_WHITESPACE_TOKENS = 512;
 /** What every round of a turn shares. */
 interface RoundSetting {
   memories: string;
+  /** Tools the prompt has announced so far (the turn block's, then those added after results). */
+  announced: Set<string>;
   contextSize: number;
   /** Reply tokens added to the grammar's bound (see JSON_SCHEMA_WHITESPACE_TOKENS). */
   schemaSlack: number;
@@ -37,11 +41,14 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
   const turn = new Turn(input);
   try {
     const memories = await prepareTurn(input);
-    const recovery = new Recovery(await chooseTools(input, turn), input.options);
-    const setting = { memories, ...(await contextLimits(input)) };
+    const chosen = await chooseTools(input, turn);
+    const recovery = new Recovery(chosen.names, input.options);
+    const routing = new RoundRouting(chosen.branch, chosen.names, chosen.scores);
+    const setting = { memories, announced: new Set(chosen.names), ...(await contextLimits(input)) };
     let toolRounds = 0;
     for (;;) {
       throwIfAborted(input.signal);
+      routing.announce(turn, recovery, turn.rounds + 1, input.options.grammar);
       const reply = await generateRound(input, turn, recovery, setting);
       if (!reply.envelope) {
         if (recoverFromReply(turn, recovery, reply.sentence)) continue;
@@ -61,6 +68,8 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
         turn.outcome = "round-cap";
         break;
       }
+      // Route step before the next round: what happened may widen the offer (round-routing.ts).
+      await routing.widen(input, turn, recovery, reply.envelope, calls.results);
     }
   } catch (err) {
     endOnError(turn, err, input.signal);
@@ -100,8 +109,15 @@ async function prepareTurn({ deps, options, message, signal }: TurnLoopInput): P
   return memories;
 }
 
-/** Choose-tools step: the tools this turn offers (the router's, the full catalog, or none for small talk). */
-async function chooseTools({ deps, options, message, signal }: TurnLoopInput, turn: Turn): Promise<string[]> {
+/** What the choose-tools step decided: the first round's tools, its grammar branch and the router's scores. */
+interface Chosen {
+  names: string[];
+  branch: GrammarBranch;
+  scores: Map<string, number>;
+}
+
+/** Choose-tools step: the tools the first round offers (the router's, the full catalog, or none for small talk). */
+async function chooseTools({ deps, options, message, signal }: TurnLoopInput, turn: Turn): Promise<Chosen> {
   const all = deps.tools.names();
   let names: string[] = all;
   let branch: GrammarBranch = "full";
@@ -120,12 +136,12 @@ async function chooseTools({ deps, options, message, signal }: TurnLoopInput, tu
     }
   }
   if (!options.grammar) branch = "none";
-  turn.emit({ type: "routed", turnId: turn.id, tools, chatOnly, branch });
-  return names;
+  turn.emit({ type: "routed", turnId: turn.id, round: 1, tools, chatOnly, branch });
+  return { names, branch, scores: new Map(tools.map((t) => [t.name, t.score])) };
 }
 
 /** The context every round fits in. */
-async function contextLimits({ deps, options }: TurnLoopInput): Promise<Omit<RoundSetting, "memories">> {
+async function contextLimits({ deps, options }: TurnLoopInput): Promise<Omit<RoundSetting, "memories" | "announced">> {
   const info = await deps.engine.modelInfo();
   // A server's JSON Schema converter allows whitespace our GBNF does not (llama.cpp's: up to 22 characters between
   // tokens of JSON): room for it, or a reply that used it would be cut before its envelope closed.
@@ -190,7 +206,7 @@ async function roundPrompt(input: TurnLoopInput, turn: Turn, recovery: Recovery,
   const system =
     options.promptLayout === "previous"
       ? systemPrompt({ tools: offered, memories: setting.memories, instructions: [options.instructions, correction && `Correction: ${correction}`].filter(Boolean).join("\n"), today })
-      : growingLayout(turn, offered, setting.memories, today, correction, options.instructions);
+      : growingLayout(turn, offered, setting, today, correction, options.instructions);
   // maxTokens = min(grammar bound, remaining context): every token carries at least one byte, so the grammar's
   // byte bound bounds its tokens. Without a grammar (or an unbounded one) the reply is capped by maxTokensCap.
   const bound = grammar && Number.isFinite(grammar.maxBytes) ? Math.ceil(grammar.maxBytes) + setting.schemaSlack : options.maxTokensCap;
@@ -213,12 +229,19 @@ async function roundPrompt(input: TurnLoopInput, turn: Turn, recovery: Recovery,
 
 /**
  * The growing layout: the fixed system message; the turn block goes on the turn's user entry in its first round (what
- * the turn offers outside recovery), and a correction for a reply that was no envelope on the turn's newest entry.
+ * the turn offers outside recovery), tools a later round added are announced after the newest results (earlier text is
+ * never rewritten, so the evaluated prefix only grows), and a correction for a reply that was no envelope goes on the
+ * turn's newest entry.
  */
-function growingLayout(turn: Turn, offered: RegisteredTool[], memories: string, today: string, correction: string, instructions?: string): string {
+function growingLayout(turn: Turn, offered: RegisteredTool[], setting: RoundSetting, today: string, correction: string, instructions?: string): string {
   const user = turn.current[0];
-  if (user.kind === "user" && user.turnBlock === undefined) user.turnBlock = turnBlock({ tools: offered, memories, today });
+  if (user.kind === "user" && user.turnBlock === undefined) user.turnBlock = turnBlock({ tools: offered, memories: setting.memories, today });
   const last = turn.current[turn.current.length - 1];
+  const added = offered.filter((t) => !setting.announced.has(t.definition.name));
+  if (added.length > 0 && last.kind === "tool-results" && last.offered === undefined) {
+    last.offered = addedToolsText(added);
+    for (const t of added) setting.announced.add(t.definition.name);
+  }
   if (correction && (last.kind === "user" || last.kind === "tool-results")) last.correction = last.correction ? `${last.correction} ${correction}` : correction;
   return fixedSystemPrompt(instructions);
 }
