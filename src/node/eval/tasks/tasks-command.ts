@@ -8,7 +8,7 @@ import { createNodeEngine } from "../../../engine/client/node-launcher";
 import type { Engine } from "../../../core/ports/engine";
 import { UsageError } from "../../cli-types";
 import { defaultTestModelPath, TEST_MODEL_CLAMP } from "../../compose";
-import { localLlamaEngine, localLlamaFromFlags, serverFromFlags, serverRunsTestModel } from "../../server-flags";
+import { isGeneratedModel, localLlamaEngine, localLlamaFromFlags, serverFromFlags, serverRunsTestModel } from "../../server-flags";
 import { engineJudge } from "./judge";
 import { compareReports, formatSuite, type SuiteReport } from "./report";
 import { runTaskSuite } from "./run-suite";
@@ -25,6 +25,12 @@ function whole(options: Options, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive whole number, got "${String(raw)}".`);
   return n;
+}
+
+function seedOption(options: Options): number {
+  const seed = Number(options.seed ?? 1);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be a whole number, got "${String(options.seed)}".`);
+  return seed;
 }
 
 function readBaseline(file: string): SuiteReport {
@@ -53,10 +59,12 @@ async function modelEngine(options: Options, log: (line: string) => void): Promi
     log(`[engine] ${info.server ?? server?.url ?? "llama.cpp"}: model ${info.name}, context ${info.contextSize ?? "unknown"}`);
     return { engine, model: info.path || info.name, testModel: await serverRunsTestModel(info) };
   }
-  const testModel = typeof options.model !== "string";
-  const model = testModel ? defaultTestModelPath() : resolve(options.model as string);
+  const given = typeof options.model === "string";
+  const model = given ? resolve(options.model as string) : defaultTestModelPath();
   if (!existsSync(model)) throw new UsageError(`The model file ${model} does not exist; pass a GGUF file with --model.`);
-  return { engine: createNodeEngine({ model: { path: model, contextSize: 4096, threads: testModel ? 1 : undefined } }), model, testModel };
+  // A generated model given with --model (a family model at a real size) has random weights too: the test caps apply.
+  const testModel = !given || (await isGeneratedModel(model));
+  return { engine: createNodeEngine({ model: { path: model, contextSize: 4096, threads: given ? undefined : 1 } }), model, testModel };
 }
 
 export async function runTasksCommand(options: Options): Promise<number> {
@@ -89,8 +97,8 @@ export async function runTasksCommand(options: Options): Promise<number> {
       engine: made?.engine,
       model: reference ? "reference plans" : made!.model,
       ...(made?.testModel ? { grammarOptions: TEST_MODEL_TASK_GRAMMAR, clamp: { ...TEST_MODEL_CLAMP, maxString: 24, maxItems: 2 }, maxTokensCap: 4096 } : {}),
-      seed: Number(options.seed ?? 1),
-      ...(made && !made.testModel ? { temperature: 0 } : {}),
+      // Each run samples with its own seed (seed, seed+1, …) at the engine's temperature: pass^k asks for k different tries.
+      seed: seedOption(options),
       judge: judgeEngine ? engineJudge(judgeEngine) : undefined,
       ...(options["full-catalog"] === true ? { toolSelection: "full" as const } : {}),
       log,
