@@ -11,8 +11,8 @@ import type { Recovery } from "./recovery";
 import type { StoredToolResult } from "./conversation";
 import type { Turn, TurnLoopInput } from "./turn";
 
-/** A note path in a result: the model may read it next. */
-const NOTE_PATH = /[^\s"'()[\]]+\.(?:md|canvas)(?![\p{L}\p{N}])/u;
+/** A note named in a result (a [[link]] or a path): the model may read it next. */
+const NOTE_PATH = /\[\[[^\]\n]+\]\]|[^\s"'()[\]]+\.(?:md|canvas)(?![\p{L}\p{N}])/u;
 /** The reader offered once a result names notes. */
 const READER = "vault:read";
 
