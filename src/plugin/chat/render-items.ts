@@ -1,7 +1,7 @@
 /** DOM for each transcript item: user bubbles, streamed answers, tool-call cards with confirmation, notices. */
 import { ButtonComponent, Component, MarkdownRenderer, setIcon, type App } from "obsidian";
 import type { ConfirmDecision } from "../../core/ports/user";
-import type { AssistantItem, ChatItem, NoticeItem, ToolItem, UndoItem, UserItem } from "./transcript";
+import type { AssistantItem, ChatItem, NoticeItem, RoundOffer, ToolItem, UndoItem, UserItem } from "./transcript";
 
 /** What item renderers may do besides drawing. */
 export interface ItemActions {
@@ -81,7 +81,24 @@ function renderTool(el: HTMLElement, item: ToolItem, actions: ItemActions): void
   const args = formatArgs(item.args);
   if (args) card.createEl("code", { cls: "vault-agent-card-args", text: args });
   if (item.summary) card.createDiv({ cls: "vault-agent-card-result", text: item.summary });
+  if (item.offered) {
+    const details = card.createEl("details", { cls: "vault-agent-card-offered" });
+    details.createEl("summary", { text: offeredTitle(item.offered) });
+    details.createDiv({ cls: "vault-agent-card-offered-tools", text: offeredText(item.offered) });
+  }
   if (item.status === "awaiting" && item.confirm) renderConfirm(card, item, actions);
+}
+
+/** "Tools offered in round 2 (2 new)": the summary line of a tool card's routing details. */
+export function offeredTitle(offer: RoundOffer): string {
+  const recovery = offer.branch === "targeted" || offer.branch === "static" ? ", narrowed for a retry" : "";
+  const added = offer.added.length ? ` (${offer.added.length} new)` : "";
+  return `Tools offered in round ${offer.round}${added}${recovery}`;
+}
+
+/** The offered tools, the new ones marked. */
+export function offeredText(offer: RoundOffer): string {
+  return offer.tools.map((t) => (offer.added.includes(t) ? `${t} (new)` : t)).join(", ");
 }
 
 function renderConfirm(card: HTMLElement, item: ToolItem, actions: ItemActions): void {

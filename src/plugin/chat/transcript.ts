@@ -43,6 +43,19 @@ export interface ToolItem {
   confirm?: ConfirmRequest;
   /** The user's answer, once given. */
   decision?: ConfirmDecision;
+  /** The tools the round that made this call had on offer (per-round routing), when the turn ran in this pane. */
+  offered?: RoundOffer;
+}
+
+/** What one round offered the model: the `routed` event in force for it. */
+export interface RoundOffer {
+  /** The round the offer was made for (1: the router's choice for the message; later: widened or narrowed). */
+  round: number;
+  tools: string[];
+  /** Tools new in that round's offer (empty in round 1). */
+  added: string[];
+  /** The grammar branch: "routed", "full", "targeted" (recovery)… */
+  branch: string;
 }
 
 export interface NoticeItem {
@@ -83,6 +96,8 @@ export class Transcript {
   readonly items: ChatItem[] = [];
   private readonly byId = new Map<string, ChatItem>();
   private lastConfirmId: string | null = null;
+  /** Per turn, the latest routed event's offer (a round keeps the offer announced before it). */
+  private readonly offers = new Map<string, RoundOffer>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -126,6 +141,7 @@ export class Transcript {
       case "turn-start":
         return [];
       case "routed":
+        this.offers.set(event.turnId, { round: event.round ?? 1, tools: event.tools.map((t) => t.name), added: event.added ?? [], branch: event.branch });
         return [];
       case "thought-delta":
       case "message-delta": {
@@ -142,7 +158,8 @@ export class Transcript {
           existing.args = event.args;
           return [...changed, id];
         }
-        this.add({ kind: "tool", id, name: event.name, args: event.args, status: "running", startedAt: this.now() });
+        const offered = this.offers.get(event.turnId);
+        this.add({ kind: "tool", id, name: event.name, args: event.args, status: "running", startedAt: this.now(), ...(offered ? { offered } : {}) });
         return [...changed, id];
       }
       case "confirm-asked": {

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { GbnfRecognizer } from "../../../src/core/grammar";
 import { ScriptedEngine, type ScriptStep } from "../../../src/engine/scripted";
 import { composeHeadless } from "../../../src/node/compose";
+import { offeredText, offeredTitle } from "../../../src/plugin/chat/render-items";
+import { Transcript } from "../../../src/plugin/chat/transcript";
 import { createToolCatalog } from "../../../src/tools/index";
 import { copyVault, envelope, EventLog } from "./scripted-helpers";
 
@@ -114,5 +116,26 @@ describe("routing before each round: a scripted model carries out search → rea
     expect(log.of("routed").find((e) => e.round === 3)).toMatchObject({ branch: "targeted", tools: [expect.objectContaining({ name: "vault:read" })] });
     // Recovered: the turn's widened offer again, with search (used) and the reader (added).
     expect(grammarTools(engine.requests[3].grammar)).toEqual(grammarTools(engine.requests[1].grammar));
+  });
+});
+
+describe("the chat pane shows each call's round offer", () => {
+  it("tool cards carry the offer of the round that made the call, the widened round's new tools marked", async () => {
+    const { agent } = await setup([
+      envelope([{ name: "vault:search", args: { query: "composting" } }]),
+      envelope([{ name: "vault:read", args: { path: "Garden/Worm bin.md" } }]),
+      envelope([], "Done."),
+    ]);
+    const transcript = new Transcript(() => 0);
+    await agent.runTurn("Write a digest of my composting notes into Garden/Compost digest.md", { onEvent: (e) => void transcript.apply(e) });
+    const cards = transcript.items.filter((i) => i.kind === "tool");
+    expect(cards.map((c) => c.name)).toEqual(["vault:search", "vault:read"]);
+    expect(cards[0].offered).toMatchObject({ round: 1, added: [] });
+    expect(cards[0].offered!.tools).not.toContain("vault:read");
+    expect(cards[1].offered).toMatchObject({ round: 2, added: expect.arrayContaining(["vault:read"]) });
+    expect(offeredTitle(cards[1].offered!)).toMatch(/^Tools offered in round 2 \(\d+ new\)$/);
+    expect(offeredText(cards[1].offered!)).toContain("vault:read (new)");
+    expect(offeredText(cards[1].offered!)).toContain("vault:search");
+    expect(offeredText(cards[1].offered!)).not.toContain("vault:search (new)");
   });
 });
