@@ -31,7 +31,7 @@ import { confirmUndoAnyway } from "./src/plugin/undo/undo-conflict-modal";
 
 export default class VaultAgentPlugin extends Plugin {
   /** Current settings (saved in the plugin's data.json). */
-  settings!: VaultAgentSettings;
+  declare settings: VaultAgentSettings;
 
   override async onload(): Promise<void> {
     // The server key moves to Obsidian's secret storage where the app has it (1.11.4), once, out of data.json.

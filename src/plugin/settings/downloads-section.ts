@@ -4,10 +4,12 @@ import type { DownloadProgress } from "../../desktop/download/model-download";
 import { formatBytes } from "../models/model-entry";
 import { RECOMMENDED_MODELS } from "../models/recommended";
 import type { PluginServices } from "../services";
-import type { SectionDeps } from "./setting-inputs";
+import type { VaultAgentSettings } from "./settings";
 
 /** What the section needs from the plugin. */
-export interface DownloadsSectionDeps extends SectionDeps {
+export interface DownloadsSectionDeps {
+  settings: () => VaultAgentSettings;
+  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
   services: PluginServices;
 }
 
@@ -25,10 +27,9 @@ export class DownloadsSection {
 
   constructor(private readonly deps: DownloadsSectionDeps) {}
 
-  /** Draws the section into `el`; `onDownloaded` runs after a download finished (the model list redraws). */
+  /** Draws the recommended models, any other address and the progress into `el` (inside the "Download a model" row); `onDownloaded` runs after a download finished (the model list redraws). */
   render(el: HTMLElement, onDownloaded: () => Promise<void>): void {
     el.empty();
-    new Setting(el).setName("Download a model").setDesc("Small instruct models that run well on a laptop. Downloads resume if interrupted.");
     const renderProgress = this.progressView(el.createDiv({ cls: "vault-agent-download-progress" }));
     const start = (source: string, label: string) => this.start(source, label, renderProgress, onDownloaded);
     for (const model of RECOMMENDED_MODELS) {

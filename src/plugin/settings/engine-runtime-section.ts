@@ -8,15 +8,12 @@ import type { InstallController } from "../runtime/install-controller";
 import type { GpuKind, PackEntry } from "../../desktop/runtime/pack-format";
 import type { InstallProgress, PackOffer } from "../../desktop/runtime/runtime-installer";
 import type { RuntimeStatus } from "../runtime/runtime-service";
-import type { DataLocation, VaultAgentSettings } from "./settings";
+import { destructive } from "./legacy-api";
+import type { SettingRow } from "./setting-rows";
 
-/** What the section needs besides the install controller. */
+/** What the section needs besides the install controller (moving the data is the location control's, in setting-bindings.ts). */
 export interface EngineRuntimeDeps {
   controller: InstallController;
-  settings: () => VaultAgentSettings;
-  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
-  /** Moves models and runtime to the other location; resolves with the old and new models folders. */
-  moveData: (to: DataLocation) => Promise<{ from: string; to: string }>;
   /** The per-user folder shown in the location choice. */
   userFolderLabel: string;
 }
@@ -175,19 +172,50 @@ function describeStatus(status: RuntimeStatus): string {
 
 export class EngineRuntimeSection {
   private unsubscribe: (() => void) | null = null;
-  /** The install panel of the last render (progress is rewritten there in place). */
+  /** The install panel of the last draw (progress is rewritten there in place). */
   private panel: HTMLElement | null = null;
 
   constructor(private readonly deps: EngineRuntimeDeps) {}
 
-  /** Renders into `el`; re-renders itself when the install state changes. Call `detach` when the tab closes. */
-  render(el: HTMLElement): void {
+  /** The section's rows: the runtime (live), where models and engine live, and the mirror. */
+  rows(): SettingRow[] {
+    return [
+      {
+        // Live: the installed runtime, the install's consent, progress and result.
+        name: "Engine runtime",
+        desc: "The built-in engine's one-time download: install, update, install from file or remove.",
+        aliases: ["install engine", "runtime", "node-llama-cpp", "GPU engine", "remove engine"],
+        render: (setting) => this.render(setting),
+      },
+      {
+        name: "Models and engine location",
+        desc: "The plugin's folder keeps them with this vault. A folder for all vaults lies outside the vault: shared by every vault on this computer and never synced with the vault.",
+        aliases: ["data location", "shared folder", "models folder"],
+        control: { type: "dropdown", key: "dataLocation", options: { plugin: "The plugin's folder", user: `For all vaults (${this.deps.userFolderLabel})` } },
+      },
+      {
+        name: "Download mirror",
+        desc: "A web folder that holds the engine packs of this version, used instead of the project's release. The packs' sha256 is checked either way.",
+        aliases: ["mirror", "engine packs", "offline install"],
+        control: { type: "text", key: "runtimeMirror", placeholder: "The project's release" },
+      },
+    ];
+  }
+
+  /** Draws into `setting`; redraws it when the install state changes, until the returned function is called. */
+  render(setting: Setting): () => void {
+    const el = setting.infoEl.createDiv({ cls: "vault-agent-engine-runtime" });
     this.unsubscribe?.();
-    this.unsubscribe = this.deps.controller.onChange(() => {
+    const unsubscribe = this.deps.controller.onChange(() => {
       if (this.panel && updateInstallPanel(this.panel, this.deps.controller)) return;
-      void this.fill(el);
+      void this.fill(setting, el);
     });
-    void this.fill(el);
+    this.unsubscribe = unsubscribe;
+    void this.fill(setting, el);
+    return () => {
+      unsubscribe();
+      if (this.unsubscribe === unsubscribe) this.unsubscribe = null;
+    };
   }
 
   detach(): void {
@@ -195,12 +223,13 @@ export class EngineRuntimeSection {
     this.unsubscribe = null;
   }
 
-  private async fill(el: HTMLElement): Promise<void> {
+  private async fill(summary: Setting, el: HTMLElement): Promise<void> {
     const { controller } = this.deps;
     const status = await controller.status();
     el.empty();
+    summary.controlEl.empty();
     const busy = controller.current.kind === "installing";
-    const summary = new Setting(el).setName("Engine runtime").setDesc(describeStatus(status));
+    summary.setDesc(describeStatus(status));
     const ready = status.current !== null && status.current.version === status.needed;
     if (status.offer && (!ready || status.updateNeeded)) {
       const offer = status.offer;
@@ -214,9 +243,7 @@ export class EngineRuntimeSection {
     }
     if (status.current) {
       summary.addButton((b) =>
-        b
-          .setButtonText("Remove engine")
-          .setWarning()
+        destructive(b.setButtonText("Remove engine"))
           .setDisabled(busy)
           .onClick(async () => {
             const freed = await controller.remove();
@@ -244,38 +271,5 @@ export class EngineRuntimeSection {
       input.value = "";
     });
     fromFile.addButton((b) => b.setButtonText("Install from file…").setDisabled(busy).onClick(() => input.click()));
-
-    const s = this.deps.settings();
-    new Setting(el)
-      .setName("Models and engine location")
-      .setDesc("The plugin's folder keeps them with this vault. A folder for all vaults lies outside the vault: shared by every vault on this computer and never synced with the vault.")
-      .addDropdown((d) =>
-        d
-          .addOptions({ plugin: "The plugin's folder", user: `For all vaults (${this.deps.userFolderLabel})` })
-          .setValue(s.dataLocation)
-          .onChange(async (v) => {
-            const to: DataLocation = v === "user" ? "user" : "plugin";
-            try {
-              const models = await this.deps.moveData(to);
-              // Chosen models that lived in the moved folder keep working from their new place.
-              const moved = (p: string) => (p.startsWith(models.from) ? models.to + p.slice(models.from.length) : p);
-              await this.deps.save({ dataLocation: to, modelPath: moved(s.modelPath), embeddingModelPath: moved(s.embeddingModelPath) });
-              new Notice(`Models and engine are now in ${models.to.slice(0, -"models".length - 1)}.`);
-            } catch (error) {
-              new Notice(error instanceof Error ? error.message : String(error));
-              d.setValue(s.dataLocation);
-            }
-            void this.fill(el);
-          }),
-      );
-    new Setting(el)
-      .setName("Download mirror")
-      .setDesc("A web folder that holds the engine packs of this version, used instead of the project's release. The packs' sha256 is checked either way.")
-      .addText((t) =>
-        t
-          .setPlaceholder("The project's release")
-          .setValue(s.runtimeMirror)
-          .onChange(async (v) => this.deps.save({ runtimeMirror: v.trim() })),
-      );
   }
 }

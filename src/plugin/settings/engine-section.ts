@@ -2,13 +2,13 @@
  * The settings section that chooses where the model runs: this computer (the built-in engine), a llama.cpp server
  * or an OpenAI-compatible server, with the server's URL, API key and model name, and "Test connection".
  */
-import { ButtonComponent, Setting, type App } from "obsidian";
+import { requireApiVersion, SecretComponent, type App, type ButtonComponent, type Setting } from "obsidian";
 import { CONSTRAINT_LABELS, type Constraint } from "../../core/ports/engine";
 import type { ServerEngineConfig, ServerProbe } from "../../engine/server/server-config";
 import { normalizeServerUrl } from "../../engine/server/server-config";
 import type { EngineStatus } from "../engine/managed-engine";
 import { LocalLlamaSection, type LlamaServerReport } from "./local-llama-section";
-import { secretPicker } from "./server-key";
+import type { SettingSection } from "./setting-rows";
 import { serverConfig, type EngineKind, type VaultAgentSettings } from "./settings";
 
 /** What the section needs from the plugin. */
@@ -23,8 +23,6 @@ export interface EngineSectionDeps {
   engineStatus: () => EngineStatus;
   /** True where no built-in engine can run (mobile): only the server choices are offered. */
   serversOnly?: boolean;
-  /** Re-renders the whole tab (the fields depend on the engine choice). */
-  redisplay: () => void;
   /** Finds or checks the user's llama-server (desktop); without it "llama.cpp on this computer" shows no check. */
   checkLlamaServer?: (path: string) => Promise<LlamaServerReport>;
   /** The plugin's services, where the settings tab passes them: their llama-server check when no `checkLlamaServer` is given. */
@@ -65,71 +63,104 @@ export class EngineSection {
     this.local = check ? new LocalLlamaSection({ settings: deps.settings, save: deps.save, checkLlamaServer: check }) : null;
   }
 
-  render(containerEl: HTMLElement): void {
-    const s = this.deps.settings();
-    new Setting(containerEl).setName("Engine").setHeading();
-    new Setting(containerEl)
-      .setName("Engine")
-      .setDesc("Where the model runs. A server can be another computer on your network, for models too large for this one.")
-      .addDropdown((d) =>
-        d
-          .addOptions(this.engineOptions(s.engineKind))
-          .setValue(s.engineKind)
-          .onChange(async (v) => {
-            await this.deps.save({ engineKind: v === "llama-cpp" || v === "llama-server" || v === "openai" ? v : "builtin" });
-            this.probe = null;
-            this.deps.redisplay();
-          }),
-      );
-    const last = this.deps.engineStatus();
-    new Setting(containerEl)
-      .setName("Constraint")
-      .setDesc(
-        `Turns are constrained by ${EXPECTED_CONSTRAINT[s.engineKind]}` +
-          (last.constraint ? ` The last reply ran under ${CONSTRAINT_LABELS[last.constraint]}.` : "") +
-          (last.notice ? ` ${last.notice}` : ""),
-      )
-      .setClass("vault-agent-engine-constraint");
-    if (s.engineKind === "builtin" || (this.deps.serversOnly && isOnThisComputer(s.engineKind))) return;
-    if (s.engineKind === "llama-cpp") {
-      this.local?.render(containerEl);
-      return;
-    }
+  /** Forgets the last "Test connection" result (the server, its key or model changed). */
+  resetProbe(): void {
+    this.probe = null;
+  }
 
-    new Setting(containerEl)
-      .setName("Server URL")
-      .setDesc(s.engineKind === "llama-server" ? "The address llama-server listens on, e.g. http://192.168.1.20:8080." : "The server's address, e.g. http://localhost:11434 or http://localhost:1234/v1.")
-      .addText((t) => {
-        t.setPlaceholder("For example http://127.0.0.1:8080").setValue(s.serverUrl);
-        t.inputEl.addEventListener("change", () => void this.saveText("serverUrl", t.inputEl));
-      });
-    const keyRow = new Setting(containerEl).setName("API key");
-    const picker = secretPicker(this.deps.app, keyRow.controlEl);
-    if (picker) {
-      keyRow.setDesc(`Optional. ${API_KEY_SECRET_NOTE}`);
-      picker.setValue(s.serverApiKeySecret).onChange(async (name) => {
+  /** The section's rows; the ones of one engine show only while it is chosen (a new choice redraws the tab). */
+  section(): SettingSection {
+    const s = this.deps.settings();
+    const kind = () => this.deps.settings().engineKind;
+    const onServer = () => kind() === "llama-server" || kind() === "openai";
+    const onLocalLlama = () => kind() === "llama-cpp" && !this.deps.serversOnly;
+    const local = this.local;
+    return {
+      type: "group",
+      heading: "Engine",
+      items: [
+        {
+          name: "Engine",
+          desc: "Where the model runs. A server can be another computer on your network, for models too large for this one.",
+          aliases: ["backend", "server", "llama.cpp", "OpenAI", "Ollama", "LM Studio"],
+          control: { type: "dropdown", key: "engineKind", options: this.engineOptions(s.engineKind) },
+        },
+        {
+          // Live: what constrained the last reply.
+          name: "Constraint",
+          desc: "How the engine constrains each turn: a GBNF grammar or a JSON schema.",
+          aliases: ["grammar", "GBNF", "JSON schema", "structured output"],
+          render: (setting) => {
+            const last = this.deps.engineStatus();
+            setting
+              .setDesc(
+                `Turns are constrained by ${EXPECTED_CONSTRAINT[this.deps.settings().engineKind]}` +
+                  (last.constraint ? ` The last reply ran under ${CONSTRAINT_LABELS[last.constraint]}.` : "") +
+                  (last.notice ? ` ${last.notice}` : ""),
+              )
+              .setClass("vault-agent-engine-constraint");
+          },
+        },
+        ...(local ? local.rows(onLocalLlama) : []),
+        {
+          name: "Server URL",
+          desc: s.engineKind === "llama-server" ? "The address llama-server listens on, e.g. http://192.168.1.20:8080." : "The server's address, e.g. http://localhost:11434 or http://localhost:1234/v1.",
+          aliases: ["address", "endpoint", "host", "base URL"],
+          visible: onServer,
+          control: { type: "text", key: "serverUrl", placeholder: "For example http://127.0.0.1:8080", validate: checkServerUrl },
+        },
+        {
+          // Obsidian's keychain picker where the app has one (1.11.4); there is no secret control among the declarative ones.
+          name: "API key",
+          desc: "Optional. Sent only to this server.",
+          aliases: ["token", "bearer", "secret", "keychain", "password"],
+          visible: onServer,
+          render: (setting) => this.renderApiKey(setting),
+        },
+        {
+          name: "Model name",
+          desc: s.engineKind === "llama-server" ? "Optional: llama-server runs one model; a name here is checked against it." : "The model to ask for, as the server lists it; empty uses the first it lists.",
+          aliases: ["server model"],
+          visible: onServer,
+          control: { type: "text", key: "serverModel", placeholder: "Server's default" },
+        },
+        {
+          // Live: the test's progress and result, in the row's description.
+          name: "Test connection",
+          desc: "Asks the server for its model and context size, and tries a constrained reply.",
+          aliases: ["check server", "probe"],
+          visible: onServer,
+          render: (setting) => {
+            const resultEl = setting.descEl.createDiv({ cls: "vault-agent-engine-test" });
+            setting.addButton((b) => this.testButton(b, resultEl));
+            this.renderProbe(resultEl);
+          },
+        },
+      ],
+    };
+  }
+
+  /** The API key: Obsidian's secret picker where the app has secret storage, else a password field saved in data.json. */
+  private renderApiKey(setting: Setting): void {
+    const s = this.deps.settings();
+    // The version is written out: the lint rule that checks API versions reads the literal.
+    if (requireApiVersion("1.11.4")) {
+      setting.setDesc(`Optional. ${API_KEY_SECRET_NOTE}`);
+      new SecretComponent(this.deps.app, setting.controlEl).setValue(s.serverApiKeySecret).onChange(async (name) => {
         this.probe = null;
         await this.deps.save({ serverApiKeySecret: name.trim() });
       });
-    } else {
-      keyRow.setDesc(`Optional. ${API_KEY_NOTE}`).addText((t) => {
-        t.inputEl.type = "password";
-        t.inputEl.autocomplete = "off";
-        t.setPlaceholder("None").setValue(s.serverApiKey);
-        t.inputEl.addEventListener("change", () => void this.saveText("serverApiKey", t.inputEl));
-      });
+      return;
     }
-    new Setting(containerEl)
-      .setName("Model name")
-      .setDesc(s.engineKind === "llama-server" ? "Optional: llama-server runs one model; a name here is checked against it." : "The model to ask for, as the server lists it; empty uses the first it lists.")
-      .addText((t) => {
-        t.setPlaceholder("Server's default").setValue(s.serverModel);
-        t.inputEl.addEventListener("change", () => void this.saveText("serverModel", t.inputEl));
+    setting.setDesc(`Optional. ${API_KEY_NOTE}`).addText((t) => {
+      t.inputEl.type = "password";
+      t.inputEl.autocomplete = "off";
+      t.setPlaceholder("None").setValue(s.serverApiKey);
+      t.inputEl.addEventListener("change", () => {
+        this.probe = null;
+        void this.deps.save({ serverApiKey: t.inputEl.value.trim() });
       });
-    const test = new Setting(containerEl).setName("Test connection").setDesc("Asks the server for its model and context size, and tries a constrained reply.");
-    const resultEl = containerEl.createDiv({ cls: "vault-agent-engine-test" });
-    test.addButton((b) => this.testButton(b, resultEl));
-    this.renderProbe(resultEl);
+    });
   }
 
   /** The dropdown's choices; where only servers work, an engine on this computer stays only as the prompt to choose a server. */
@@ -137,21 +168,6 @@ export class EngineSection {
     if (!this.deps.serversOnly) return ENGINE_OPTIONS;
     const { builtin: _builtin, "llama-cpp": _local, ...servers } = ENGINE_OPTIONS;
     return isOnThisComputer(current) ? { [current]: "Choose a server", ...servers } : servers;
-  }
-
-  private async saveText(key: "serverUrl" | "serverApiKey" | "serverModel", input: HTMLInputElement): Promise<void> {
-    const value = input.value.trim();
-    if (key === "serverUrl" && value) {
-      try {
-        normalizeServerUrl(value);
-        input.removeClass("is-invalid");
-      } catch {
-        input.addClass("is-invalid");
-        return;
-      }
-    }
-    this.probe = null;
-    await this.deps.save({ [key]: value });
   }
 
   private testButton(b: ButtonComponent, resultEl: HTMLElement): void {
@@ -191,6 +207,17 @@ export class EngineSection {
       return;
     }
     if (p.result) for (const line of describeProbe(p.result)) el.createDiv({ cls: "vault-agent-engine-test-line", text: line });
+  }
+}
+
+/** Rejects a server address that is neither empty nor http(s). */
+function checkServerUrl(value: string): string | undefined {
+  if (!value.trim()) return undefined;
+  try {
+    normalizeServerUrl(value);
+    return undefined;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
   }
 }
 

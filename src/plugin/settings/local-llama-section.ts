@@ -3,7 +3,8 @@
  * install places, or a file the user picks), its version, and whether it is new enough, in one sentence when not.
  * The model, context size, GPU layers and threads are the shared settings below the engine choice.
  */
-import { Setting } from "obsidian";
+import type { Setting } from "obsidian";
+import type { SettingRow } from "./setting-rows";
 import type { VaultAgentSettings } from "./settings";
 
 /** What checking a llama-server program found. */
@@ -22,11 +23,29 @@ export class LocalLlamaSection {
 
   constructor(private readonly deps: LocalLlamaSectionDeps) {}
 
-  render(containerEl: HTMLElement): void {
+  /** The program row (its field, Check, and the check's line in its description) and how it runs; shown while `visible`. */
+  rows(visible: () => boolean): SettingRow[] {
+    return [
+      {
+        // Drawn by code: the path is checked against the program on disk as soon as it changes, and the row shows it.
+        name: "llama.cpp program",
+        desc: "The llama-server program of the llama.cpp you installed (Homebrew, winget, your distribution or a release archive). Empty finds it on your PATH and in the usual install places. Nothing is downloaded.",
+        aliases: ["llama-server", "llama.cpp path", "binary"],
+        visible,
+        render: (setting) => this.renderProgram(setting),
+      },
+      {
+        name: "How it runs",
+        desc: "The plugin starts llama-server when a conversation first needs it, on this computer only (127.0.0.1) with a new private key each start, and stops it when the plugin unloads, the model changes or the chat is idle. Its messages go to the plugin's engine log.",
+        aliases: ["llama-server"],
+        visible,
+      },
+    ];
+  }
+
+  private renderProgram(program: Setting): void {
     const s = this.deps.settings();
-    const program = new Setting(containerEl)
-      .setName("llama.cpp program")
-      .setDesc("The llama-server program of the llama.cpp you installed (Homebrew, winget, your distribution or a release archive). Empty finds it on your PATH and in the usual install places. Nothing is downloaded.")
+    program
       .addText((t) => {
         t.setPlaceholder("Found automatically").setValue(s.llamaServerPath);
         t.inputEl.addEventListener("change", () => {
@@ -36,13 +55,9 @@ export class LocalLlamaSection {
       .addButton((b) => b.setButtonText("Check").onClick(() => void this.check(resultEl)));
     // The check's line is part of the program's description, so it reads (and is styled) like every other one.
     const resultEl = program.descEl.createDiv({ cls: "vault-agent-local-llama-check" });
-    new Setting(containerEl)
-      .setName("How it runs")
-      .setDesc(
-        "The plugin starts llama-server when a conversation first needs it, on this computer only (127.0.0.1) with a new private key each start, and stops it when the plugin unloads, the model changes or the chat is idle. Its messages go to the plugin's engine log.",
-      );
+    // Checked when the row first shows (not while another engine is chosen).
     if (this.report?.path === s.llamaServerPath) this.renderReport(resultEl);
-    else void this.check(resultEl);
+    else if (s.engineKind === "llama-cpp") void this.check(resultEl);
   }
 
   private async check(el: HTMLElement): Promise<void> {

@@ -9,6 +9,8 @@ import type { McpHub } from "../../engine/mcp/mcp-hub";
 import type { McpServerView } from "../../core/ports/mcp";
 import { mcpToolDefinitions, type McpToolReport } from "../../tools/mcp/mcp-tools";
 import { uniqueParts } from "../../tools/mcp/mcp-tool-name";
+import { destructive } from "./legacy-api";
+import type { SettingSection } from "./setting-rows";
 import type { VaultAgentSettings } from "./settings";
 
 /** What the section needs from the plugin. */
@@ -37,7 +39,26 @@ function reportsFor(view: McpServerView, part: string, hub: McpHub): Map<string,
   return new Map(reports.map((r) => [r.tool, r]));
 }
 
-/** Renders the section into `el`; returns the function that stops its live updates (call it when the tab hides). */
+const INTRO =
+  "Tools from Model Context Protocol servers join the agent's tools. Servers start when a message first needs them; tools that can change things ask before they run.";
+
+/** The section: one live row that lists the servers (their state changes while the tab is open) and imports more. */
+export function mcpSection(deps: McpSectionDeps): SettingSection {
+  return {
+    type: "group",
+    heading: "MCP servers",
+    items: [
+      {
+        name: "Servers",
+        desc: INTRO,
+        aliases: ["MCP", "Model Context Protocol", "import servers", "Claude Desktop", "tools"],
+        render: (setting) => renderMcpSection(setting.infoEl, deps),
+      },
+    ],
+  };
+}
+
+/** Renders the servers and the import into `el`; returns the function that stops its live updates. */
 export function renderMcpSection(el: HTMLElement, deps: McpSectionDeps): () => void {
   const section = el.createDiv({ cls: "vault-agent-mcp" });
   let importError = "";
@@ -53,11 +74,6 @@ export function renderMcpSection(el: HTMLElement, deps: McpSectionDeps): () => v
 
   const draw = (): void => {
     section.empty();
-    new Setting(section).setName("MCP servers").setHeading();
-    section.createDiv({
-      cls: "vault-agent-muted",
-      text: "Tools from Model Context Protocol servers join the agent's tools. Servers start when a message first needs them; tools that can change things ask before they run.",
-    });
     for (const problem of deps.mcp.problems) section.createDiv({ cls: "vault-agent-error-text", text: problem });
     const all = deps.mcp.hub.servers();
     const parts = uniqueParts(all.map((v) => v.name));
@@ -83,10 +99,7 @@ export function renderMcpSection(el: HTMLElement, deps: McpSectionDeps): () => v
         row.addButton((b) => b.setButtonText(view.state === "ready" ? "Restart" : "Start").onClick(() => void deps.mcp.hub.restart(view.name)));
       }
       row.addButton((b) =>
-        b
-          .setButtonText("Remove")
-          .setWarning()
-          .onClick(async () => {
+        destructive(b.setButtonText("Remove")).onClick(async () => {
             const servers = { ...deps.settings().mcpConfig.mcpServers };
             delete servers[view.name];
             await deps.save({ mcpConfig: { mcpServers: servers } });

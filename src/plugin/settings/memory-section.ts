@@ -1,10 +1,11 @@
 /** The settings' memory and conversations sections: where indexes, memories and conversations live; rebuild; hotkeys. */
-import { Setting, normalizePath } from "obsidian";
 import { NO_BATTERY_STATUS } from "../memory/charging-gate";
-import type { SectionDeps } from "./setting-inputs";
+import { toggleRow, type SettingSection } from "./setting-rows";
+import type { VaultAgentSettings } from "./settings";
 
 /** What the sections need from the plugin. */
-export interface MemorySectionDeps extends SectionDeps {
+export interface MemorySectionDeps {
+  settings: () => VaultAgentSettings;
   /** One line on the index: notes, passages, semantic or not. */
   memoryStatus: () => string;
   /** Rebuilds the semantic and text indexes. */
@@ -13,76 +14,84 @@ export interface MemorySectionDeps extends SectionDeps {
   batteryReported?: boolean;
 }
 
-export function renderMemorySection(containerEl: HTMLElement, deps: MemorySectionDeps): void {
-  const s = deps.settings();
-  new Setting(containerEl).setName("Memory").setHeading();
-  new Setting(containerEl)
-    .setName("Index folder")
-    .setDesc("Vault folder where the search indexes are stored. Empty keeps them in the plugin's folder.")
-    .addText((t) =>
-      t
-        .setPlaceholder("Plugin folder")
-        .setValue(s.indexFolder)
-        .onChange(async (v) => deps.save({ indexFolder: v.trim() ? normalizePath(v) : "" })),
-    );
-  new Setting(containerEl)
-    .setName("Excluded folders")
-    .setDesc("One folder per line. The agent neither reads nor indexes them.")
-    .addTextArea((t) =>
-      t.setValue(s.excludedFolders.join("\n")).onChange(async (v) =>
-        deps.save({
-          excludedFolders: v
-            .split("\n")
-            .map((l) => l.trim())
-            .filter(Boolean)
-            .map(normalizePath),
-        }),
+const REBUILD_NOTE = "Rebuilding re-reads every note; progress shows in the status bar.";
+
+export function memorySection(deps: MemorySectionDeps): SettingSection {
+  return {
+    type: "group",
+    heading: "Memory",
+    items: [
+      {
+        name: "Index folder",
+        desc: "Vault folder where the search indexes are stored. Empty keeps them in the plugin's folder.",
+        aliases: ["search index", "vectra"],
+        control: { type: "folder", key: "indexFolder", placeholder: "Plugin folder" },
+      },
+      {
+        name: "Excluded folders",
+        desc: "One folder per line. The agent neither reads nor indexes them.",
+        aliases: ["ignore", "private folders"],
+        control: { type: "textarea", key: "excludedFolders", rows: 3 },
+      },
+      {
+        name: "Memory notes folder",
+        desc: "Where the agent saves facts you ask it to remember.",
+        aliases: ["memories", "remember"],
+        control: { type: "folder", key: "memoryFolder", placeholder: "Memory" },
+      },
+      toggleRow(
+        "indexOnlyWhileCharging",
+        "Index only while charging",
+        `Index vault and Rebuild index wait until the device is plugged in; edits are still indexed as you make them.${deps.batteryReported === false ? ` ${NO_BATTERY_STATUS}` : ""}`,
+        ["battery", "power"],
       ),
-    );
-  new Setting(containerEl)
-    .setName("Memory notes folder")
-    .setDesc("Where the agent saves facts you ask it to remember.")
-    .addText((t) => t.setValue(s.memoryFolder).onChange(async (v) => deps.save({ memoryFolder: normalizePath(v || "Memory") })));
-  new Setting(containerEl)
-    .setName("Index only while charging")
-    .setDesc(`Index vault and Rebuild index wait until the device is plugged in; edits are still indexed as you make them.${deps.batteryReported === false ? ` ${NO_BATTERY_STATUS}` : ""}`)
-    .addToggle((t) => t.setValue(s.indexOnlyWhileCharging).onChange(async (on) => deps.save({ indexOnlyWhileCharging: on })));
-  new Setting(containerEl)
-    .setName("Rebuild index")
-    .setDesc(`${deps.memoryStatus()} Rebuilding re-reads every note; progress shows in the status bar.`)
-    .addButton((b) => b.setButtonText("Rebuild").onClick(() => deps.rebuildIndex()));
+      {
+        // Live: the index's state when the row is drawn.
+        name: "Rebuild index",
+        desc: REBUILD_NOTE,
+        aliases: ["reindex", "search index", "memory status"],
+        render: (setting) => {
+          setting.setDesc(`${deps.memoryStatus()} ${REBUILD_NOTE}`).addButton((b) => b.setButtonText("Rebuild").onClick(() => deps.rebuildIndex()));
+        },
+      },
+    ],
+  };
 }
 
 /** What the conversations section needs from the plugin. */
-export interface ConversationsSectionDeps extends SectionDeps {
+export interface ConversationsSectionDeps {
+  settings: () => VaultAgentSettings;
   /** Opens Obsidian's hotkey settings filtered to this plugin's commands. */
   openHotkeys: () => void;
-  /** Re-renders the whole tab (the folder field shows only for vault storage). */
-  redisplay: () => void;
 }
 
-export function renderConversationsSection(containerEl: HTMLElement, deps: ConversationsSectionDeps): void {
-  const s = deps.settings();
-  new Setting(containerEl).setName("Conversations").setHeading();
-  new Setting(containerEl)
-    .setName("Store conversations in")
-    .setDesc("The plugin's folder keeps them out of your notes; a vault folder syncs them with the vault.")
-    .addDropdown((d) =>
-      d
-        .addOptions({ plugin: "The plugin's folder", vault: "A vault folder" })
-        .setValue(s.conversationStorage)
-        .onChange(async (v) => {
-          await deps.save({ conversationStorage: v === "vault" ? "vault" : "plugin" });
-          deps.redisplay();
-        }),
-    );
-  if (s.conversationStorage === "vault") {
-    new Setting(containerEl)
-      .setName("Conversations folder")
-      .addText((t) => t.setValue(s.conversationFolder).onChange(async (v) => deps.save({ conversationFolder: normalizePath(v || "Vault agent/Conversations") })));
-  }
-  new Setting(containerEl)
-    .setName("Hotkeys")
-    .setDesc("Commands have no default hotkeys; assign your own.")
-    .addButton((b) => b.setButtonText("Set hotkeys").onClick(() => deps.openHotkeys()));
+export function conversationsSection(deps: ConversationsSectionDeps): SettingSection {
+  return {
+    type: "group",
+    heading: "Conversations",
+    items: [
+      {
+        name: "Store conversations in",
+        desc: "The plugin's folder keeps them out of your notes; a vault folder syncs them with the vault.",
+        aliases: ["conversation storage", "chat history", "sync"],
+        control: { type: "dropdown", key: "conversationStorage", options: { plugin: "The plugin's folder", vault: "A vault folder" } },
+      },
+      {
+        name: "Conversations folder",
+        desc: "The vault folder that holds the conversations.",
+        aliases: ["chat history"],
+        // Only for conversations stored in the vault.
+        visible: () => deps.settings().conversationStorage === "vault",
+        control: { type: "folder", key: "conversationFolder", placeholder: "Vault agent/Conversations" },
+      },
+      {
+        name: "Hotkeys",
+        desc: "Commands have no default hotkeys; assign your own.",
+        aliases: ["keyboard shortcuts", "commands"],
+        render: (setting) => {
+          setting.addButton((b) => b.setButtonText("Set hotkeys").onClick(() => deps.openHotkeys()));
+        },
+      },
+    ],
+  };
 }

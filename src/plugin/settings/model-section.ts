@@ -1,96 +1,142 @@
 /** The settings' model section: the chat and embedding models, the model list, downloads, and how the model runs. */
-import { ButtonComponent, Setting } from "obsidian";
+import { ButtonComponent, DropdownComponent, type Setting } from "obsidian";
 import { describeModel, type ModelEntry } from "../models/model-entry";
 import { renderModelChecks } from "../models/model-checks";
 import type { SelfCheckResult } from "../models/self-check";
 import type { PluginServices } from "../services";
 import { DownloadsSection, errorText } from "./downloads-section";
-import { numberSetting, sliderSetting, type SectionDeps } from "./setting-inputs";
+import { numberRow, sliderRow, type SettingRow, type SettingSection } from "./setting-rows";
 import type { VaultAgentSettings } from "./settings";
-import { renderThinkingSetting } from "./thinking-setting";
+import { thinkingRow } from "./thinking-setting";
 
 /** What the section needs from the plugin. */
-export interface ModelSectionDeps extends SectionDeps {
+export interface ModelSectionDeps {
+  settings: () => VaultAgentSettings;
+  save: (patch: Partial<VaultAgentSettings>) => Promise<void>;
   services: PluginServices;
   /** Loads the model in use and generates one token under a grammar (the model list's self-check). */
   selfCheck?: () => Promise<SelfCheckResult>;
 }
 
 export class ModelSection {
+  /** Kept across redraws: it holds the running download. */
   private readonly downloads: DownloadsSection;
+  /** The model files found, shared by the rows drawn from them; null = list again on the next draw. */
+  private listing: Promise<ModelEntry[]> | null = null;
+  /** Redraws the rows shown now that list the model files. */
+  private readonly shown = new Set<() => void>();
 
   constructor(private readonly deps: ModelSectionDeps) {
     this.downloads = new DownloadsSection(deps);
   }
 
-  render(containerEl: HTMLElement): void {
-    const s = this.deps.settings();
-    new Setting(containerEl).setName("Model").setHeading();
-    // Model files need the desktop app; the server names its model in the engine section.
-    if (this.deps.services.desktopOnly) return renderRunSettings(containerEl, s, this.deps.save, false);
-    const picker = containerEl.createDiv({ cls: "vault-agent-model-picker" });
-    void this.renderModels(picker);
-    new Setting(containerEl)
-      .setName("Your models folder")
-      .setDesc("A folder on this computer with .gguf files to list besides the plugin's own models folder.")
-      .addText((t) =>
-        t
-          .setPlaceholder("/home/me/models")
-          .setValue(s.userModelsFolder)
-          .onChange(async (v) => {
-            await this.deps.save({ userModelsFolder: v.trim() });
-          }),
-      )
-      .addExtraButton((b) =>
-        b
-          .setIcon("refresh-cw")
-          .setTooltip("Refresh the list")
-          .onClick(() => void this.renderModels(picker)),
-      );
-    this.downloads.render(containerEl.createDiv({ cls: "vault-agent-downloads" }), () => this.renderModels(picker));
-    renderRunSettings(containerEl, s, this.deps.save);
+  /** Lists the model files again and redraws the rows that show them (a download ended, the folder changed). */
+  refreshModels(): void {
+    this.listing = null;
+    for (const redraw of this.shown) redraw();
   }
 
-  private async renderModels(el: HTMLElement): Promise<void> {
-    el.empty();
-    el.createDiv({ cls: "vault-agent-muted", text: "Looking for models…" });
-    let models: ModelEntry[];
+  section(): SettingSection {
+    // Model files need the desktop app; the server names its model in the engine section.
+    const desktop = !this.deps.services.desktopOnly;
+    return { type: "group", heading: "Model", items: [...(desktop ? this.fileRows() : []), ...runRows(desktop)] };
+  }
+
+  private fileRows(): SettingRow[] {
+    return [
+      {
+        // Live: the dropdown and the list come from the model files on disk.
+        name: "Chat model",
+        desc: "The model that answers. Files are read from the plugin's models folder and your folder.",
+        aliases: ["model", "gguf", "model list", "use model"],
+        render: (setting) => this.live((current) => this.drawChatModel(setting, current)),
+      },
+      {
+        name: "Embedding model",
+        desc: "Used for semantic search of your notes.",
+        aliases: ["embeddings", "semantic search", "gguf"],
+        render: (setting) => this.live((current) => this.drawEmbeddingModel(setting, current)),
+      },
+      {
+        name: "Your models folder",
+        desc: "A folder on this computer with .gguf files to list besides the plugin's own models folder.",
+        aliases: ["models folder", "gguf", "shared models"],
+        control: { type: "text", key: "userModelsFolder", placeholder: "/home/me/models" },
+      },
+      {
+        // Live: a running download's progress and Cancel.
+        name: "Download a model",
+        desc: "Small instruct models that run well on a laptop. Downloads resume if interrupted.",
+        aliases: ["download", "recommended models", "hugging face", "gguf"],
+        render: (setting) => this.downloads.render(setting.infoEl.createDiv({ cls: "vault-agent-downloads" }), async () => this.refreshModels()),
+      },
+    ];
+  }
+
+  /** Draws a row from the model files now and again on each refresh until the row goes away. */
+  private live(draw: (current: () => boolean) => Promise<void>): () => void {
+    let generation = 0;
+    const redraw = () => {
+      const mine = ++generation;
+      void draw(() => mine === generation);
+    };
+    this.shown.add(redraw);
+    redraw();
+    return () => this.shown.delete(redraw);
+  }
+
+  /** The model files, or the sentence saying why they could not be listed. */
+  private async models(): Promise<ModelEntry[] | string> {
+    this.listing ??= this.deps.services.listModels(this.deps.settings());
     try {
-      models = await this.deps.services.listModels(this.deps.settings());
+      return await this.listing;
     } catch (error) {
-      el.empty();
-      el.createDiv({ cls: "vault-agent-error-text", text: `The models could not be listed: ${errorText(error)}` });
+      return `The models could not be listed: ${errorText(error)}`;
+    }
+  }
+
+  /** The chat model's dropdown, a refresh button, and the list of model files below its description. */
+  private async drawChatModel(setting: Setting, current: () => boolean): Promise<void> {
+    let list = setting.infoEl.querySelector<HTMLElement>(".vault-agent-model-picker");
+    if (!list) list = setting.infoEl.createDiv({ cls: "vault-agent-model-picker" });
+    list.empty();
+    list.createDiv({ cls: "vault-agent-muted", text: "Looking for models…" });
+    const models = await this.models();
+    if (!current()) return;
+    list.empty();
+    setting.controlEl.empty();
+    if (typeof models === "string") {
+      list.createDiv({ cls: "vault-agent-error-text", text: models });
       return;
     }
-    el.empty();
-    this.renderModelChoice(el, models);
-    this.renderModelList(el.createDiv({ cls: "vault-agent-model-list" }), models, el);
-  }
-
-  /** The chat and embedding model dropdowns. */
-  private renderModelChoice(el: HTMLElement, models: ModelEntry[]): void {
     const s = this.deps.settings();
-    const chat = new Setting(el).setName("Chat model").setDesc("The model that answers. Files are read from the plugin's models folder and your folder.");
-    chat.addDropdown((d) => {
-      d.addOption("", models.length ? "Choose a model" : "No models found");
-      for (const m of models) if (m.info) d.addOption(m.path, m.info.name || m.fileName);
-      d.setValue(s.modelPath);
-      d.onChange(async (v) => {
-        await this.deps.save({ modelPath: v });
-        await this.renderModels(el);
-      });
+    const dropdown = new DropdownComponent(setting.controlEl).addOption("", models.length ? "Choose a model" : "No models found");
+    for (const m of models) if (m.info) dropdown.addOption(m.path, m.info.name || m.fileName);
+    dropdown.setValue(s.modelPath).onChange(async (v) => {
+      await this.deps.save({ modelPath: v });
+      this.refreshModels();
     });
-    const embed = new Setting(el).setName("Embedding model").setDesc("Used for semantic search of your notes.");
-    embed.addDropdown((d) => {
-      d.addOption("", "Use the chat model");
-      for (const m of models) if (m.info) d.addOption(m.path, m.info.name || m.fileName);
-      d.setValue(s.embeddingModelPath);
-      d.onChange(async (v) => this.deps.save({ embeddingModelPath: v }));
-    });
+    setting.addExtraButton((b) =>
+      b
+        .setIcon("refresh-cw")
+        .setTooltip("Refresh the list")
+        .onClick(() => this.refreshModels()),
+    );
+    this.drawModelList(list.createDiv({ cls: "vault-agent-model-list" }), models);
   }
 
-  /** A row per model file: name, facts, file, checks, and "Use" (`picker` redraws after a choice). */
-  private renderModelList(list: HTMLElement, models: ModelEntry[], picker: HTMLElement): void {
+  private async drawEmbeddingModel(setting: Setting, current: () => boolean): Promise<void> {
+    const models = await this.models();
+    if (!current()) return;
+    setting.controlEl.empty();
+    if (typeof models === "string") return;
+    const dropdown = new DropdownComponent(setting.controlEl).addOption("", "Use the chat model");
+    for (const m of models) if (m.info) dropdown.addOption(m.path, m.info.name || m.fileName);
+    dropdown.setValue(this.deps.settings().embeddingModelPath).onChange(async (v) => this.deps.save({ embeddingModelPath: v }));
+  }
+
+  /** A row per model file: name, facts, file, checks, and "Use". */
+  private drawModelList(list: HTMLElement, models: ModelEntry[]): void {
     const s = this.deps.settings();
     if (models.length === 0) {
       list.createDiv({
@@ -112,7 +158,7 @@ export class ModelSection {
       else if (m.info) {
         new ButtonComponent(actions).setButtonText("Use").onClick(async () => {
           await this.deps.save({ modelPath: m.path });
-          await this.renderModels(picker);
+          this.refreshModels();
         });
       }
     }
@@ -120,40 +166,37 @@ export class ModelSection {
 }
 
 /** Context size, GPU layers and threads (where the model runs here), temperature, thinking and idle unload. */
-function renderRunSettings(containerEl: HTMLElement, s: VaultAgentSettings, save: (patch: Partial<VaultAgentSettings>) => Promise<void>, local = true): void {
-  // A server engine caps its context at this size too.
-  numberSetting(containerEl, "Context size", "Tokens the model sees at once; set it to 0 to choose from the model and free memory.", s.contextSize, [0, 131072], (v) => save({ contextSize: v }));
-  if (local) renderLocalRunSettings(containerEl, s, save);
-  sliderSetting(containerEl, "Temperature", "Higher is more varied, lower is more focused.", s.temperature, [0, 1.5, 0.05], (v) => save({ temperature: v }));
-  renderThinkingSetting(containerEl, s, save);
-  numberSetting(
-    containerEl,
-    "Unload after idle minutes",
-    "Frees the model's memory when the chat is unused for this long; set it to 0 to keep it loaded.",
-    s.idleUnloadMinutes,
-    [0, 1440],
-    (v) => save({ idleUnloadMinutes: v }),
-  );
+function runRows(local: boolean): SettingRow[] {
+  return [
+    // A server engine caps its context at this size too.
+    numberRow("contextSize", "Context size", "Tokens the model sees at once; set it to 0 to choose from the model and free memory.", [0, 131072], ["context window", "tokens", "n_ctx"]),
+    ...(local ? localRunRows() : []),
+    sliderRow("temperature", "Temperature", "Higher is more varied, lower is more focused.", [0, 1.5, 0.05], ["sampling", "creativity"]),
+    thinkingRow(),
+    numberRow("idleUnloadMinutes", "Unload after idle minutes", "Frees the model's memory when the chat is unused for this long; set it to 0 to keep it loaded.", [0, 1440], [
+      "idle",
+      "unload",
+      "memory",
+    ]),
+  ];
 }
 
-/** How the built-in engine loads a model file: GPU layers, threads. */
-function renderLocalRunSettings(containerEl: HTMLElement, s: VaultAgentSettings, save: (patch: Partial<VaultAgentSettings>) => Promise<void>): void {
-  new Setting(containerEl)
-    .setName("GPU layers")
-    .setDesc("Layers offloaded to the graphics card. Automatic uses the GPU when one is found; 0 runs on the CPU only.")
-    .addDropdown((d) =>
-      d
-        .addOptions({ "-1": "Automatic", "0": "CPU only", "16": "16", "32": "32", "99": "All" })
-        .setValue(String(s.gpuLayers))
-        .onChange(async (v) => save({ gpuLayers: Number(v) })),
-    );
-  numberSetting(containerEl, "Threads", "CPU threads for generation; set it to 0 to choose from your cores and the model's size.", s.threads, [0, 256], (v) => save({ threads: v }));
-  numberSetting(
-    containerEl,
-    "Saved conversation states (MB)",
-    "Disk kept for conversations the model has already read (by this computer's engine or llama.cpp), so reopening one does not read it again; the least recently used go first. Set it to 0 to save none.",
-    s.stateCacheMb,
-    [0, 100000],
-    (v) => save({ stateCacheMb: v }),
-  );
+/** How the built-in engine loads a model file: GPU layers, threads, saved states. */
+function localRunRows(): SettingRow[] {
+  return [
+    {
+      name: "GPU layers",
+      desc: "Layers offloaded to the graphics card. Automatic uses the GPU when one is found; 0 runs on the CPU only.",
+      aliases: ["GPU", "offload", "graphics card", "CUDA", "Metal", "Vulkan"],
+      control: { type: "dropdown", key: "gpuLayers", options: { "-1": "Automatic", "0": "CPU only", "16": "16", "32": "32", "99": "All" } },
+    },
+    numberRow("threads", "Threads", "CPU threads for generation; set it to 0 to choose from your cores and the model's size.", [0, 256], ["CPU", "cores"]),
+    numberRow(
+      "stateCacheMb",
+      "Saved conversation states (MB)",
+      "Disk kept for conversations the model has already read (by this computer's engine or llama.cpp), so reopening one does not read it again; the least recently used go first. Set it to 0 to save none.",
+      [0, 100000],
+      ["state cache", "KV cache", "disk"],
+    ),
+  ];
 }

@@ -1,14 +1,11 @@
 /**
  * The server API key in Obsidian's secret storage (API 1.11.4) where the app has it: the settings keep only the
  * secret's name, the key itself stays in the keychain. On older apps it stays in data.json as before. The plugin's
- * minimum stays 1.8.7 and its `obsidian` typings predate the API, so the few members used are declared here.
+ * minimum stays 1.8.7, so both are reached only behind `requireApiVersion("1.11.4")` (written out where each is
+ * used: the lint rule that checks API versions reads the literal); the picker is drawn in engine-section.ts.
  */
-import * as obsidian from "obsidian";
 import { requireApiVersion, type App } from "obsidian";
 import type { VaultAgentSettings } from "./settings";
-
-/** The first app version whose plugins get `app.secretStorage` and `SecretComponent`. */
-export const SECRET_STORAGE_VERSION = "1.11.4";
 
 /** The secret's name when the plugin moves a key there itself (lowercase, digits and dashes). */
 export const SERVER_KEY_SECRET = "vault-agent-server-api-key";
@@ -19,25 +16,9 @@ export interface PluginSecretStorage {
   setSecret(id: string, secret: string): void;
 }
 
-/** Obsidian's SecretComponent: picks a secret by name from the keychain (its value is the name, never the secret). */
-export interface SecretPicker {
-  setValue(name: string): this;
-  onChange(cb: (name: string) => unknown): this;
-}
-
-type SecretPickerClass = new (app: App, containerEl: HTMLElement) => SecretPicker;
-
 /** The app's secret storage, or null on apps older than 1.11.4. */
 export function appSecretStorage(app: App): PluginSecretStorage | null {
-  if (!requireApiVersion(SECRET_STORAGE_VERSION)) return null;
-  return (app as App & { secretStorage?: PluginSecretStorage }).secretStorage ?? null;
-}
-
-/** Draws Obsidian's secret picker in `containerEl`; null on apps older than 1.11.4. */
-export function secretPicker(app: App, containerEl: HTMLElement): SecretPicker | null {
-  if (!requireApiVersion(SECRET_STORAGE_VERSION)) return null;
-  const Picker = (obsidian as typeof obsidian & { SecretComponent?: SecretPickerClass }).SecretComponent;
-  return Picker ? new Picker(app, containerEl) : null;
+  return requireApiVersion("1.11.4") ? app.secretStorage : null;
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { ButtonComponent, Modal, type App } from "obsidian";
 import type { UndoConflictItem } from "../../core/journal";
+import { destructive } from "../settings/legacy-api";
 
 /** Lines of each version shown; the rest is summarised as "… N more lines". */
 const PREVIEW_LINES = 8;
@@ -32,10 +33,7 @@ export class UndoConflictModal extends Modal {
       version(note, "Now", conflict.now);
     }
     const buttons = contentEl.createDiv({ cls: "modal-button-container" });
-    new ButtonComponent(buttons)
-      .setButtonText("Undo anyway")
-      .setWarning()
-      .onClick(() => this.answer(true));
+    destructive(new ButtonComponent(buttons).setButtonText("Undo anyway")).onClick(() => this.answer(true));
     new ButtonComponent(buttons).setButtonText("Keep the newer edits").onClick(() => this.answer(false));
   }
 
