@@ -173,9 +173,10 @@ export function suiteReport(model: string, repeat: number, rows: TaskRow[], runM
 export function formatSuite(report: SuiteReport): string {
   const k = report.repeat;
   const taskTable = alignedTable(
-    ["task", "tier", "solved", "passed", "tokens", "rounds", "recov", "ms", "why not solved"],
-    report.rows.map((r) => [r.id, r.tier, `${r.solved}/${r.runs}`, `${r.passed}/${r.runs}`, String(r.mean_tokens), String(r.mean_rounds), String(r.recoveries), String(r.median_ms), r.why ?? ""]),
+    ["task", "tier", "solved", "passed", "tokens", "rounds", "recov", "ms"],
+    report.rows.map((r) => [r.id, r.tier, `${r.solved}/${r.runs}`, `${r.passed}/${r.runs}`, String(r.mean_tokens), String(r.mean_rounds), String(r.recoveries), String(r.median_ms)]),
   );
+  const unsolved = report.rows.filter((r) => r.why).map((r) => `  ${r.id}: ${r.why}`);
   const group = (title: string, g: Record<string, GroupRates>): string =>
     alignedTable([title, "tasks", `pass^${k} %`, `solve^${k} %`, "pass %", "solve %"], Object.entries(g).map(([name, r]) => [name, String(r.tasks), String(r.pass_k), String(r.solve_k), String(r.pass_rate), String(r.solve_rate)]));
   const totals =
@@ -183,7 +184,7 @@ export function formatSuite(report: SuiteReport): string {
     `runs passed ${report.pass_rate}%, solved ${report.solve_rate}%; valid envelopes ${report.valid_envelope_pct}%; ` +
     `changes outside scope ${report.outside_scope_changes}; confirmations ${report.confirmations} (${report.declined} declined); crashes ${report.crashes}; median ${report.median_ms} ms per run` +
     (report.prose_skipped ? `; ${report.prose_skipped} prose checks skipped (no --judge-model), not counted as passed` : "");
-  return [taskTable, "", group("tier", report.by_tier), "", group("category", report.by_category), "", group("language", report.by_language), "", totals].join("\n");
+  return [taskTable, ...(unsolved.length ? ["", "Not solved in every run:", ...unsolved] : []), "", group("tier", report.by_tier), "", group("category", report.by_category), "", group("language", report.by_language), "", totals].join("\n");
 }
 
 /** What got worse against a baseline report: tasks that lost pass^k or solve^k, and lower totals. */
