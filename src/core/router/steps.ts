@@ -76,6 +76,9 @@ export function findCues(pattern: CuePattern, text: string): { start: number; en
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** Words between two connectors for the second to start a step of its own ("und lies dann die…": one step). */
+const CONNECTOR_GAP_WORDS = 2;
+
 /** "I" in English is no Polish "i" (and): a one-letter cue counts only when the message writes it in lowercase. */
 function capitalPronoun(message: string, cue: { start: number; cue: string }): boolean {
   return cue.cue.length === 1 && message[cue.start] !== cue.cue;
@@ -86,7 +89,14 @@ function cuts(message: string, text: string): number[] {
   const at = new Set<number>();
   for (const m of text.matchAll(CLAUSE_END)) at.add(m.index + m[0].length);
   for (const m of text.matchAll(ENUMERATION)) at.add(m.index);
-  for (const c of findCues(STEP_START, text)) if (!capitalPronoun(message, c)) at.add(c.start);
+  // A second connector right after the first ("und lies dann", "and then") starts no further step.
+  let previous = -Infinity;
+  for (const c of findCues(STEP_START, text)) {
+    if (capitalPronoun(message, c)) continue;
+    const between = text.slice(previous, c.start).match(/[\p{L}\p{N}]+/gu)?.length ?? 0;
+    if (previous < 0 || between > CONNECTOR_GAP_WORDS) at.add(c.start);
+    previous = c.start;
+  }
   for (const c of findCues(STEP_END, text)) at.add(c.end);
   return [...at].filter((n) => n > 0 && n < text.length).sort((a, b) => a - b);
 }
@@ -125,7 +135,8 @@ export function readSteps(message: string): Step[] {
     const at = from;
     from = bounds[i + 1];
     const text = raw.replace(EDGES, "");
-    if (!/[\p{L}\p{N}]/u.test(text)) continue;
+    // An enumeration's number ("1.") is no step.
+    if (!/\p{L}/u.test(text)) continue;
     const start = at + raw.indexOf(text);
     const own = folded.slice(start, start + text.length);
     const answer = findCues(ANSWER_ONLY, own)[0];

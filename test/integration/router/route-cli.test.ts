@@ -64,6 +64,25 @@ describe("CLI: route over foreign catalogs, bench router at scale, eval suites",
     expect(new Set(j.languages.map((l) => l.set))).toEqual(new Set(["suite", "heldout", "blind"]));
     expect(j.bfcl.functions).toBe(845);
     expect(j.bfcl.top3).toBeGreaterThanOrEqual(0.9);
+    // The multi-step suite per language, with totals for every language but English and for all.
+    const plans = (j as unknown as { plans: { language: string; set: string; metrics: { cases: number; whole_plan: number; first_step: number; mean_offered: number } }[] }).plans;
+    const all = plans.find((p) => p.language === "all" && p.set === "multi-step")!;
+    expect(all.metrics.cases).toBeGreaterThanOrEqual(150);
+    expect(new Set(plans.filter((p) => p.metrics.cases > 0).map((p) => p.language)).size).toBe(16);
+    expect(all.metrics.whole_plan).toBeGreaterThanOrEqual(0.95);
+    expect(all.metrics.first_step).toBeGreaterThanOrEqual(0.98);
+    expect(all.metrics.mean_offered).toBeLessThanOrEqual(8);
+  });
+
+  it("route --json shows its reading: per step the words, the tools chosen and the negated words", () => {
+    const r = cli("route", "--json", "Search my notes about tea, then read the newest one. Do not modify any files.");
+    expect(r.status, r.stderr).toBe(0);
+    const j = lastJson(r.stdout) as { tools: { name: string }[]; reading: { steps: { words: string; tools: string[]; negated?: { cue: string; words: string } }[]; readOnly: boolean } };
+    expect(j.reading.steps.map((s) => s.words)).toEqual(["Search my notes about tea", "then read the newest one", "Do not modify any files"]);
+    expect(j.reading.steps[0].tools).toContain("vault:search");
+    expect(j.reading.steps[2].negated).toEqual({ cue: "do not", words: "Do not modify any files" });
+    expect(j.reading.readOnly).toBe(true);
+    expect(j.tools.map((t) => t.name)).toEqual(expect.arrayContaining(["vault:search", "vault:read"]));
   });
 
   it.skipIf(!existsSync(defaultBfclDir()))("eval --suite bfcl runs BFCL items with their own catalogs through the real engine: every grammar reply is a valid envelope", () => {
@@ -73,6 +92,6 @@ describe("CLI: route over foreign catalogs, bench router at scale, eval suites",
     expect(j.items).toBe(4);
     expect(j.results.map((x) => x.config)).toEqual(["prompt only", "full-catalog grammar", "router + grammar", "router + grammar + recovery"]);
     for (const row of j.results.slice(1)) expect(row.valid_json_pct, row.config).toBe(100);
-    expect(cli("eval", "--suite", "nope").stderr).toContain("--suite must be tools, router or bfcl");
+    expect(cli("eval", "--suite", "nope").stderr).toMatch(/^--suite must be tools, router, bfcl/);
   });
 });

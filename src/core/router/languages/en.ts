@@ -31,7 +31,7 @@ export const en: RouterLanguage = {
     "edit", "editing", "remember", "store", "record", "put", "insert", "rename", "move", "delete", "remove", "mark", "check off", "tick", "set", "log",
     "jot", "note down", "keep", "fix", "replace",
   ],
-  stepStarts: ["then", "and then", "after that", "afterwards", "next", "finally", "and", "also", "plus", "once (that's|that is|you're|you are) done", "but", "without", "first", "before", "after"],
+  stepStarts: ["then", "and then", "after that", "afterwards", "next", "finally", "and", "also", "once (that's|that is|you're|you are) done", "but", "without", "first", "before", "after"],
   negation: ["don't", "dont", "do not", "never", "without", "no need to", "avoid", "must not", "mustn't", "should not", "shouldn't", "nothing"],
   notNegation: ["don't forget", "dont forget", "do not forget", "never forget"],
   answerOnly: ["just tell me", "only tell me", "tell me only", "just answer", "just show me", "read[- ]only", "in (your|the) (reply|answer)", "reply only", "don't touch", "dont touch", "do not touch", "leave (it|them|everything|the \\w+|all \\w+|any \\w+)( \\w+)? (alone|untouched|unchanged|as (it|they) (is|are))", "(only|just) (look|read|check|search|peek)( \\w+)?"],

@@ -29,7 +29,7 @@ export const fr: RouterLanguage = {
     "enregistr\\w*", "sauvegard\\w*", "ecri\\w*", "ajout\\w*", "rajout\\w*", "cre\\w*", "fai[st]", "mets", "mettre", "modifi\\w*", "chang\\w*", "remplac\\w*", "corrig\\w*",
     "retien\\w*", "souviens", "noter", "notez", "renomm\\w*", "deplac\\w*", "supprim\\w*", "efface\\w*", "coche\\w*", "marque\\w*", "defini\\w*", "range\\w*", "inscri\\w*", "passe",
   ],
-  stepStarts: ["puis", "ensuite", "et puis", "et ensuite", "et", "apres (ca|cela)", "après (ça|cela)", "enfin", "finalement", "mais", "sans", "d'abord", "avant de", "une fois"],
+  stepStarts: ["puis", "ensuite", "et puis", "et ensuite", "et", "apres (ca|cela)", "après (ça|cela)", "enfin", "finalement", "sans", "d'abord", "avant de", "une fois"],
   negation: ["sans", "jamais", "rien", "aucun\\w*", "pas"],
   notNegation: ["n'oublie pas", "oublie pas"],
   answerOnly: ["dis[- ]moi (juste|seulement|simplement)", "dis[- ]le[- ]moi (juste|seulement|simplement)", "lecture seule", "dans ta reponse", "dans ta réponse", "reponds seulement", "réponds seulement", "ne touche (a )?(rien|pas)", "ne touchez (a )?(rien|pas)", "(juste|seulement) (regarder|lire|chercher|consulter)", "regarde seulement"],

@@ -29,7 +29,7 @@ export const it: RouterLanguage = {
     "salv\\w*", "scriv\\w*", "aggiung\\w*", "crea\\w*", "fai", "metti", "mettere", "aggiorn\\w*", "cambi\\w*", "modific\\w*", "ricord\\w*", "annot\\w*", "segn\\w*",
     "rinomin\\w*", "spost\\w*", "cancell\\w*", "elimin\\w*", "rimuov\\w*", "sostitu\\w*", "corregg\\w*", "impost\\w*",
   ],
-  stepStarts: ["poi", "quindi", "dopo", "e poi", "e", "ed", "infine", "alla fine", "ma", "senza", "prima", "successivamente"],
+  stepStarts: ["poi", "quindi", "dopo", "e poi", "e", "ed", "infine", "alla fine", "senza", "prima", "successivamente"],
   negation: ["non", "mai", "senza", "niente", "nulla", "nessun\\w*"],
   notNegation: ["non dimenticare", "non scordare"],
   answerOnly: ["dimmelo (solo|soltanto|e basta)", "dimmi (solo|soltanto)", "sola lettura", "nella (tua )?risposta", "rispondi (solo|soltanto)", "non toccare", "non toccate", "(solo|soltanto) (guarda|leggi|cerca|controlla)"],

@@ -29,7 +29,7 @@ export const pt: RouterLanguage = {
     "salv\\w*", "guard\\w*", "escrev\\w*", "adicion\\w*", "acrescent\\w*", "cri\\w*", "faz", "faca", "poe", "coloc\\w*", "atualiz\\w*", "mud\\w*", "troc\\w*", "edit\\w*", "alter\\w*",
     "lembr\\w*", "anot\\w*", "renome\\w*", "mov\\w*", "apag\\w*", "exclu\\w*", "remov\\w*", "marc\\w*", "substitu\\w*", "corrig\\w*", "defin\\w*",
   ],
-  stepStarts: ["depois", "em seguida", "e depois", "e", "entao", "então", "por fim", "finalmente", "mas", "sem", "primeiro", "antes de"],
+  stepStarts: ["depois", "em seguida", "e depois", "e", "entao", "então", "por fim", "finalmente", "sem", "primeiro", "antes de"],
   negation: ["nao", "não", "nunca", "sem", "nada", "nenhum\\w*"],
   notNegation: ["nao (se )?esqueca", "não (se )?esqueça", "nao esquecer", "não esquecer"],
   answerOnly: ["so me diga", "só me diga", "apenas me diga", "so me diz", "só me diz", "somente leitura", "apenas leitura", "na (sua|tua) resposta", "so responda", "só responda", "nao mexa", "não mexa", "nao toque", "não toque", "(so|só|apenas) (procure|veja|leia|olhe|consulte)", "(so|só) quero saber"],
