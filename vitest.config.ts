@@ -1,5 +1,6 @@
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
+import LongestFirst from "./test/helpers/sequencer";
 
 export default defineConfig({
   resolve: {
@@ -14,6 +15,8 @@ export default defineConfig({
     setupFiles: ["test/helpers/worker-rpc.ts"],
     // node-llama-cpp's native addon is safest in forked processes, not worker threads.
     pool: "forks",
+    // Longest files first, also on a fresh clone with no cached durations: see the file.
+    sequence: { sequencer: LongestFirst },
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 120_000,
     hookTimeout: 180_000,

@@ -18,8 +18,9 @@ import { testModelPath } from "../../helpers/test-model";
 import { validatorFor } from "../../unit/grammar/helpers/ajv";
 import { syntheticGrammarTools } from "../../unit/grammar/helpers/catalog";
 import { seededRandom } from "../../unit/grammar/helpers/rng";
+import { scaled } from "../../helpers/scale";
 
-const ENVELOPES = 300;
+const ENVELOPES = scaled(300, 150);
 const PER_SUBSET = 10;
 const OPTIONS = { maxThoughtChars: 48, maxMessageChars: 48, maxToolCalls: 2, maxStringChars: 48, maxItems: 3, maxKeys: 3 };
 

@@ -9,9 +9,10 @@ import { sampleValues, samplingGrammar } from "../../../src/node/sample-values";
 import { schemaValidator } from "../../../src/node/schema-validator";
 import { testModelPath } from "../../helpers/test-model";
 import { hasBenchmark, sampleSchemas } from "../../unit/grammar/helpers/benchmark-schemas";
+import { scaled } from "../../helpers/scale";
 
 const PER_SPLIT = 2;
-const VALUES = 20;
+const VALUES = scaled(20, 8);
 
 function pick() {
   const chosen: Array<{ id: string; schema: Parameters<typeof samplingGrammar>[0]; grammar: ReturnType<typeof samplingGrammar>; validate: (v: unknown) => boolean }> = [];

@@ -11,8 +11,9 @@ import { testModelPath } from "../../helpers/test-model";
 import { validatorFor } from "../../unit/grammar/helpers/ajv";
 import { syntheticGrammarTools } from "../../unit/grammar/helpers/catalog";
 import { seededRandom } from "../../unit/grammar/helpers/rng";
+import { scaled } from "../../helpers/scale";
 
-const ENVELOPES = 500;
+const ENVELOPES = scaled(500, 200);
 const PER_SUBSET = 10;
 const OPTIONS = { maxThoughtChars: 48, maxMessageChars: 48, maxToolCalls: 2, maxStringChars: 48, maxItems: 3, maxKeys: 3, anyValueDepth: 3, anyValueMembers: 3 };
 

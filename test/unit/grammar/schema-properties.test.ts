@@ -13,9 +13,10 @@ import { InstanceGenerator } from "./helpers/instances";
 import { seededRandom } from "./helpers/rng";
 import { schemaArbitrary } from "./helpers/schema-arbitrary";
 import { longestText, repetitionBounds } from "./helpers/longest-text";
+import { scaled } from "../../helpers/scale";
 
 const CAPS = { maxStringChars: 24, maxItems: 4, maxKeys: 3, recursionDepth: 2, anyValueDepth: 2, anyValueMembers: 3 };
-const RUNS = Number(process.env.GRAMMAR_PROPERTY_RUNS ?? 2000);
+const RUNS = Number(process.env.GRAMMAR_PROPERTY_RUNS ?? scaled(2000, 800));
 // A fixed seed keeps runs reproducible; GRAMMAR_PROPERTY_SEED=<n> explores others (fast-check prints a failing seed).
 const SEED = Number(process.env.GRAMMAR_PROPERTY_SEED ?? 20261201);
 const INSTANCES = 50;
