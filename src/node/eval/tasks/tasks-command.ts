@@ -1,6 +1,6 @@
 /**
  * `eval --suite tasks [--task PREFIX] [--repeat N] [--model F | --engine … | --reference] [--compare BASELINE.json]
- * [--judge-model F] [--full-catalog] [--json]`: whole tasks on fixture vaults, scored on the vault they leave, pass^k and solve^k.
+ * [--judge-model F | --judge-url URL] [--full-catalog] [--json]`: whole tasks on fixture vaults, scored on the vault they leave, pass^k and solve^k.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -85,10 +85,17 @@ export async function runTasksCommand(options: Options): Promise<number> {
   tasks = tasks.filter((t) => t.id.startsWith(prefix));
   if (!tasks.length) throw new UsageError(`No task id starts with "${prefix}".`);
   const judgeFile = typeof options["judge-model"] === "string" ? resolve(options["judge-model"]) : undefined;
+  const judgeUrl = typeof options["judge-url"] === "string" ? options["judge-url"] : undefined;
+  if (judgeFile && judgeUrl) throw new UsageError("Give the judge as --judge-model F or --judge-url URL, not both.");
   if (judgeFile && !existsSync(judgeFile)) throw new UsageError(`The judge model ${judgeFile} does not exist.`);
   const made = reference ? undefined : await modelEngine(options, log);
   if (made?.testModel) log("[note] No --model given: the random-weight test model. It solves ≈ nothing; what it shows is that every reply is a valid envelope and nothing outside a task's scope changes.");
-  const judgeEngine = judgeFile ? createNodeEngine({ model: { path: judgeFile, contextSize: 4096 } }) : undefined;
+  // The judge: a GGUF through its own host, or a llama-server (or OpenAI-compatible server) at --judge-url.
+  const judgeEngine = judgeFile
+    ? createNodeEngine({ model: { path: judgeFile, contextSize: 4096 } })
+    : judgeUrl
+    ? createNodeEngine({ server: { kind: "llama-server", url: judgeUrl } })
+    : undefined;
   try {
     const report = await runTaskSuite({
       tasks,
@@ -111,6 +118,6 @@ export async function runTasksCommand(options: Options): Promise<number> {
     return 0;
   } finally {
     await made?.engine.shutdown();
-    await (judgeEngine as { shutdown?: () => Promise<void> } | undefined)?.shutdown?.();
+    await judgeEngine?.shutdown();
   }
 }
