@@ -179,6 +179,7 @@ function replayEngine(options: Record<string, string | boolean | undefined>, eng
   if (options["replay-full-catalog"] === true && typeof options.replay !== "string") throw new UsageError("--replay-full-catalog goes with --replay F.jsonl.");
   if (typeof options.replay !== "string") return undefined;
   if (engineGiven || typeof options.model === "string") throw new UsageError("Give either --replay (recorded replies) or a model or server, not both.");
+  if (typeof options["embed-model"] === "string") throw new UsageError("--embed-model needs a model engine to embed with; a replay has none, so give --replay without it.");
   const file = resolve(options.replay);
   if (!existsSync(file)) throw new UsageError(`The replay file ${file} does not exist.`);
   try {
