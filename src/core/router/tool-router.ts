@@ -125,12 +125,9 @@ export class ToolRouter implements RouterPort {
 
   async route(message: string, options: { signal?: AbortSignal; topK?: number } = {}): Promise<RouteDecision> {
     if (!this.embedding) return this.readText(message, options.topK);
-    // The whole request (without its negated steps) with embeddings; its steps by text (see stepwise.ts).
-    let whole: RouteDecision | null = null;
-    const affirmed = affirmedText(message, readSteps(message));
-    whole = await this.routeWhole(affirmed, options);
-    const decided = whole;
-    return routeSteps(message, () => decided, this.stepScorer);
+    // The whole request (without the steps that refuse a change) with embeddings; its steps by text (see stepwise.ts).
+    const whole = await this.routeWhole(affirmedText(message, readSteps(message)) || message, options);
+    return routeSteps(message, () => whole, this.stepScorer);
   }
 
   /** The decision for one text, fusing embedding and text scores. */

@@ -28,6 +28,12 @@ const QUERIES = [
   "프로젝트 폴더에 있는 노트 목록 보여줘",
   "create a jira issue for the login bug and assign it to Priya",
   "export last month's stripe invoices as CSV",
+  // Requests of several steps, read step by step (see src/core/router/stepwise.ts).
+  "Search my notes for anything about composting. Read the relevant ones, then create a new note Garden/Compost.md with the key points.",
+  "Read Projects/Plan.md and summarize it in three bullets in your reply. Do not modify any files.",
+  "Such alle Notizen mit #rezept, lies sie und leg eine Einkaufsliste als neue Notiz an. Ändere sonst nichts.",
+  "找到关于里斯本旅行的笔记，读一下，然后把酒店名字改成“Casa Azul”。",
+  "昨日のデイリーノートを見て、まだやっていないことを今日のタスクとして追加して。",
 ];
 
 function percentile(values: number[], p: number): number {
