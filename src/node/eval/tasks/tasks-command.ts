@@ -64,7 +64,8 @@ async function modelEngine(options: Options, log: (line: string) => void): Promi
   if (!existsSync(model)) throw new UsageError(`The model file ${model} does not exist; pass a GGUF file with --model.`);
   // A generated model given with --model (a family model at a real size) has random weights too: the test caps apply.
   const testModel = !given || (await isGeneratedModel(model));
-  return { engine: createNodeEngine({ model: { path: model, contextSize: 4096, threads: given ? undefined : 1 } }), model, testModel };
+  // Whole tasks read several notes: 8192 tokens of context for a real model (as the replay engine reports), 4096 for the test model.
+  return { engine: createNodeEngine({ model: { path: model, contextSize: testModel ? 4096 : 8192, threads: given ? undefined : 1 } }), model, testModel };
 }
 
 export async function runTasksCommand(options: Options): Promise<number> {
