@@ -3,6 +3,8 @@
  * Plain data that serializes to JSON and back, so the plugin can persist and restore it.
  */
 import type { Envelope } from "../protocol/envelope";
+import type { StagedMemory } from "../protocol/staged-memory";
+import { StagedMemories } from "../memory/staging";
 
 /** One tool call's outcome as stored in history. */
 export interface StoredToolResult {
@@ -77,6 +79,8 @@ export interface ConversationData {
   trim?: ConversationTrim;
   /** Oldest turns removed to keep the saved file within its size cap; absent = none. */
   droppedTurns?: number;
+  /** Facts staged to remember, not yet kept in the vault or dropped (memory's staging tier); absent = none. */
+  staged?: StagedMemory[];
 }
 
 /** Thrown by `Conversation.fromJSON` for data that is not a stored conversation. */
@@ -106,6 +110,8 @@ export class Conversation {
   private trimmed: ConversationTrim | undefined;
   /** Oldest turns removed by `keepWithin`. */
   droppedTurns: number;
+  /** Facts staged to remember, waiting for the user's review; saved with the conversation, never in the vault's notes. */
+  readonly staged: StagedMemories;
 
   constructor(data?: Partial<ConversationData>) {
     this.id = data?.id ?? newId();
@@ -114,6 +120,7 @@ export class Conversation {
     this.items = [...(data?.entries ?? [])];
     this.alwaysAllowed = new Set(data?.alwaysAllowed ?? []);
     this.droppedTurns = data?.droppedTurns ?? 0;
+    this.staged = StagedMemories.fromJSON(data?.staged);
     this.trimmed = data?.trim ? { throughTurnId: data.trim.throughTurnId, summaries: [...data.trim.summaries] } : undefined;
   }
 
@@ -152,7 +159,7 @@ export class Conversation {
     const encoder = new TextEncoder();
     const size = (value: unknown): number => encoder.encode(JSON.stringify(value)).length;
     // Everything but the entries, as toJSON writes it (trim summaries included), with room for a larger drop count.
-    const head = { version: 1, id: this.id, title: this.title, createdAt: this.createdAt, entries: [], alwaysAllowed: [...this.alwaysAllowed], trim: this.trimmed, droppedTurns: this.droppedTurns + 1_000_000 };
+    const head = { version: 1, id: this.id, title: this.title, createdAt: this.createdAt, entries: [], alwaysAllowed: [...this.alwaysAllowed], trim: this.trimmed, droppedTurns: this.droppedTurns + 1_000_000, staged: this.staged.toJSON() };
     let total = size(head);
     const sizes = this.items.map((e) => size(e) + 1);
     for (const s of sizes) total += s;
@@ -181,6 +188,7 @@ export class Conversation {
       alwaysAllowed: [...this.alwaysAllowed],
       ...(this.trimmed ? { trim: { throughTurnId: this.trimmed.throughTurnId, summaries: [...this.trimmed.summaries] } } : {}),
       ...(this.droppedTurns ? { droppedTurns: this.droppedTurns } : {}),
+      ...(this.staged.size ? { staged: this.staged.toJSON() } : {}),
     };
   }
 

@@ -70,7 +70,8 @@ async function runCall(
     if (signal?.aborted) return stop();
     // Journaled: every change this call makes to the vault is recorded before it happens, so the turn can be undone.
     const vault = deps.journal ? deps.journal.vaultFor(deps.toolContext.vault, { turnId: turn.id, callId, tool: call.name, conversationId: conversation.id }) : deps.toolContext.vault;
-    const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, vault, signal });
+    const staging = conversation.staged.forTurn(turn.id);
+    const res = await checked.tool.definition.handler(checked.args, { ...deps.toolContext, vault, signal, staging });
     const content = clip(res.content, options.resultChars, "not shown; ask for less");
     if (recovery.state === "Recover" && res.empty) {
       // Semantic guard: while recovering, "nothing found" means the correction did not work.

@@ -103,6 +103,8 @@ export class Gatekeeper {
     const def = checked.tool.definition;
     const verdict = this.judge(checked, policy);
     if (def.effect === "read" && !verdict.outbound) return;
+    // A change that stays in the conversation (a staged memory) touches no note: nothing to confirm or refuse.
+    if (def.conversationOnly && !def.origin) return;
     const origin = def.origin ? `MCP server “${def.origin.server}”, tool ${def.origin.tool}` : undefined;
     if (def.effect !== "read" && policy.writes === "refuse") {
       const what = origin ? `may change things outside the vault (${origin})` : "changes the vault";

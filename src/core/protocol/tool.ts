@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { UserPort, VaultPort, WorkspacePort } from "../ports";
 import type { JsonSchema } from "../ports/json-schema";
+import type { MemoryStaging } from "./staged-memory";
 
 /** What a tool does to the vault; decides whether the gatekeeper asks before running it. */
 export type ToolEffect = "read" | "write" | "destructive";
@@ -29,6 +30,11 @@ export interface ToolDefinition<Args extends z.ZodObject = z.ZodObject> {
   /** Wrong key → right key, repaired before validation (`file` → `path`). */
   aliases?: Record<string, string>;
   effect: ToolEffect;
+  /**
+   * The change stays in the conversation and never reaches the vault (memory:save staging a fact): it still reads as a
+   * change to the router, but the gatekeeper neither asks first nor refuses it when writes are off.
+   */
+  conversationOnly?: boolean;
   /** Arg names holding vault paths; the gatekeeper applies the path policy to each. */
   pathArgs?: string[];
   /** For write/destructive tools: what the confirmation shows. */
@@ -69,6 +75,8 @@ export interface MemorySearch {
   semanticSearch:
     | ((query: string, limit: number, filter?: { pathPrefix?: string }) => Promise<{ path: string; heading: string; score: number; text: string }[]>)
     | null;
+  /** The embedding model that semantic search uses, for texts outside the index (staged memories); absent without one. */
+  embed?: (texts: string[]) => Promise<number[][]>;
 }
 
 /** Settings tools read. */
@@ -107,6 +115,8 @@ export interface ToolContext {
   /** Absent headless. */
   workspace?: WorkspacePort;
   memory?: MemorySearch;
+  /** The staged memories of the conversation the call belongs to; set per call by the turn loop. */
+  staging?: MemoryStaging;
   settings: ToolSettings;
   /** Current time (injectable for tests). */
   now(): Date;
