@@ -41,6 +41,8 @@ describe("reference plans through the real agent, routing and per-round grammar 
     expect(run.outside).toEqual([]);
     expect(run.checks.find((c) => c.check === "Office.md unchanged")?.status).toBe("pass");
     expect(run.offered.at(-1)).toContain("vault:edit");
+    expect(run.catalog).toContain("vault:edit");
+    expect(run.catalog).not.toContain("web:fetch");
   });
 
   it("with every tool offered, every reference plan solves its task (plans and checks are right; what fails with narrowing is routing)", async () => {

@@ -24,6 +24,7 @@ function referenceWhy(replay: ReplayEngine, run: RunResult): string | undefined 
   if (run.solved) return undefined;
   const refusal = replay.refusals[0];
   const offered = run.offered.at(-1);
+  if (refusal?.toolNotOffered && !run.catalog.includes(refusal.toolNotOffered)) return `tool missing: ${refusal.toolNotOffered} is not in the catalog (reply ${refusal.reply})`;
   if (refusal?.toolNotOffered) return `tool not offered: ${refusal.reason} (offered: ${offered?.length ? offered.join(", ") : "none, chat only"})`;
   if (refusal) return `plan refused: ${refusal.reason}`;
   if (replay.ranOut) return `plan too short: the agent asked for reply ${replay.served + 1} (a tool call was refused or a round more was needed: ${run.errors[0] ?? run.outcome})`;

@@ -59,6 +59,8 @@ export interface RunResult {
   errors: string[];
   /** The tools each routing offered (one list per routed event), for naming a tool a round did not offer. */
   offered: string[][];
+  /** Every tool in the run's catalog, for telling a tool not offered from a tool that does not exist. */
+  catalog: string[];
   answer: string | null;
 }
 
@@ -110,7 +112,7 @@ export async function runTask(task: Task, engine: Engine, settings: RunSettings)
   const started = Date.now();
   const result: RunResult = {
     solved: false, passed: false, outcome: "crashed", replies: 0, validReplies: 0, toolCalls: [], rounds: 0, recoveries: 0,
-    tokensIn: 0, tokensOut: 0, ms: 0, confirmations, outside: [], checks: [], errors: [], offered: [], answer: null,
+    tokensIn: 0, tokensOut: 0, ms: 0, confirmations, outside: [], checks: [], errors: [], offered: [], catalog: [], answer: null,
   };
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), task.time_limit_s * 1000);
@@ -132,6 +134,7 @@ export async function runTask(task: Task, engine: Engine, settings: RunSettings)
         ...(settings.temperature !== undefined ? { temperature: settings.temperature } : {}),
       },
     });
+    result.catalog = headless.registry.names();
     try {
       const attachments = task.context.map((path) => ({ path, text: readFileSync(join(fixture, path), "utf8") }));
       const turn = await headless.agent.runTurn(task.message, { signal: controller.signal, attachments, onEvent: (e) => void events.push(e) });
