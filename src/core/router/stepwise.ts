@@ -62,6 +62,8 @@ const LOOK_BEFORE: Record<string, string> = {
 const NAMED_NOTE = /\.(?:md|canvas)(?![\p{L}\p{N}])|\[\[/u;
 /** What a request about notes that must change nothing gets when no tool matched it: find and read. */
 const LOOK_TOOLS = ["vault:search", "vault:read"];
+/** Writers that change a note that exists: the request must find it first when it does not name it. */
+const CHANGES_EXISTING = new Set(["vault:edit", "vault:append", "vault:move", "vault:delete", "frontmatter:set", "tasks:complete"]);
 /** Readers that give a note's content: any of them on offer lets a request read before it writes. */
 const CONTENT_READERS = new Set(["vault:read", "note:active", "note:selection", "daily:get"]);
 /** Readers that find notes: any of them on offer lets a request find what it acts on. */
@@ -113,7 +115,8 @@ export function routeSteps(message: string, whole: (affirmed: string) => RouteDe
   const readOnly = steps.some((s) => s.answerOnly || refusesChange(s)) && !affirmedChange;
   const web = webRequest(message);
   const readings: StepReading[] = steps.map((s) => {
-    const d = scorer.decide(s.text, STEP_TOP_K);
+    // A question keeps its mark: it asks to look something up, and does not lean to the tools that change things.
+    const d = scorer.decide(s.question ? `${s.text}?` : s.text, STEP_TOP_K);
     let tools = d.chatOnly || d.unsure ? [] : withoutWeb(d.tools.map((t) => t.name), web);
     if (s.negation || s.answerOnly || readOnly) tools = tools.filter((n) => scorer.reads(n));
     return { text: s.text, tools, negated: s.negation, answerOnly: s.answerOnly };
@@ -141,8 +144,11 @@ function oneStep(message: string, step: Step | undefined, d: RouteDecision, scor
   let tools = d.tools;
   const readOnly = !d.chatOnly && !d.unsure && ((step !== undefined && refusesChange(step)) || answerOnly !== null);
   if (readOnly && tools.some((t) => scorer.reads(t.name))) tools = tools.filter((t) => scorer.reads(t.name));
-  const reading = { steps: [{ text: step?.text ?? message, tools: tools.map((t) => t.name), negated, answerOnly }], lookFirst: [], readOnly };
-  return { ...d, tools, reading };
+  const read: StepReading = { text: step?.text ?? message, tools: tools.map((t) => t.name), negated, answerOnly };
+  // Readers to look before acting come after the router's own choice, so its first tools stay first.
+  const lookFirst = d.chatOnly || d.unsure || readOnly || !step ? [] : readersFirst(message, [step], [read], read.tools, scorer);
+  if (lookFirst.length) tools = [...tools, ...lookFirst.map((name) => ({ name, score: 0 }))];
+  return { ...d, tools, reading: { steps: [read], lookFirst, readOnly } };
 }
 
 /**
@@ -155,6 +161,7 @@ function readersFirst(message: string, steps: readonly Step[], readings: readonl
   if (!aboutVault(message) && !analyze(message).signals.has(SIGNAL.note)) return [];
   const terms = new Set(analyze(message).terms);
   const web = terms.has(CONCEPT + "web");
+  const several = steps.length > 1;
   const add = new Set<string>();
   // The open note's own readers stand in for vault:read only when the request is about the open note.
   const readers = analyze(message).signals.has(SIGNAL.thisNote) ? CONTENT_READERS : new Set(["vault:read", "daily:get"]);
@@ -166,12 +173,28 @@ function readersFirst(message: string, steps: readonly Step[], readings: readonl
     const reader = LOOK_BEFORE[n];
     if (reader && !offered.includes(reader) && !(reader === "vault:read" && reads)) add.add(reader);
   }
-  // Nothing on offer finds notes: a folder named is listed, notes described are searched; a note named needs no finding.
-  if (!offered.some((n) => FINDERS.has(n))) {
-    if (terms.has(CONCEPT + "folder") || /[\p{L}\p{N}]\/(?=\s|$)/u.test(message)) add.add("vault:list");
+  // Nothing on offer finds notes, in a request of several steps or one that changes notes that exist: a folder named
+  // is listed, notes described are searched; a note named by its path or link needs no finding.
+  const changes = offered.some((n) => CHANGES_EXISTING.has(n));
+  if ((several || changes) && !offered.some((n) => FINDERS.has(n))) {
+    if (namesFolder(message, terms)) add.add("vault:list");
     else if (!NAMED_NOTE.test(message)) add.add("vault:search");
   }
+  // Notes found in one step are read in the next: a request of several steps that finds gets the reader too.
+  if (several && !web && !reads && (offered.some((n) => FINDERS.has(n)) || add.has("vault:search") || add.has("vault:list"))) add.add("vault:read");
   return [...add].filter((n) => scorer.has(n) && !offered.includes(n));
+}
+
+/** The request names a folder: the word ("folder", "Ordner", "文件夹"…), a path ending in "/", or a path without a file. */
+function namesFolder(message: string, terms: ReadonlySet<string>): boolean {
+  if (terms.has(CONCEPT + "folder") || /[\p{L}\p{N}]\/(?=\s|$)/u.test(message)) return true;
+  // "every note in eval-scratch/inbox": a path with no file in it, in a request that names no file.
+  return !NAMED_NOTE.test(message) && /[\p{L}\p{N}_-]\/[\p{L}\p{N}_-]+(?=[\s,.;:!?]|$)/u.test(withoutQuotes(message));
+}
+
+/** The text without quoted spans. */
+function withoutQuotes(text: string): string {
+  return text.replace(/"[^"\n]*"|“[^”\n]*”|«[^»\n]*»|「[^」\n]*」/gu, " ");
 }
 
 /** A step's tools without web:fetch when the request names no web page (a bare "read them" reads notes). */

@@ -32,7 +32,7 @@ export const de: RouterLanguage = {
   stepStarts: ["dann", "danach", "anschliessend", "anschließend", "und dann", "und", "ausserdem", "außerdem", "zuletzt", "schliesslich", "schließlich", "aber", "sondern", "ohne", "zuerst", "bevor", "nachdem", "sowie"],
   negation: ["nicht", "nichts", "kein\\w*", "niemals", "nie", "ohne"],
   notNegation: ["vergiss nicht", "nicht vergessen"],
-  answerOnly: ["sag (es )?mir (nur|bloss|bloß|einfach)", "nur (sagen|anzeigen|antworten)", "schreibgeschutzt", "schreibgeschützt", "in (deiner|der) antwort", "nichts anfassen", "fass \\w+ nicht an", "fass nichts an", "lass \\w+( \\w+)? (in ruhe|unverandert|unverändert|so|wie \\w+ (ist|sind))", "unverandert", "unverändert", "nur (lesen|ansehen|anschauen|nachsehen|nachschauen|suchen)"],
+  answerOnly: ["sag (es )?mir (nur|bloss|bloß|einfach)", "nur (sagen|anzeigen|antworten)", "schreibgeschutzt", "schreibgeschützt", "in (deiner|der) antwort", "nichts anfassen", "fass \\w+ nicht an", "fass nichts an", "lass \\w+( \\w+)? (in ruhe|unverandert|unverändert|so|wie \\w+ (ist|sind))", "unverandert", "unverändert", "nur (lesen|ansehen|anschauen|nachsehen|nachschauen|suchen)", "antworte nur", "nur mit \\w+ antworten"],
   look: ["schau\\w*", "sieh \\w+ an", "ansehen", "anschauen", "durchgehen", "geh \\w+( \\w+)? durch", "prufe", "prüfe", "uberprufe", "überprüfe"],
   hints: {
     "vault:read": ["Zeig mir den Inhalt von Projekte/Plan.md", "Lies mir die Notiz über das Meeting vor", "Öffne die Datei [[Wochenplan]]", "Was steht in der Notiz drin?", "Fasse die Notiz Ideen.md zusammen"],

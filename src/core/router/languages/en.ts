@@ -34,7 +34,7 @@ export const en: RouterLanguage = {
   stepStarts: ["then", "and then", "after that", "afterwards", "next", "finally", "and", "also", "once (that's|that is|you're|you are) done", "but", "without", "first", "before", "after"],
   negation: ["don't", "dont", "do not", "never", "without", "no need to", "avoid", "must not", "mustn't", "should not", "shouldn't", "nothing"],
   notNegation: ["don't forget", "dont forget", "do not forget", "never forget"],
-  answerOnly: ["just tell me", "only tell me", "tell me only", "just answer", "just show me", "read[- ]only", "in (your|the) (reply|answer)", "reply only", "don't touch", "dont touch", "do not touch", "leave (it|them|everything|the \\w+|all \\w+|any \\w+)( \\w+)? (alone|untouched|unchanged|as (it|they) (is|are))", "(only|just) (look|read|check|search|peek)( \\w+)?"],
+  answerOnly: ["just tell me", "only tell me", "tell me only", "just answer", "just show me", "read[- ]only", "in (your|the) (reply|answer)", "reply only", "don't touch", "dont touch", "do not touch", "leave (it|them|everything|the \\w+|all \\w+|any \\w+)( \\w+)? (alone|untouched|unchanged|as (it|they) (is|are))", "(only|just) (look|read|check|search|peek)( \\w+)?", "(answer|reply|respond)( \\w+){0,4} only", "only (answer|reply)"],
   look: ["go through", "look (at|over|into|through)", "check", "review", "skim", "peek at"],
   hints: {
     "vault:read": ["pull up my note on", "bring up Projects/Plan.md", "show me what Projects/Plan.md says", "let me see the note", "give me the text of [[Weekly Plan]]", "what's written in the file"],

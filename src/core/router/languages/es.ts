@@ -33,7 +33,7 @@ export const es: RouterLanguage = {
   negationFirst: ["no"],
   negation: ["nunca", "sin", "nada", "ningun\\w*", "ningún", "jamas", "jamás"],
   notNegation: ["no (te )?olvides", "no olvides"],
-  answerOnly: ["solo dime", "sólo dime", "solamente dime", "solo dimelo", "sólo dímelo", "dimelo solo", "dímelo solo", "solo lectura", "sólo lectura", "en tu respuesta", "solo responde", "no toques", "no toque", "solo (busca|mira|lee|revisa|consulta)", "sólo (busca|mira|lee|revisa|consulta)"],
+  answerOnly: ["solo dime", "sólo dime", "solamente dime", "solo dimelo", "sólo dímelo", "dimelo solo", "dímelo solo", "solo lectura", "sólo lectura", "en tu respuesta", "solo responde", "no toques", "no toque", "solo (busca|mira|lee|revisa|consulta)", "sólo (busca|mira|lee|revisa|consulta)", "responde (solo|solamente|sólo)", "(solo|sólo) responde"],
   look: ["mira\\w*", "revisa\\w*", "repasa\\w*", "consulta\\w*", "echa un vistazo"],
   hints: {
     "vault:read": ["Muéstrame el contenido de Proyectos/Plan.md", "Léeme la nota de la reunión", "Abre el archivo [[Plan semanal]]", "¿Qué pone en la nota?", "Resume la nota Ideas.md"],

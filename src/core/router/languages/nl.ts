@@ -32,7 +32,7 @@ export const nl: RouterLanguage = {
   stepStarts: ["dan", "daarna", "vervolgens", "en dan", "en", "tenslotte", "ten slotte", "maar", "zonder", "eerst", "voordat", "nadat"],
   negation: ["niet", "niets", "niks", "nergens", "geen", "nooit", "zonder"],
   notNegation: ["vergeet niet", "niet vergeten"],
-  answerOnly: ["vertel (het )?me (alleen|gewoon|enkel)", "zeg (het )?me (alleen|gewoon)", "alleen[- ]lezen", "in je antwoord", "alleen antwoorden", "kom nergens aan", "blijf (er )?af", "niet aankomen", "laat \\w+( \\w+)? (staan|ongemoeid|ongewijzigd)", "alleen (opzoeken|lezen|kijken|bekijken|zoeken)"],
+  answerOnly: ["vertel (het )?me (alleen|gewoon|enkel)", "zeg (het )?me (alleen|gewoon)", "alleen[- ]lezen", "in je antwoord", "alleen antwoorden", "kom nergens aan", "blijf (er )?af", "niet aankomen", "laat \\w+( \\w+)? (staan|ongemoeid|ongewijzigd)", "alleen (opzoeken|lezen|kijken|bekijken|zoeken)", "antwoord alleen"],
   look: ["bekijk\\w*", "kijk\\w*", "controleer", "doorloop", "ga \\w+( \\w+)? door"],
   hints: {
     "vault:read": ["Laat de inhoud van Projecten/Plan.md zien", "Lees de notitie over de vergadering voor", "Open het bestand [[Weekplanning]]", "Wat staat er in de notitie?", "Vat de notitie Ideeën.md samen"],

@@ -31,7 +31,7 @@ export const pl: RouterLanguage = {
   stepStarts: ["potem", "nastepnie", "następnie", "a potem", "a nastepnie", "a następnie", "i", "oraz", "na koniec", "wreszcie", "ale", "bez", "najpierw", "zanim"],
   negation: ["nie", "nic", "niczego", "zadn\\w*", "żadn\\w*", "bez", "nigdy"],
   notNegation: ["nie zapomnij", "nie zapominaj"],
-  answerOnly: ["tylko (mi )?powiedz", "po prostu (mi )?powiedz", "tylko do odczytu", "w odpowiedzi", "tylko odpowiedz", "nie ruszaj", "niczego nie ruszaj", "nie dotykaj", "tylko (poszukaj|przeczytaj|sprawdz|sprawdź|zobacz|wyszukaj)"],
+  answerOnly: ["tylko (mi )?powiedz", "po prostu (mi )?powiedz", "tylko do odczytu", "w odpowiedzi", "tylko odpowiedz", "nie ruszaj", "niczego nie ruszaj", "nie dotykaj", "tylko (poszukaj|przeczytaj|sprawdz|sprawdź|zobacz|wyszukaj)", "odpowiedz tylko"],
   look: ["przejrzyj", "zajrzyj", "sprawdz\\w*", "sprawdź\\w*", "zobacz", "obejrzyj"],
   hints: {
     "vault:read": ["Pokaż zawartość Projekty/Plan.md", "Przeczytaj mi notatkę ze spotkania", "Otwórz plik [[Plan tygodnia]]", "Co jest napisane w tej notatce?", "Streść notatkę Pomysły.md"],

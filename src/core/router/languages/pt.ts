@@ -32,7 +32,7 @@ export const pt: RouterLanguage = {
   stepStarts: ["depois", "em seguida", "e depois", "e", "entao", "então", "por fim", "finalmente", "sem", "primeiro", "antes de"],
   negation: ["nao", "não", "nunca", "sem", "nada", "nenhum\\w*"],
   notNegation: ["nao (se )?esqueca", "não (se )?esqueça", "nao esquecer", "não esquecer"],
-  answerOnly: ["so me diga", "só me diga", "apenas me diga", "so me diz", "só me diz", "somente leitura", "apenas leitura", "na (sua|tua) resposta", "so responda", "só responda", "nao mexa", "não mexa", "nao toque", "não toque", "(so|só|apenas) (procure|veja|leia|olhe|consulte)", "(so|só) quero saber"],
+  answerOnly: ["so me diga", "só me diga", "apenas me diga", "so me diz", "só me diz", "somente leitura", "apenas leitura", "na (sua|tua) resposta", "so responda", "só responda", "nao mexa", "não mexa", "nao toque", "não toque", "(so|só|apenas) (procure|veja|leia|olhe|consulte)", "(so|só) quero saber", "responda apenas", "apenas responda"],
   look: ["veja", "olhe", "revise", "confira", "consulte", "de uma olhada", "dê uma olhada"],
   hints: {
     "vault:read": ["Mostra o conteúdo de Projetos/Plano.md", "Lê pra mim a nota da reunião", "Abre o arquivo [[Plano semanal]]", "O que está escrito na nota?", "Resume a nota Ideias.md"],

@@ -32,7 +32,7 @@ export const tr: RouterLanguage = {
   stepEnds: ["\\w{2,}[iıuü]p", "\\w{2,}(ince|ınca|unca|ünce)", "\\w{2,}(dikten|dıktan|dukten|dükten|tikten|tıktan|tukten|tükten)"],
   negation: ["\\w+(me|ma)(yin|yın|den|dan)", "degistirme", "değiştirme", "silme", "dokunma", "hicbir", "hiçbir", "sakin", "sakın", "asla"],
   notNegation: ["unutma"],
-  answerOnly: ["sadece (bana )?soyle", "sadece (bana )?söyle", "yalnizca (bana )?soyle", "yalnızca (bana )?söyle", "salt okunur", "cevabinda", "cevabında", "yanitinda", "yanıtında", "sadece cevapla", "dokunma", "hicbir seye dokunma", "hiçbir şeye dokunma", "sadece (bak|oku|ara|kontrol et)"],
+  answerOnly: ["sadece (bana )?soyle", "sadece (bana )?söyle", "yalnizca (bana )?soyle", "yalnızca (bana )?söyle", "salt okunur", "cevabinda", "cevabında", "yanitinda", "yanıtında", "sadece cevapla", "dokunma", "hicbir seye dokunma", "hiçbir şeye dokunma", "sadece (bak|oku|ara|kontrol et)", "sadece cevap ver", "yalnizca cevap ver", "yalnızca cevap ver"],
   look: ["bak", "gozden gecir", "gözden geçir", "incele", "kontrol et"],
   hints: {
     "vault:read": ["Projeler/Plan.md dosyasının içeriğini göster", "Toplantı notunu bana oku", "[[Haftalık plan]] dosyasını aç", "Bu notta ne yazıyor?", "Fikirler.md notunu özetle", "notumu göster"],
