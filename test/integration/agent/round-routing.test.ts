@@ -34,7 +34,7 @@ async function setup(script: ScriptStep[]) {
 }
 
 describe("routing before each round: a scripted model carries out search → read → write", () => {
-  it("a request that names only the writing step gets the reader once search found notes, without losing search", async () => {
+  it("a request that names only the last step (add to the journal) gets the reader once search found notes, without losing search", async () => {
     const { dir, engine, agent } = await setup([
       envelope([{ name: "vault:search", args: { query: "composting" } }], null, "Task", "First find the notes about composting."),
       (req) => {
@@ -43,27 +43,28 @@ describe("routing before each round: a scripted model carries out search → rea
       },
       (req) => {
         const read = req.messages.at(-1)!.content.includes("without citrus");
-        return envelope([{ name: "vault:write", args: { path: "Garden/Compost digest.md", content: read ? "- Worms: no citrus.\n" : "- nothing read\n" } }], null, "Task", "Write the digest.");
+        return envelope([{ name: "daily:append", args: { content: read ? "- Compost worms: no citrus." : "- nothing read" } }], null, "Task", "Add the tips to today's journal.");
       },
-      envelope([], "The digest is in Garden/Compost digest.md."),
+      envelope([], "The tips are in today's journal."),
     ]);
     const log = new EventLog();
-    const r = await agent.runTurn("Write a digest of my composting notes into Garden/Compost digest.md", { onEvent: log.listener });
+    const r = await agent.runTurn("Add the composting tips from my notes to today's journal", { onEvent: log.listener });
     expect(r.outcome).toBe("done");
     expect(r.toolResults.map((t) => [t.name, t.ok])).toEqual([
       ["vault:search", true],
       ["vault:read", true],
-      ["vault:write", true],
+      ["daily:append", true],
     ]);
-    expect(readFileSync(join(dir, "Garden/Compost digest.md"), "utf8")).toContain("no citrus");
+    expect(readFileSync(join(dir, "Daily/2026-11-22.md"), "utf8")).toContain("Compost worms: no citrus.");
 
-    // Round 1 offers the router's choice for the words: the writer and search, not yet the reader.
+    // Round 1 offers the router's choice for the words: the writer, and search to find the notes it names by their
+    // content (to look before acting), not yet the reader.
     const round1 = grammarTools(engine.requests[0].grammar);
-    expect(round1).toEqual(expect.arrayContaining(["vault:search", "vault:write"]));
+    expect(round1).toEqual(expect.arrayContaining(["vault:search", "daily:append"]));
     expect(round1).not.toContain("vault:read");
     // Round 2 widens with what happened (search named notes): the reader joins, search stays.
     const round2 = grammarTools(engine.requests[1].grammar);
-    expect(round2).toEqual(expect.arrayContaining(["vault:read", "vault:search", "vault:write"]));
+    expect(round2).toEqual(expect.arrayContaining(["vault:read", "vault:search", "daily:append"]));
     // The grammar is exactly the round's offer, as its routed event says.
     const routed = log.of("routed");
     expect(routed[0]).toMatchObject({ round: 1, branch: "routed" });
@@ -83,7 +84,7 @@ describe("routing before each round: a scripted model carries out search → rea
       envelope([{ name: "vault:read", args: { path: "Garden/Worm bin.md" } }]),
       envelope([], "Done."),
     ]);
-    await agent.runTurn("Write a digest of my composting notes into Garden/Compost digest.md");
+    await agent.runTurn("Add the composting tips from my notes to today's journal");
     const first = engine.requests[0].messages;
     const second = engine.requests[1].messages;
     // The evaluated prefix only grows: round 2's messages start with round 1's, byte for byte.
@@ -98,6 +99,23 @@ describe("routing before each round: a scripted model carries out search → rea
     expect(third.at(-1)!.content).not.toContain("You may now also call:");
   });
 
+  it("the model's thought widens the next round: a step the request did not name becomes callable", async () => {
+    const { engine, agent } = await setup([
+      envelope([{ name: "vault:search", args: { query: "composting" } }], null, "Task", "Search first; then add a new task to buy brown leaves."),
+      envelope([{ name: "tasks:add", args: { text: "Buy brown leaves" } }], null, "Task", "Adding the task."),
+      envelope([], "Done."),
+    ]);
+    const log = new EventLog();
+    const r = await agent.runTurn("Add the composting tips from my notes to today's journal", { onEvent: log.listener });
+    expect(grammarTools(engine.requests[0].grammar)).not.toContain("tasks:add");
+    expect(grammarTools(engine.requests[1].grammar)).toContain("tasks:add");
+    expect(r.toolResults.map((t) => [t.name, t.ok])).toEqual([
+      ["vault:search", true],
+      ["tasks:add", true],
+    ]);
+    expect(log.of("routed").find((e) => e.round === 2)?.added).toEqual(expect.arrayContaining(["tasks:add"]));
+  });
+
   it("a failed call narrows the retry to the repaired tool, then the widened offer comes back", async () => {
     const { engine, agent } = await setup([
       envelope([{ name: "vault:search", args: { query: "composting" } }]),
@@ -106,7 +124,7 @@ describe("routing before each round: a scripted model carries out search → rea
       envelope([], "Done."),
     ]);
     const log = new EventLog();
-    const r = await agent.runTurn("Write a digest of my composting notes into Garden/Compost digest.md", { onEvent: log.listener });
+    const r = await agent.runTurn("Add the composting tips from my notes to today's journal", { onEvent: log.listener });
     expect(r.toolResults.map((t) => [t.name, t.ok])).toEqual([
       ["vault:search", true],
       ["vault:read", false],
@@ -127,7 +145,7 @@ describe("the chat pane shows each call's round offer", () => {
       envelope([], "Done."),
     ]);
     const transcript = new Transcript(() => 0);
-    await agent.runTurn("Write a digest of my composting notes into Garden/Compost digest.md", { onEvent: (e) => void transcript.apply(e) });
+    await agent.runTurn("Add the composting tips from my notes to today's journal", { onEvent: (e) => void transcript.apply(e) });
     const cards = transcript.items.filter((i) => i.kind === "tool");
     expect(cards.map((c) => c.name)).toEqual(["vault:search", "vault:read"]);
     expect(cards[0].offered).toMatchObject({ round: 1, added: [] });
