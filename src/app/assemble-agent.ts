@@ -8,13 +8,14 @@ import { Agent } from "../core/agent/agent";
 import type { Conversation } from "../core/agent/conversation";
 import type { AgentOptions } from "../core/agent/options";
 import { SubsetCache, type GrammarOptions } from "../core/grammar";
-import { prefetchMemories } from "../core/memory/prefetch";
+import { prefetchWithStaged } from "../core/memory/staging-prefetch";
 import type { MemoryPrefetch, TranscriptSink } from "../core/ports/agent";
 import type { Engine } from "../core/ports/engine";
 import type { IndexStore } from "../core/ports/index-store";
 import type { JournalStore } from "../core/ports/journal-store";
 import { ChangeJournal, type ChangeJournalOptions } from "../core/journal";
 import type { McpToolHost } from "../core/ports/mcp";
+import type { StagedMemory } from "../core/protocol/staged-memory";
 import type { UserPort } from "../core/ports/user";
 import type { VaultPort, WorkspacePort } from "../core/ports/vault";
 import { DEFAULT_TOOL_SETTINGS, type MemorySearch, type ToolContext, type ToolDefinition, type ToolSettings } from "../core/protocol/tool";
@@ -62,6 +63,8 @@ export interface AgentChoices {
   catalog: {
     semantic: boolean;
     network: boolean;
+    /** memory:save stages facts in the conversation for review (the plugin) instead of writing a note after a confirmation. */
+    stagedMemory?: boolean;
     disabledFamilies?: readonly string[];
     /** A catalog of the host's own instead of the vault tools (the BFCL eval's functions per request). */
     tools?: ToolDefinition[];
@@ -105,7 +108,7 @@ export interface AssembledAgent {
 /** Builds the agent over the host's ports with the host's choices. */
 export function assembleAgent(ports: AgentPorts, choices: AgentChoices): AssembledAgent {
   const disabled = new Set(choices.catalog.disabledFamilies ?? []);
-  const catalog = (choices.catalog.tools ?? createToolCatalog({ semantic: choices.catalog.semantic, network: choices.catalog.network })).filter((t) => !disabled.has(t.family));
+  const catalog = (choices.catalog.tools ?? createToolCatalog({ semantic: choices.catalog.semantic, network: choices.catalog.network, stagedMemory: choices.catalog.stagedMemory })).filter((t) => !disabled.has(t.family));
   const registry = new ToolRegistry(catalog);
   const grammarOptions = choices.grammar ?? {};
   const grammarToolsNow = () => (choices.clamp ? clampTools(registry.grammarTools(), choices.clamp) : registry.grammarTools());
@@ -129,24 +132,28 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
   const notes = noteNames(ports.vault, router);
   const daily = dailySettings(ports.readConfigFile, toolContext.settings, choices.tools);
   const journal = ports.journal ? new ChangeJournal(ports.journal, choices.journal) : undefined;
-  const agentWith = (options: Partial<AgentOptions> | undefined): Agent => new Agent({
-    engine: ports.engine,
-    tools: registry,
-    toolContext,
-    router,
-    user: ports.user,
-    grammars,
-    memory: memoryPrefetch(ports),
-    prepare: async () => {
-      // Memory appears once the user indexed the vault; the tools see it from the next turn on.
-      toolContext.memory = ports.memory?.();
-      await Promise.all([daily, notes.refreshIfStale(), mcp?.startAll()]);
-    },
-    transcript: ports.transcript,
-    journal,
-    conversation: choices.conversation,
-    options,
-  });
+  const agentWith = (options: Partial<AgentOptions> | undefined): Agent => {
+    const made: Agent = new Agent({
+      engine: ports.engine,
+      tools: registry,
+      toolContext,
+      router,
+      user: ports.user,
+      grammars,
+      // The prefetch reads the staged memories of whichever conversation the agent holds at the turn's start.
+      memory: memoryPrefetch(ports, () => made.conversation.staged.list()),
+      prepare: async () => {
+        // Memory appears once the user indexed the vault; the tools see it from the next turn on.
+        toolContext.memory = ports.memory?.();
+        await Promise.all([daily, notes.refreshIfStale(), mcp?.startAll()]);
+      },
+      transcript: ports.transcript,
+      journal,
+      conversation: choices.conversation,
+      options,
+    });
+    return made;
+  };
   const agent = agentWith(choices.agent);
   const close = (): void => {
     notes.stop();
@@ -157,15 +164,15 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
   return { agent, registry, router, grammars, mcpCatalog, toolContext, journal, refreshNotes: () => notes.refresh(), withOptions: (o) => agentWith({ ...choices.agent, ...o }), close };
 }
 
-/** Memories for the prompt, budgeted in the engine's own tokens. */
-function memoryPrefetch(ports: AgentPorts): MemoryPrefetch | undefined {
-  if (!ports.memory) return undefined;
+/** Memories for the prompt, budgeted in the engine's own tokens: the conversation's staged facts first, then the vault's. */
+function memoryPrefetch(ports: AgentPorts, staged: () => readonly StagedMemory[]): MemoryPrefetch {
   const engine = ports.engine;
   return {
     prefetch: async (message, { maxTokens }) => {
       const search = ports.memory?.();
-      if (!search) return "";
-      return (await prefetchMemories(search, message, { tokenBudget: maxTokens, countTokens: (t) => engine.countTokens(t) })).text;
+      const facts = staged();
+      if (!search && facts.length === 0) return "";
+      return (await prefetchWithStaged(search, facts, message, { tokenBudget: maxTokens, countTokens: (t) => engine.countTokens(t) })).text;
     },
   };
 }

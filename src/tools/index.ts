@@ -8,7 +8,7 @@ import { frontmatterTools } from "./frontmatter";
 import { dailyTools } from "./daily";
 import { taskTools } from "./tasks";
 import { clockTools } from "./clock";
-import { memoryTools } from "./memory";
+import { memoryTools, stagedMemoryTools } from "./memory";
 import { webTools } from "./web";
 
 export interface ToolCatalogOptions {
@@ -16,6 +16,8 @@ export interface ToolCatalogOptions {
   semantic?: boolean;
   /** Include web:fetch (it still refuses unless settings.networkTools is on). Default true. */
   network?: boolean;
+  /** memory:save stages facts in the conversation for the user's review instead of writing a note at once. Default false. */
+  stagedMemory?: boolean;
 }
 
 /** Tools that need an embedding model and are dropped with `semantic: false`. */
@@ -31,7 +33,7 @@ export function createToolCatalog(options: ToolCatalogOptions = {}): ToolDefinit
     ...dailyTools,
     ...taskTools,
     ...clockTools,
-    ...memoryTools,
+    ...(options.stagedMemory ? stagedMemoryTools : memoryTools),
     ...webTools,
   ];
   return all.filter((t) => (options.semantic === false ? !SEMANTIC_TOOLS.includes(t.name) : true) && (options.network === false ? t.family !== "web" : true));

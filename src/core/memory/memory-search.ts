@@ -69,5 +69,5 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
     }
     return out;
   };
-  return { textSearch, semanticSearch };
+  return { textSearch, semanticSearch, embed: (texts) => embed(texts) };
 }
