@@ -24,7 +24,7 @@ function headings(note: string): { list: HeadingLine[]; bodyStart: number } {
   while (at < note.length) {
     let end = note.indexOf("\n", at);
     if (end < 0) end = note.length;
-    const line = note.slice(at, end);
+    const line = note.slice(at, end).replace(/\r$/, "");
     const fenceMark = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
     if (fenceMark) {
       if (fence === null) fence = fenceMark[1][0];
