@@ -29,7 +29,7 @@ export const en: RouterLanguage = {
   change: [
     "save", "saving", "saved", "write", "writing", "add", "adding", "append", "create", "creating", "make", "update", "updating", "change", "changing",
     "edit", "editing", "remember", "store", "record", "put", "insert", "rename", "move", "delete", "remove", "mark", "check off", "tick", "set", "log",
-    "jot", "note down", "keep", "fix", "replace",
+    "jot", "note down", "keep", "fix", "replace", "combine", "merge",
   ],
   stepStarts: ["then", "and then", "after that", "afterwards", "next", "finally", "and", "also", "once (that's|that is|you're|you are) done", "but", "without", "first", "before", "after"],
   negation: ["don't", "dont", "do not", "never", "without", "no need to", "avoid", "must not", "mustn't", "should not", "shouldn't", "nothing"],
