@@ -136,15 +136,18 @@ export function routeSteps(message: string, whole: (affirmed: string) => RouteDe
 
 /**
  * A request of one step: the router's decision as it always was, except that a step which refuses a change or asks
- * only for an answer ("which tasks are not done yet?", "just tell me what X says") keeps only its readers, when it has any.
+ * only for an answer ("which tasks are not done yet?", "just tell me what X says") keeps only its readers (none left:
+ * chat only), and that readers to look before acting follow the router's own tools.
  */
 function oneStep(message: string, step: Step | undefined, d: RouteDecision, scorer: StepScorer): ReadDecision {
   const negated = step?.negation ?? null;
   const answerOnly = step?.answerOnly ?? null;
   let tools = d.tools;
   const readOnly = !d.chatOnly && !d.unsure && ((step !== undefined && refusesChange(step)) || answerOnly !== null);
-  if (readOnly && tools.some((t) => scorer.reads(t.name))) tools = tools.filter((t) => scorer.reads(t.name));
+  if (readOnly) tools = tools.filter((t) => scorer.reads(t.name));
   const read: StepReading = { text: step?.text ?? message, tools: tools.map((t) => t.name), negated, answerOnly };
+  // "Don't delete Draft.md": a request that refuses its only change and asks nothing to look at is answered in words.
+  if (readOnly && tools.length === 0) return { tools: [], chatOnly: true, unsure: false, reading: { steps: [read], lookFirst: [], readOnly } };
   // Readers to look before acting come after the router's own choice, so its first tools stay first.
   const lookFirst = d.chatOnly || d.unsure || readOnly || !step ? [] : readersFirst(message, [step], [read], read.tools, scorer);
   if (lookFirst.length) tools = [...tools, ...lookFirst.map((name) => ({ name, score: 0 }))];

@@ -88,6 +88,12 @@ describe("negation scope", () => {
     expect(offered("Read Projects/Plan.md and summarize it. Do not modify any files.").some((t) => writers.has(t))).toBe(false);
   });
 
+  it("a request that only refuses a change is offered no writer: it is answered in words", () => {
+    const d = router.routeText("Don't delete Draft.md");
+    expect(d.chatOnly).toBe(true);
+    expect(router.routeText("Delete Draft.md").tools.map((t) => t.name)).toContain("vault:delete");
+  });
+
   it("a negated question keeps its tool ('which tasks are not done yet?')", () => {
     expect(offered("Which tasks are not done yet?")).toContain("tasks:list");
     expect(offered("Какие задачи у меня ещё не сделаны?")).toContain("tasks:list");
