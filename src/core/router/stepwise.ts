@@ -176,13 +176,11 @@ function readersFirst(message: string, steps: readonly Step[], readings: readonl
     const reader = LOOK_BEFORE[n];
     if (reader && !offered.includes(reader) && !(reader === "vault:read" && reads)) add.add(reader);
   }
-  // Nothing on offer finds notes: a folder named is listed; in a request of several steps or one that changes notes
-  // that exist, notes described are searched (a note named by its path or link needs no finding).
+  // A folder named is listed ("every note in Projects/"); when nothing on offer finds notes, in a request of several
+  // steps or one that changes notes that exist, notes described are searched (a note named by path or link needs none).
   const changes = offered.some((n) => CHANGES_EXISTING.has(n));
-  if (!offered.some((n) => FINDERS.has(n))) {
-    if (namesFolder(message, terms)) add.add("vault:list");
-    else if ((several || changes) && !NAMED_NOTE.test(message)) add.add("vault:search");
-  }
+  if (namesFolder(message, terms)) add.add("vault:list");
+  else if (!offered.some((n) => FINDERS.has(n)) && (several || changes) && !NAMED_NOTE.test(message)) add.add("vault:search");
   // Notes found in one step are read in the next: a request of several steps that finds gets the reader too.
   if (several && !web && !reads && (offered.some((n) => FINDERS.has(n)) || add.has("vault:search") || add.has("vault:list"))) add.add("vault:read");
   return [...add].filter((n) => scorer.has(n) && !offered.includes(n));
