@@ -149,7 +149,8 @@ function oneStep(message: string, step: Step | undefined, d: RouteDecision, scor
   // "Don't delete Draft.md": a request that refuses its only change and asks nothing to look at is answered in words.
   if (readOnly && tools.length === 0) return { tools: [], chatOnly: true, unsure: false, reading: { steps: [read], lookFirst: [], readOnly } };
   // Readers to look before acting come after the router's own choice, so its first tools stay first.
-  const lookFirst = d.chatOnly || d.unsure || readOnly || !step ? [] : readersFirst(message, [step], [read], read.tools, scorer);
+  // One step: only its best tool's action is looked before (a sibling that family completion added is no plan).
+  const lookFirst = d.chatOnly || d.unsure || readOnly || !step ? [] : readersFirst(message, [step], [read], read.tools, scorer, read.tools.slice(0, 1));
   if (lookFirst.length) tools = [...tools, ...lookFirst.map((name) => ({ name, score: 0 }))];
   return { ...d, tools, reading: { steps: [read], lookFirst, readOnly } };
 }
@@ -160,7 +161,15 @@ function oneStep(message: string, step: Step | undefined, d: RouteDecision, scor
  * what it changes; a request of several steps that finds nothing yet gets a finder (the folder's list when it names a
  * folder, else search).
  */
-function readersFirst(message: string, steps: readonly Step[], readings: readonly StepReading[], offered: readonly string[], scorer: StepScorer): string[] {
+function readersFirst(
+  message: string,
+  steps: readonly Step[],
+  readings: readonly StepReading[],
+  offered: readonly string[],
+  scorer: StepScorer,
+  /** The tools whose action needs a look first: every offered tool of a request of several steps, the best of one step. */
+  acting: readonly string[] = offered,
+): string[] {
   if (!aboutVault(message) && !analyze(message).signals.has(SIGNAL.note)) return [];
   const terms = new Set(analyze(message).terms);
   const web = terms.has(CONCEPT + "web");
@@ -172,14 +181,15 @@ function readersFirst(message: string, steps: readonly Step[], readings: readonl
   // A step that says "read" or "go through them" reads a note, unless that step's own tools already read it.
   const looking = readings.filter((r, i) => !r.negated && (steps[i].looks || analyze(r.text).terms.includes(CONCEPT + "read")));
   if (!web && looking.some((r) => !r.tools.some((n) => readers.has(n))) && !offered.includes("vault:read")) add.add("vault:read");
-  for (const n of offered) {
+  for (const n of acting) {
     const reader = LOOK_BEFORE[n];
     if (reader && !offered.includes(reader) && !(reader === "vault:read" && reads)) add.add(reader);
   }
   // A folder named is listed ("every note in Projects/"); when nothing on offer finds notes, in a request of several
   // steps or one that changes notes that exist, notes described are searched (a note named by path or link needs none).
-  const changes = offered.some((n) => CHANGES_EXISTING.has(n));
-  if (namesFolder(message, terms)) add.add("vault:list");
+  const changes = acting.some((n) => CHANGES_EXISTING.has(n));
+  const looksIn = several || changes || acting.some((n) => CONTENT_READERS.has(n) || n === "frontmatter:get");
+  if (looksIn && namesFolder(message, terms)) add.add("vault:list");
   else if (!offered.some((n) => FINDERS.has(n)) && (several || changes) && !NAMED_NOTE.test(message)) add.add("vault:search");
   // Notes found in one step are read in the next: a request of several steps that finds gets the reader too.
   if (several && !web && !reads && (offered.some((n) => FINDERS.has(n)) || add.has("vault:search") || add.has("vault:list"))) add.add("vault:read");
