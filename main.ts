@@ -27,7 +27,10 @@ import { ObsidianVault } from "./src/plugin/vault/obsidian-vault";
 import { ObsidianWorkspace } from "./src/plugin/vault/obsidian-workspace";
 import { ChangeJournal } from "./src/core/journal";
 import { AgentUndo } from "./src/plugin/undo/agent-undo";
+import { StagedReview } from "./src/plugin/chat/memory-review";
+import { mountMemoryReview } from "./src/plugin/chat/memory-review-view";
 import { confirmUndoAnyway } from "./src/plugin/undo/undo-conflict-modal";
+import { registerEditInPlace } from "./src/plugin/editor/edit-command";
 
 export default class VaultAgentPlugin extends Plugin {
   /** Current settings (saved in the plugin's data.json). */
@@ -74,13 +77,18 @@ export default class VaultAgentPlugin extends Plugin {
       },
     });
     this.register(agents.dispose);
-    const undo = new AgentUndo({ journal: new ChangeJournal(journal), vault, notice: (message) => new Notice(message), confirmConflict: (conflicts) => confirmUndoAnyway(this.app, conflicts) });
+    const changes = new ChangeJournal(journal);
+    const undo = new AgentUndo({ journal: changes, vault, notice: (message) => new Notice(message), confirmConflict: (conflicts) => confirmUndoAnyway(this.app, conflicts) });
     this.app.workspace.onLayoutReady(() => void undo.refresh().catch((error: unknown) => console.error("Vault agent: the change journal could not be read", error)));
-    const session = new ChatSession({
+    const store = new ConversationStore(this.app.vault.adapter, () =>
+      this.settings.conversationStorage === "vault" ? this.settings.conversationFolder : `${this.pluginFolder()}/conversations`,
+    );
+    // Staged memories: reviewed in the pane, kept through the change journal, then indexed.
+    const staged = new StagedReview({ vault, journal: changes, settings: () => this.settings, current: () => session.conversation, save: (c) => store.save(c), index: (paths) => memory.updateNotes(paths), undo, notice: (message) => new Notice(message) });
+    const session: ChatSession = new ChatSession({
       agentFor: (conversation, user) => agents.agentFor(conversation, user),
-      store: new ConversationStore(this.app.vault.adapter, () =>
-        this.settings.conversationStorage === "vault" ? this.settings.conversationFolder : `${this.pluginFolder()}/conversations`,
-      ),
+      store,
+      staged,
       vault,
       readiness: () => readinessProblem(this.settings, services, openSettings),
       explain: (message) => explainFailure(message, openSettings),
@@ -89,11 +97,12 @@ export default class VaultAgentPlugin extends Plugin {
     });
     this.register(() => session.stop());
 
-    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings), engineCard: (el) => engineCard(el, engineInstall, openSettings, () => this.settings.engineKind === "builtin" && !services.desktopOnly), onServer: () => serverConfig(this.settings) !== null }));
+    this.registerView(CHAT_VIEW_TYPE, (leaf) => new ChatView(leaf, { session, engineStatus: engine, modelLabel: () => modelLabel(this.settings), engineCard: (el) => engineCard(el, engineInstall, openSettings, () => this.settings.engineKind === "builtin" && !services.desktopOnly), onServer: () => serverConfig(this.settings) !== null, memoryReview: (el) => mountMemoryReview(el, staged, session) }));
     // A phone has no room for a sidebar beside the note: the pane opens as a main tab there.
     const placement = Platform.isPhone ? "tab" : "sidebar";
     this.addRibbonIcon("bot", "Open Vault Agent chat", () => void openChat(this.app.workspace, placement));
-    registerCommands(this, { session, openChat: async () => void (await openChat(this.app.workspace, placement)), index: (rebuild) => void memory.index(rebuild) });
+    const editInPlace = registerEditInPlace(this, { engine, vault, journal: new ChangeJournal(journal), readiness: () => readinessProblem(this.settings, services, openSettings), journaled: () => void undo.refresh() });
+    registerCommands(this, { session, openChat: async () => void (await openChat(this.app.workspace, placement)), index: (rebuild) => void memory.index(rebuild), editInPlace });
     this.addSettingTab(
       new VaultAgentSettingTab(this.app, this, {
         settings: () => this.settings,

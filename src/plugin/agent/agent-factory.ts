@@ -43,7 +43,8 @@ export function pluginAgentChoices(settings: VaultAgentSettings, semantic: boole
   const embeddingModel = settings.embeddingModelPath.split(/[\\/]/).pop() ?? "";
   return {
     // Without embeddings the semantic tools stay out of the catalog, so the router never offers them.
-    catalog: { semantic, network: settings.networkTools, disabledFamilies: settings.disabledToolFamilies },
+    // memory:save stages facts in the conversation; the pane's review keeps them as notes.
+    catalog: { semantic, network: settings.networkTools, stagedMemory: true, disabledFamilies: settings.disabledToolFamilies },
     tools: { memoryFolder: settings.memoryFolder, excludedFolders: settings.excludedFolders, trustedMcpServers: settings.trustedMcpServers },
     router: { topK: settings.routerTopK, threshold: settings.routerThreshold },
     embedding: embeddingModel ? { id: embeddingModel } : undefined,

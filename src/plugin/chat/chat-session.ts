@@ -51,6 +51,8 @@ export interface ChatSessionDeps {
   notice(message: string): void;
   /** Undo of journaled turns; absent = no undo actions. */
   undo?: Pick<AgentUndo, "refresh" | "canUndo" | "canUndoLast" | "undoTurn" | "undoLast">;
+  /** Told when a conversation ends with memories staged (its review opens) and when one is deleted; absent = no review. */
+  staged?: { conversationLeft(conversation: Conversation): Promise<void>; forgotten(id: string): void };
 }
 
 export class ChatSession implements UserPort {
@@ -185,22 +187,31 @@ export class ChatSession implements UserPort {
   async newConversation(): Promise<void> {
     if (this.running) this.stop();
     await this.saving;
+    const left = this.conversation;
     this.conversation = new Conversation();
     this.transcript = new Transcript();
     this.setProblem(null);
     this.emit({ type: "reset" });
+    await this.leftWithStaged(left);
+  }
+
+  /** A conversation that ends with facts staged hands them to the review (they stay saved with it meanwhile). */
+  private async leftWithStaged(left: Conversation): Promise<void> {
+    if (left !== this.conversation && left.staged.size > 0) await this.deps.staged?.conversationLeft(left);
   }
 
   async open(id: string): Promise<void> {
     if (this.running) this.stop();
     try {
       const conversation = await this.deps.store.load(id);
+      const left = this.conversation;
       this.conversation = conversation;
       const data = conversation.toJSON();
       this.transcript = Transcript.fromConversation(data);
       this.setProblem(null);
       this.emit({ type: "reset" });
       await this.offerUndo([...new Set(data.entries.map((e) => e.turnId))]);
+      if (left.id !== id) await this.leftWithStaged(left);
     } catch (error) {
       this.deps.notice(`This conversation could not be opened: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -212,7 +223,11 @@ export class ChatSession implements UserPort {
 
   async forget(id: string): Promise<void> {
     await this.deps.store.remove(id);
-    if (id === this.conversation.id) await this.newConversation();
+    this.deps.staged?.forgotten(id);
+    if (id !== this.conversation.id) return;
+    // Its staged facts go with it: nothing to review.
+    this.conversation.staged.remove(this.conversation.staged.list().map((m) => m.id));
+    await this.newConversation();
   }
 
   attach(attachment: Attachment): void {

@@ -21,6 +21,8 @@ export interface ChatViewDeps {
   engineCard?: (el: HTMLElement) => () => void;
   /** Whether the chosen engine is this computer's (default) or a server: the empty state says where replies come from. */
   onServer?: () => boolean;
+  /** Renders the staged-memory review into its slot above the composer; returns its cleanup. */
+  memoryReview?: (el: HTMLElement) => () => void;
 }
 
 export class ChatView extends ItemView {
@@ -84,6 +86,7 @@ export class ChatView extends ItemView {
 
     this.bannerEl = root.createDiv({ cls: "vault-agent-banner is-hidden", attr: { role: "alert" } });
     this.chipsEl = root.createDiv({ cls: "vault-agent-attachments" });
+    if (this.deps.memoryReview) this.register(this.deps.memoryReview(root.createDiv({ cls: "vault-agent-memory-slot" })));
 
     const composer = root.createDiv({ cls: "vault-agent-composer" });
     this.inputEl = composer.createEl("textarea", {

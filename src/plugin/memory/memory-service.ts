@@ -123,6 +123,13 @@ export class MemoryService {
   }
 
   /** Builds (or with `rebuild`, rebuilds from scratch) the index. A second call while one runs waits for it. */
+  /** Indexes these notes now (kept memories) when the vault has an index; without one there is nothing to add them to. */
+  async updateNotes(paths: string[]): Promise<void> {
+    const indexer = this.indexer;
+    if (!indexer) return;
+    for (const path of paths) await indexer.updateNote(path);
+  }
+
   index(rebuild: boolean): Promise<void> {
     if (this.running) {
       this.deps.notice(this.deps.charging?.pending ? "Indexing is waiting for the device to charge." : "Indexing is already running; its progress is in the status bar.");
