@@ -1,6 +1,7 @@
 /** The plugin's commands. Stable ids, no default hotkeys; editor commands appear only when a note is open. */
 import type { Editor, MarkdownFileInfo, MarkdownView, Plugin } from "obsidian";
 import type { ChatSession } from "./chat/chat-session";
+import type { EditInPlace } from "./editor/edit-command";
 
 export interface CommandDeps {
   session: ChatSession;
@@ -8,6 +9,8 @@ export interface CommandDeps {
   openChat(): Promise<void>;
   /** Indexes the vault; `rebuild` starts from scratch. */
   index(rebuild: boolean): void;
+  /** Edit in place (the editor extension); the command is offered only where it is registered. */
+  editInPlace?: EditInPlace;
 }
 
 /** Ids, for the hotkey filter and tests. */
@@ -21,6 +24,7 @@ export const COMMAND_IDS = [
   "stop-generation",
   "new-conversation",
   "undo-last-change",
+  "edit-in-place",
 ] as const;
 
 function lineRange(editor: Editor): string {
@@ -99,6 +103,18 @@ export function registerCommands(plugin: Plugin, deps: CommandDeps): void {
     checkCallback: (checking: boolean) => {
       if (!session.canUndoLast) return false;
       if (!checking) void session.undoLast();
+      return true;
+    },
+  });
+
+  plugin.addCommand({
+    id: "edit-in-place",
+    // The palette shows "Vault Agent: Edit in place"; the editor's context menu says "Edit with Vault Agent…".
+    name: "Edit in place",
+    editorCheckCallback: (checking: boolean, editor: Editor, ctx: MarkdownView | MarkdownFileInfo) => {
+      const edit = deps.editInPlace;
+      if (!edit?.available(editor, ctx)) return false;
+      if (!checking) edit.open(editor, ctx);
       return true;
     },
   });
