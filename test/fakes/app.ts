@@ -127,6 +127,16 @@ export class App {
   ribbonEl: HTMLElement | null = null;
   statusBarEl: HTMLElement | null = null;
 
+  /** App.loadLocalStorage / saveLocalStorage: per-vault values kept in memory. */
+  private localValues = new Map<string, unknown>();
+  loadLocalStorage(key: string): unknown {
+    return this.localValues.get(key) ?? null;
+  }
+  saveLocalStorage(key: string, data: unknown): void {
+    if (data === null) this.localValues.delete(key);
+    else this.localValues.set(key, data);
+  }
+
   constructor(backend: VaultBackend = new MemoryBackend(), configDir = ".obsidian") {
     this.vault = new Vault(backend, configDir);
     this.metadataCache = new MetadataCache(this.vault);
@@ -175,6 +185,12 @@ export abstract class Plugin extends Component {
     this.register(() => this.app.viewRegistry.delete(type));
   }
   registerExtensions(): void {}
+  /** Editor extensions registered (CodeMirror 6), kept for the browser harness, dropped on unload. */
+  editorExtensions: unknown[] = [];
+  registerEditorExtension(extension: unknown): void {
+    this.editorExtensions.push(extension);
+    this.register(() => (this.editorExtensions = this.editorExtensions.filter((e) => e !== extension)));
+  }
   private dataPath(): string {
     return `${this.manifest.dir}/data.json`;
   }
