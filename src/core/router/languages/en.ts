@@ -27,7 +27,7 @@ export const en: RouterLanguage = {
     "to-dos?", "todo list", "tasks?", "projects?", "pages?", "write", "save", "remember", "search", "find", "open", "read", "frontmatter", "propert(y|ies)",
   ],
   change: [
-    "save", "saving", "saved", "write", "writing", "add", "adding", "append", "create", "creating", "make", "update", "updating", "change", "changing",
+    "save", "saving", "saved", "write", "writing", "add(?! up)", "adding", "append", "create", "creating", "make", "update", "updating", "change", "changing",
     "edit", "editing", "remember", "store", "record", "put", "insert", "rename", "move", "delete", "remove", "mark", "check off", "tick", "set", "log",
     "jot", "note down", "keep", "fix", "replace", "combine", "merge",
   ],
