@@ -2,6 +2,7 @@
 import { ButtonComponent, Component, MarkdownRenderer, setIcon, type App } from "obsidian";
 import type { ConfirmDecision } from "../../core/ports/user";
 import type { AssistantItem, ChatItem, NoticeItem, RoundOffer, ToolItem, UndoItem, UserItem } from "./transcript";
+import { renderWordDiff } from "./word-diff-preview";
 
 /** What item renderers may do besides drawing. */
 export interface ItemActions {
@@ -113,11 +114,9 @@ function renderConfirm(card: HTMLElement, item: ToolItem, actions: ItemActions):
   }
   if (request.effect === "destructive") box.createDiv({ cls: "vault-agent-confirm-destructive", text: "Destructive: it may delete or overwrite data." });
   const preview = box.createEl("pre", { cls: `vault-agent-preview mod-${request.previewKind}` });
-  for (const line of request.preview.split("\n")) {
-    const cls =
-      request.previewKind !== "diff" ? "" : line.startsWith("+") && !line.startsWith("+++") ? "is-added" : line.startsWith("-") && !line.startsWith("---") ? "is-removed" : line.startsWith("@@") ? "is-hunk" : "";
-    preview.createDiv({ cls: ["vault-agent-preview-line", cls].filter(Boolean), text: line === "" ? " " : line });
-  }
+  // Diffs (vault:edit, vault:write over a note, vault:append) are marked word by word.
+  if (request.previewKind === "diff") renderWordDiff(preview, request.preview);
+  else for (const line of request.preview.split("\n")) preview.createDiv({ cls: "vault-agent-preview-line", text: line === "" ? " " : line });
   const buttons = box.createDiv({ cls: "vault-agent-confirm-buttons" });
   new ButtonComponent(buttons)
     .setButtonText("Approve")
