@@ -88,7 +88,7 @@ export interface HeadlessOptions {
   /** Text memory (minisearch over the vault, built in memory at start) for prefetch and search tools. Default true. */
   memory?: boolean;
   /** Tool catalog options; default: no semantic search (headless memory is text only), no network tools. */
-  catalog?: { semantic?: boolean; network?: boolean };
+  catalog?: { semantic?: boolean; network?: boolean; stagedMemory?: boolean };
   /** MCP servers whose tools join the catalog (started before the first turn, stopped by `close`). Default none. */
   mcpServers?: McpServerConfig[];
   /** Connection options for those servers (tests shorten the backoff or watch the transport). */
