@@ -20,6 +20,8 @@ export interface Step {
   start: number;
   /** The negation cue found in the step ("don't", "nichts"), or null: a negated step changes nothing. */
   negation: string | null;
+  /** Where the negation cue starts in `text` (-1 without one). */
+  negationAt: number;
   /** The step asks only for an answer ("just tell me", "read-only"), or null. */
   answerOnly: string | null;
   /** The step says to look at something ("go through them", "schau dir … an"): it reads. */
@@ -102,14 +104,14 @@ function cuts(message: string, text: string): number[] {
 }
 
 /** A step's first negation cue that is not a request in disguise ("don't forget to…"), or null. */
-function negationIn(folded: string): string | null {
+function negationIn(folded: string): { cue: string; at: number } | null {
   const cues = findCues(NEGATION, folded);
   const first = findCues(NEGATION_FIRST, folded)[0];
   if (first && onlyConnectors(folded.slice(0, first.start))) cues.unshift(first);
   if (cues.length === 0) return null;
   const exceptions = findCues(NOT_NEGATION, folded);
   const real = cues.find((c) => !exceptions.some((e) => c.start >= e.start && c.start < e.end));
-  return real ? real.cue : null;
+  return real ? { cue: real.cue, at: real.start } : null;
 }
 
 /** Nothing but step-starting words, spaces and punctuation ("and", "e poi"). */
@@ -142,7 +144,8 @@ export function readSteps(message: string): Step[] {
     const answer = findCues(ANSWER_ONLY, own)[0];
     const question = /[?？¿]/.test(raw) || /[?？]/.test(message.slice(bounds[i + 1], bounds[i + 1] + 1));
     const looks = findCues(LOOK, own).length > 0;
-    steps.push({ text, start, negation: negationIn(own), answerOnly: answer ? answer.cue : null, looks, question });
+    const negation = negationIn(own);
+    steps.push({ text, start, negation: negation?.cue ?? null, negationAt: negation?.at ?? -1, answerOnly: answer ? answer.cue : null, looks, question });
   }
   return steps;
 }

@@ -75,12 +75,27 @@ function webRequest(message: string): boolean {
   return a.signals.has(SIGNAL.url) || a.terms.includes(CONCEPT + "web");
 }
 
-/** A step that says not to change something ("do not modify any files"): its words ask for nothing. */
+/**
+ * A step that says not to change something ("do not modify any files", "Ändere keine Dateien", "不要修改"): a change
+ * word in the negation's scope. In spaced scripts the scope is the cue's clause from two words before it (the verb of
+ * "Ändere keine", "değiştirme"), so "Delete the notes I don't need" refuses nothing; in unspaced ones, the step.
+ */
 function refusesChange(step: Step): boolean {
   if (step.negation === null) return false;
-  if (asksForChange(step.text)) return true;
-  const terms = analyze(withoutNames(step.text)).terms;
+  const unspaced = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(step.negation);
+  const scope = unspaced ? step.text : scopeOf(step.text, step.negationAt);
+  if (asksForChange(scope)) return true;
+  const terms = analyze(withoutNames(scope)).terms;
   return CHANGE_CONCEPTS.some((c) => terms.includes(CONCEPT + c));
+}
+
+/** Words before a negation cue that are still in its scope (a verb-second or verb-final clause's verb). */
+const SCOPE_WORDS_BEFORE = 2;
+
+/** The text from a few words before the cue at `at` to the end. */
+function scopeOf(text: string, at: number): string {
+  const before = text.slice(0, Math.max(0, at)).split(/\s+/).filter(Boolean);
+  return [...before.slice(Math.max(0, before.length - SCOPE_WORDS_BEFORE)), text.slice(Math.max(0, at))].join(" ");
 }
 
 /** Concepts of changing (related.ts): a negated step with one of them refuses a change ("não corrija", "不要改动"). */

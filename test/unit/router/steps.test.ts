@@ -94,6 +94,12 @@ describe("negation scope", () => {
     expect(router.routeText("Delete Draft.md").tools.map((t) => t.name)).toContain("vault:delete");
   });
 
+  it("a negation scopes over the words after it (and a verb just before it), not over the whole step", () => {
+    expect(offered("Delete the notes I don't need")).toContain("vault:delete");
+    expect(offered("把不要的笔记删掉")).toContain("vault:delete");
+    expect(offered("Ändere keine Dateien, sag mir nur, was in Projekte/Plan.md steht").filter((t) => writers.has(t))).toEqual([]);
+  });
+
   it("a negated question keeps its tool ('which tasks are not done yet?')", () => {
     expect(offered("Which tasks are not done yet?")).toContain("tasks:list");
     expect(offered("Какие задачи у меня ещё не сделаны?")).toContain("tasks:list");
