@@ -214,9 +214,12 @@ function readersFirst(
 /** The request names a folder: the word ("folder", "Ordner", "文件夹"…), a path ending in "/", or a path without a file. */
 function namesFolder(message: string, terms: ReadonlySet<string>): boolean {
   if (terms.has(CONCEPT + "folder") || /[\p{L}\p{N}]\/(?=\s|$)/u.test(message)) return true;
-  // "every note in eval-scratch/inbox": a path with no file in it, in a request that names no file.
-  return !NAMED_NOTE.test(message) && /[\p{L}\p{N}_-]\/[\p{L}\p{N}_-]+(?=[\s,.;:!?]|$)/u.test(withoutQuotes(message));
+  // "every note in eval-scratch/inbox": a path of words without spaces that no file extension ends.
+  return FOLDER_PATH.test(withoutQuotes(message));
 }
+
+/** A path without spaces and without a file extension ("eval-scratch/people", not "eval-scratch/people.md"). */
+const FOLDER_PATH = /(?:^|[\s(])[\p{L}\p{N}_-]+(?:\/[\p{L}\p{N}_-]+)+(?=[\s,;:!?)]|[.](?:\s|$)|$)/u;
 
 /** The text without quoted spans. */
 function withoutQuotes(text: string): string {
