@@ -16,7 +16,7 @@ import { createMemorySearch } from "../../../src/core/memory/memory-search";
 import { Conversation } from "../../../src/core/agent/conversation";
 import { keepStaged } from "../../../src/app/memory-review";
 import { stagedMemoryTools } from "../../../src/tools/memory";
-import { DEFAULT_TOOL_SETTINGS, type ToolContext } from "../../../src/core/protocol/tool";
+import { DEFAULT_TOOL_SETTINGS } from "../../../src/core/protocol/tool";
 import { copyVault } from "../agent/scripted-helpers";
 
 const FACT = "The spare key to the garden shed hangs behind the kitchen calendar.";
