@@ -16,7 +16,9 @@ export function memoryNoteTitle(fact: MemoryFact): string {
       .replace(/[\\/:*?"<>|#^[\]\n]/g, " ")
       .replace(/\s+/g, " ")
       .trim()
-      .slice(0, 60) || "Memory"
+      .slice(0, 60)
+      // A sentence's closing stop is no part of a name ("…4513." would make "…4513..md").
+      .replace(/[\s.,;:!?]+$/, "") || "Memory"
   );
 }
 
