@@ -12,6 +12,7 @@ import { runtimeScenes } from "./runtime-scenes.mjs";
 import { mcpScenes } from "./mcp-scenes.mjs";
 import { mobileScenes } from "./mobile-scenes.mjs";
 import { localLlamaScenes } from "./local-llama-scenes.mjs";
+import { editScenes } from "./edit-scenes.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const outDir = join(root, "test-results", "e2e");
@@ -383,6 +384,7 @@ try {
     args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
   });
   if (!MOBILE_ONLY) for (const theme of ["light", "dark"]) await runTheme(context, theme);
+  if (!MOBILE_ONLY) await editScenes({ chromium, executablePath: CHROMIUM, outDir, screensDir, check, assert, log, WAIT });
   await mobileScenes({ chromium, executablePath: CHROMIUM, html: pathToFileURL(join(outDir, "mobile.html")).href, notes, screensDir, check, assert, log, join, WAIT });
 } catch (error) {
   results.push({ name: "launch and run", ok: false, error });

@@ -3,27 +3,29 @@
  *
  *   {"edits":[{"find":"<unit>","replace":"<text>"}, …]}   or   {"rewrite":"<text>"}
  *
- * where each `<unit>` can only be one of the region's units (sentences or lines, units.ts), JSON-escaped, and the
- * units of one proposal come in document order, each at most once. So every edit a model can produce quotes text
- * that is there, at a place that does not overlap another edit: it always applies.
- *
- * The order is a chain of rules, `from-i ::= edit-i after-i | from-(i+1)` and `after-i ::= "]}" | "," from-(i+1)`:
- * each unit's text is printed once, so the grammar grows linearly with the region (bound: its JSON-escaped length
- * plus about 80 bytes a unit; MAX_REGION_CHARS caps the region).
+ * where each `<unit>` can only be one of the region's units (its sentences or lines, units.ts), JSON-escaped. The
+ * units are one choice factored into a prefix tree (literal-choice.ts), so llama.cpp keeps one live parse per shared
+ * prefix and the grammar grows linearly with the region: its size is bounded by the region's JSON-escaped text plus a
+ * few dozen bytes a unit, and MAX_REGION_CHARS caps the region. Every edit a model can produce quotes text that is
+ * there; applyReply places repeated or out-of-order quotes (proposal.ts), so every proposal applies.
  */
 import { alt, lit, seq, type GbnfExpr } from "../grammar/gbnf-ast";
+import { boundedRepeat } from "../grammar/bounded-repeat";
 import { printGbnf } from "../grammar/gbnf-printer";
 import { jsonString } from "../grammar/json-text";
+import { literalChoice } from "../grammar/literal-choice";
 import { RuleSet } from "../grammar/rule-set";
 import type { EditUnit } from "./units";
 
 /** Regions longer than this (characters) are refused with a sentence: select less. */
 export const MAX_REGION_CHARS = 60_000;
+/** Edits in one proposal at most. */
+export const MAX_EDITS = 200;
 
 export interface EditGrammarOptions {
-  /** Longest replacement of one unit, in characters; default 4× the unit, at least 64, at most 2,000. */
+  /** Longest replacement of one unit, in characters; default 4× the unit (rounded up to a power of two), at least 64, at most 2,048. */
   maxReplaceChars?: number;
-  /** Longest rewrite of the whole region; default 2× the region plus 200, at most 16,000. */
+  /** Longest rewrite of the whole region; default 2× the region plus 200 (rounded up), at most 16,384. */
   maxRewriteChars?: number;
   /** Offer the whole-region rewrite; default true. */
   rewrite?: boolean;
@@ -45,30 +47,29 @@ function bucket(n: number): number {
 export function compileEditGrammar(region: string, units: EditUnit[], options: EditGrammarOptions = {}): EditGrammar {
   if (region.length > MAX_REGION_CHARS) throw new Error(`The text to edit is ${region.length} characters long, over the ${MAX_REGION_CHARS}-character limit; select a part of it.`);
   const rules = new RuleSet();
-  const replaceCap = (u: EditUnit) => options.maxReplaceChars ?? Math.min(2000, bucket(Math.max(64, u.text.length * 4)));
-  const options_: GbnfExpr[] = [];
-  // Bytes: a JSON string character takes at most 6 (a \u escape); the chain's edits all together bound the list.
-  let editBytes = 12;
+  const replaceCap = (u: EditUnit) => options.maxReplaceChars ?? Math.min(2048, bucket(Math.max(64, u.text.length * 4)));
+  const choices: GbnfExpr[] = [];
+  // A JSON string character takes at most 6 bytes (a \u escape).
+  let editBytes = 0;
+  const seen = new Map<string, number>();
+  for (const u of units) seen.set(u.text, Math.max(seen.get(u.text) ?? 0, replaceCap(u)));
+  if (seen.size > 0) {
+    const branches = [...seen].map(([text, cap]) => {
+      editBytes = Math.max(editBytes, utf8Bytes(JSON.stringify(text)) + 24 + 6 * cap);
+      return { text: JSON.stringify(text), then: seq(lit(',"replace":'), jsonString(rules, 0, cap), lit("}")) };
+    });
+    const edit = rules.add("edit", seq(lit('{"find":'), literalChoice(branches)));
+    const most = Math.min(MAX_EDITS, units.length);
+    choices.push(seq(lit('{"edits":['), alt(lit("]}"), seq(edit, boundedRepeat(seq(lit(","), edit), 0, most - 1), lit("]}")))));
+    editBytes = 12 + most * (editBytes + 1);
+  } else choices.push(lit('{"edits":[]}'));
   let rewriteBytes = 0;
-  if (units.length > 0) {
-    // Built from the last unit back, so each rule refers to the one after it.
-    let next: GbnfExpr | null = null;
-    const close = lit("]}");
-    for (let i = units.length - 1; i >= 0; i--) {
-      const u = units[i];
-      const after = next ? alt(close, seq(lit(","), next)) : close;
-      editBytes += utf8Bytes(JSON.stringify(u.text)) + 24 + 6 * replaceCap(u);
-      const edit = seq(lit('{"find":' + JSON.stringify(u.text) + ',"replace":'), jsonString(rules, 0, replaceCap(u)), lit("}"), after);
-      next = rules.add(`from-${i}`, next ? alt(edit, next) : edit);
-    }
-    options_.push(seq(lit('{"edits":['), alt(lit("]}"), next!)));
-  } else options_.push(lit('{"edits":[]}'));
   if (options.rewrite !== false) {
-    const cap = options.maxRewriteChars ?? Math.min(16_000, bucket(region.length * 2 + 200));
+    const cap = options.maxRewriteChars ?? Math.min(16_384, bucket(region.length * 2 + 200));
     rewriteBytes = 14 + 6 * cap;
-    options_.push(seq(lit('{"rewrite":'), jsonString(rules, 0, cap), lit("}")));
+    choices.push(seq(lit('{"rewrite":'), jsonString(rules, 0, cap), lit("}")));
   }
-  return { gbnf: printGbnf(rules.grammar(alt(...options_))), maxBytes: Math.max(editBytes, rewriteBytes) };
+  return { gbnf: printGbnf(rules.grammar(alt(...choices))), maxBytes: Math.max(editBytes, rewriteBytes) };
 }
 
 function utf8Bytes(text: string): number {

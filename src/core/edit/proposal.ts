@@ -61,23 +61,40 @@ export function parseEditReply(text: string): EditReply {
 }
 
 /**
- * The region with the reply's edits made: each `find` is located at the first unit at or after the previous edit's
- * unit whose text it is (the grammar allows only such quotes). Throws EditReplyError for a quote that is not a unit
- * there (a reply made without the grammar).
+ * The region with the reply's edits made. Each `find` is one of the region's units (the grammar allows nothing else);
+ * it is placed at the first unit with that text after the previous edit's, else the first one not yet edited, else
+ * (a unit quoted twice) it replaces that unit's earlier replacement. So every reply of the grammar applies, in any
+ * order. Throws EditReplyError for a quote that is no unit (a reply made without the grammar).
  */
 export function applyReply(region: string, units: EditUnit[], reply: EditReply): string {
   if ("rewrite" in reply) return reply.rewrite;
+  const replaced = placeEdits(units, reply.edits);
   let out = "";
   let at = 0;
-  let unit = 0;
-  for (const edit of reply.edits) {
-    while (unit < units.length && units[unit].text !== edit.find) unit++;
-    if (unit >= units.length) throw new EditReplyError(`The text "${edit.find.slice(0, 60)}" is not a sentence of the text to edit at that place, so the reply cannot apply.`);
-    const u = units[unit++];
-    out += region.slice(at, u.from) + edit.replace;
+  for (const u of units) {
+    const replacement = replaced.get(u.index);
+    if (replacement === undefined) continue;
+    out += region.slice(at, u.from) + replacement;
     at = u.to;
   }
   return out + region.slice(at);
+}
+
+/** Which unit each edit replaces (unit index → its new text); see applyReply. */
+function placeEdits(units: EditUnit[], edits: { find: string; replace: string }[]): Map<number, string> {
+  const byText = new Map<string, EditUnit[]>();
+  for (const u of units) byText.set(u.text, [...(byText.get(u.text) ?? []), u]);
+  const replaced = new Map<number, string>();
+  let last = -1;
+  for (const edit of edits) {
+    const candidates = byText.get(edit.find);
+    if (!candidates) throw new EditReplyError(`The text "${edit.find.slice(0, 60)}" is not a sentence or line of the text to edit, so the reply cannot apply.`);
+    const unit =
+      candidates.find((u) => u.index > last && !replaced.has(u.index)) ?? candidates.find((u) => !replaced.has(u.index)) ?? candidates[candidates.length - 1];
+    replaced.set(unit.index, edit.replace);
+    last = unit.index;
+  }
+  return replaced;
 }
 
 /** The word-level changes that turn the region into `proposed`, as changes of the note. */
@@ -95,8 +112,29 @@ export function changesBetween(target: EditTarget, proposed: string): EditChange
 /** A proposal from a complete reply. */
 export function proposalFromReply(target: EditTarget, replyText: string, units = splitUnits(target.note.slice(target.from, target.to))): EditProposal {
   const region = target.note.slice(target.from, target.to);
-  const proposed = applyReply(region, units, parseEditReply(replyText));
-  return { target, proposed, changes: changesBetween(target, proposed) };
+  const reply = parseEditReply(replyText);
+  const proposed = applyReply(region, units, reply);
+  return { target, proposed, changes: "edits" in reply ? unitChanges(target, units, placeEdits(units, reply.edits)) : changesBetween(target, proposed) };
+}
+
+/** The changes of edits, each unit compared with its replacement alone: the work grows with the edits, not the note. */
+export function unitChanges(target: EditTarget, units: EditUnit[], replaced: Map<number, string>): EditChange[] {
+  const changes: EditChange[] = [];
+  for (const u of units) {
+    const replacement = replaced.get(u.index);
+    if (replacement === undefined) continue;
+    const at = target.from + u.from;
+    for (const h of wordDiff(u.text, replacement)) {
+      changes.push({ id: changes.length + 1, from: at + h.fromA, to: at + h.toA, deleted: u.text.slice(h.fromA, h.toA), insert: replacement.slice(h.fromB, h.toB) });
+    }
+  }
+  return changes;
+}
+
+/** The proposal of a reply read so far (the streaming preview): the completed edits, each unit diffed alone. */
+export function editsProposal(target: EditTarget, units: EditUnit[], edits: { find: string; replace: string }[]): EditProposal {
+  const region = target.note.slice(target.from, target.to);
+  return { target, proposed: applyReply(region, units, { edits }), changes: unitChanges(target, units, placeEdits(units, edits)) };
 }
 
 /** The note with the chosen changes made (by id); the others left as they were. */

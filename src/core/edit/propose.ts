@@ -5,7 +5,7 @@
 import type { Engine } from "../ports/engine";
 import { compileEditGrammar, type EditGrammarOptions } from "./edit-grammar";
 import { partialReply } from "./partial-reply";
-import { applyReply, changesBetween, proposalFromReply, EditReplyError, type EditProposal, type EditTarget } from "./proposal";
+import { changesBetween, editsProposal, proposalFromReply, EditReplyError, type EditProposal, type EditTarget } from "./proposal";
 import { splitUnits } from "./units";
 
 export interface ProposeOptions {
@@ -58,7 +58,7 @@ export async function proposeEdit(engine: Engine, target: EditTarget, instructio
         text += chunk;
         if (now() - last < (options.progressMs ?? 60)) return;
         last = now();
-        const partial = partialProposal(target, region, units, text);
+        const partial = partialProposal(target, units, text);
         if (partial) options.onProgress?.(partial);
       }
     : undefined;
@@ -78,14 +78,11 @@ export async function proposeEdit(engine: Engine, target: EditTarget, instructio
 }
 
 /** The proposal the reply so far supports: completed edits exactly; a rewrite's changes up to shortly before its end. */
-function partialProposal(target: EditTarget, region: string, units: ReturnType<typeof splitUnits>, text: string): EditProposal | null {
+function partialProposal(target: EditTarget, units: ReturnType<typeof splitUnits>, text: string): EditProposal | null {
   const partial = partialReply(text);
   if (!partial) return null;
   try {
-    if ("edits" in partial.reply) {
-      const proposed = applyReply(region, units, partial.reply);
-      return { target, proposed, changes: changesBetween(target, proposed) };
-    }
+    if ("edits" in partial.reply) return editsProposal(target, units, partial.reply.edits);
     const so = partial.reply.rewrite;
     // The rewrite's tail is not written yet: keep the changes that end well before what has been generated.
     const changes = changesBetween(target, so).filter((c) => c.to - target.from + (c.insert.length - c.deleted.length) < so.length - 24 && c.to < target.to);

@@ -36,7 +36,10 @@ export function sendEdit(view: EditorView, instruction: string): void {
   running.get(view)?.abort();
   running.set(view, controller);
   const target = { note: view.state.doc.toString(), from: session.from, to: session.to };
-  view.dispatch({ effects: setPhase.of({ phase: "proposing", notice: null }) });
+  // The selection collapses to the region's start, so the proposal's marks are not hidden under it.
+  view.dispatch({ effects: setPhase.of({ phase: "proposing", notice: null }), selection: { anchor: session.from } });
+  // The prompt's input goes; the keys of the review act in the editor.
+  view.focus();
   const live = () => running.get(view) === controller && editSession(view.state) !== null;
   runner
     .propose(target, instruction, {
