@@ -34,8 +34,11 @@ export interface Step {
 const PROTECTED =
   /"[^"\n]{1,300}"|“[^”\n]{1,300}”|„[^“”\n]{1,300}[“”]|«[^»\n]{1,300}»|「[^」\n]{1,300}」|『[^』\n]{1,300}』|\b(?:https?:\/\/|www\.)\S+|!?\[\[[^\]\n]{1,200}\]\]|[^\s"'“”„«»「」『』()（）[\]、。，：；！？]*\.(?:md|canvas|pdf|png|jpe?g|txt)(?![\p{L}\p{N}])|[\p{L}\p{N}_.-]+(?:\/[\p{L}\p{N}_.-]+)+\/?/gu;
 
-/** Sentence and clause ends: punctuation before a space or the end (so "Plan.md" and "1.5" stay whole), CJK punctuation anywhere. */
-const CLAUSE_END = /[.!?;:,](?=\s|$)|[。！？；：，、\n]/gu;
+/**
+ * Sentence and clause ends: punctuation before a space or the end (so "Plan.md" and "1.5" stay whole), CJK punctuation
+ * anywhere. Not the colon: it introduces what a step is about ("new task: buy milk"), not another step.
+ */
+const CLAUSE_END = /[.!?;,](?=\s|$)|[。！？；，、\n]/gu;
 /** An enumeration mark at the start of an item: "1.", "2)", "(3)", "-", "•". */
 const ENUMERATION = /(?:^|\s)(?:\(?\d{1,2}[.)]|[-*•])\s/gu;
 

@@ -143,7 +143,9 @@ export function routeSteps(message: string, whole: (affirmed: string) => RouteDe
   // A request that must change nothing and that no tool matched can still look: it gets the readers, not the catalog.
   if (offered.size === 0 && readOnly && aboutVault(message)) for (const n of LOOK_TOOLS) if (scorer.has(n)) offered.set(n, 0);
   if (offered.size === 0) return { ...base, reading: { steps: readings, lookFirst: [], readOnly } };
-  const lookFirst = readersFirst(message, steps, readings, [...offered.keys()], scorer);
+  // The actions to look before: the whole request's best tool and each step's (not the siblings family completion adds).
+  const acting = [base.tools[0]?.name, ...readings.map((r) => r.tools[0])].filter((n): n is string => n !== undefined && offered.has(n));
+  const lookFirst = readersFirst(message, steps, readings, [...offered.keys()], scorer, acting);
   for (const n of lookFirst) offered.set(n, 0);
   const tools = [...offered.entries()].map(([name, score]) => ({ name, score }));
   return { tools, chatOnly: false, unsure: false, reading: { steps: readings, lookFirst, readOnly } };
@@ -196,13 +198,16 @@ function readersFirst(
   // A step that says "read" or "go through them" reads a note, unless that step's own tools already read it.
   const looking = readings.filter((r, i) => !r.negated && (steps[i].looks || analyze(r.text).terms.includes(CONCEPT + "read")));
   if (!web && looking.some((r) => !r.tools.some((n) => readers.has(n))) && !offered.includes("vault:read")) add.add("vault:read");
+  // A step that names a note by path or link and does not write it ("translate poem.md into French") reads it.
+  const namesToRead = readings.some((r) => NAMED_NOTE.test(r.text) && r.tools.length > 0 && scorer.reads(r.tools[0]) && !r.tools.some((n) => readers.has(n)));
+  if (several && namesToRead && !reads) add.add("vault:read");
   for (const n of acting) {
     const reader = LOOK_BEFORE[n];
     if (reader && !offered.includes(reader) && !(reader === "vault:read" && reads)) add.add(reader);
   }
   // A folder named is listed ("every note in Projects/"); when nothing on offer finds notes, in a request of several
   // steps or one that changes notes that exist, notes described are searched (a note named by path or link needs none).
-  const changes = acting.some((n) => CHANGES_EXISTING.has(n));
+  const changes = offered.some((n) => CHANGES_EXISTING.has(n));
   const looksIn = several || changes || acting.some((n) => CONTENT_READERS.has(n) || n === "frontmatter:get");
   if (looksIn && namesFolder(message, terms)) add.add("vault:list");
   else if (!offered.some((n) => FINDERS.has(n)) && (several || changes) && !NAMED_NOTE.test(message)) add.add("vault:search");
