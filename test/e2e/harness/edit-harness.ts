@@ -36,7 +36,7 @@ const store: JournalStore = {
   load: async (key) => records.get(key) ?? null,
   save: async (key, text) => void records.set(key, text),
   remove: async (key) => void records.delete(key),
-} as JournalStore;
+};
 const journal = new ChangeJournal(store);
 
 /** The vault the harness's note lives in; a write to the open note reaches the editor, as in Obsidian. */
