@@ -13,6 +13,7 @@ import { mcpScenes } from "./mcp-scenes.mjs";
 import { mobileScenes } from "./mobile-scenes.mjs";
 import { localLlamaScenes } from "./local-llama-scenes.mjs";
 import { editScenes } from "./edit-scenes.mjs";
+import { memoryPhoneScenes, memoryScenes } from "./memory-scenes.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const outDir = join(root, "test-results", "e2e");
@@ -21,6 +22,8 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const WAIT = 10_000;
 /** `--mobile`: only the phone scenes (mobile-scenes.mjs), which need a built llama-server. */
 const MOBILE_ONLY = process.argv.includes("--mobile");
+/** `--only WORD`: only the scenes whose name holds WORD (e.g. `--only memor`); the phone scenes with a server are left out. */
+const ONLY = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
 
 function log(line) {
   process.stdout.write(`${line}\n`);
@@ -61,6 +64,13 @@ writeFileSync(
 <link rel="stylesheet" href="obsidian-theme.css"><link rel="stylesheet" href="styles.css"></head>
 <body><script src="harness.js"></script><script src="main.js"></script></body></html>`,
 );
+// The phone with the desktop harness's scripted engine (the memory scenes): Platform says phone, Node shims stay.
+writeFileSync(
+  join(outDir, "phone.html"),
+  `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<title>Vault Agent phone harness</title><link rel="stylesheet" href="obsidian-theme.css"><link rel="stylesheet" href="styles.css"></head>
+<body><script>window.__harnessMode = "phone";</script><script src="harness.js"></script><script src="main.js"></script></body></html>`,
+);
 // The phone's page: the harness reads __harnessMode before main.js loads (no Node, Platform says mobile).
 writeFileSync(
   join(outDir, "mobile.html"),
@@ -84,6 +94,7 @@ const SOUP_ANSWER =
 // 4. The scenarios, run once per theme on a fresh page.
 const results = [];
 async function check(name, fn) {
+  if (ONLY && !name.includes(ONLY)) return;
   const started = Date.now();
   try {
     await fn();
@@ -364,6 +375,8 @@ async function runTheme(context, theme) {
 
   await runtimeScenes({ page, theme, check, assert, shot, WAIT });
 
+  await memoryScenes({ page, theme, check, assert, shot, input, waitTurnEnd, newConversation, call, say, WAIT });
+
   await check(`[${theme}] unloading the plugin removes its commands, view type, ribbon icon and status bar item`, async () => {
     const left = await page.evaluate(() => window.harness.unload());
     assert(JSON.stringify(left) === JSON.stringify({ commands: 0, views: 0, ribbon: 0, statusBar: 0 }), `left behind: ${JSON.stringify(left)}`);
@@ -385,7 +398,8 @@ try {
   });
   if (!MOBILE_ONLY) for (const theme of ["light", "dark"]) await runTheme(context, theme);
   if (!MOBILE_ONLY) await editScenes({ chromium, executablePath: CHROMIUM, outDir, screensDir, check, assert, log, WAIT });
-  await mobileScenes({ chromium, executablePath: CHROMIUM, html: pathToFileURL(join(outDir, "mobile.html")).href, notes, screensDir, check, assert, log, join, WAIT });
+  await memoryPhoneScenes({ context, html: pathToFileURL(join(outDir, "phone.html")).href, notes, screensDir, check, assert, join, call, say, WAIT });
+  if (!ONLY) await mobileScenes({ chromium, executablePath: CHROMIUM, html: pathToFileURL(join(outDir, "mobile.html")).href, notes, screensDir, check, assert, log, join, WAIT });
 } catch (error) {
   results.push({ name: "launch and run", ok: false, error });
   log(`  ✗ could not run the browser: ${error?.message ?? error}`);

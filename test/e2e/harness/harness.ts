@@ -3,6 +3,8 @@
  * memory, and a scripted engine. The page loads this bundle, then the built main.js (CommonJS), then the test calls
  * `harness.boot()`, which subclasses the plugin's default export only to swap in these machine services.
  */
+import * as codemirrorState from "@codemirror/state";
+import * as codemirrorView from "@codemirror/view";
 import * as obsidian from "../../fakes/obsidian";
 import { App, MemoryBackend } from "../../fakes/obsidian";
 import type { Engine, GenerateRequest, GenerateResult, ModelInfo } from "../../../src/core/ports/engine";
@@ -11,7 +13,7 @@ import type { ModelEntry } from "../../../src/plugin/models/model-library";
 import type { PluginServices, RuntimeReport } from "../../../src/plugin/services";
 import { HarnessRuntime } from "./runtime-harness";
 import { HARNESS_MCP_CONFIG, harnessFiles, harnessMcpTransport } from "./mcp-harness";
-import { mobileObsidian } from "./mobile-harness";
+import { MOBILE_PLATFORM, mobileObsidian } from "./mobile-harness";
 
 /** Posix `path`, enough for main.js's top-level use. */
 const pathShim = {
@@ -29,6 +31,8 @@ const pathShim = {
 const w = window as unknown as Record<string, unknown>;
 /** "mobile" when the page set `__harnessMode` before this bundle: a phone without Node (mobile-harness.ts). */
 const mobile = w.__harnessMode === "mobile";
+/** "phone": the desktop harness's scripted engine with a phone's Platform and classes (the memory scenes' phone screens). */
+const phone = w.__harnessMode === "phone";
 if (!mobile) {
   w.process = { env: {}, platform: "linux", pid: 1, execPath: "/usr/bin/obsidian" };
   // Obsidian's renderer has Node's `global` too (the MCP SDK's stdio dependencies read it when loaded).
@@ -42,7 +46,10 @@ w.require = (name: string) => {
     if (name === "obsidian") return mobileObsidian;
     throw new Error(`Cannot find module '${name}' (no Node on mobile).`);
   }
-  if (name === "obsidian") return obsidian;
+  if (name === "obsidian") return phone ? { ...obsidian, Platform: MOBILE_PLATFORM } : obsidian;
+  // Obsidian provides the CodeMirror 6 it embeds; main.js keeps them external (the editor extension uses them).
+  if (name === "@codemirror/state") return codemirrorState;
+  if (name === "@codemirror/view") return codemirrorView;
   const bare = name.replace(/^node:/, "");
   if (bare === "path") return pathShim;
   // Other Node modules are only used by the desktop services, which the harness replaces.
@@ -181,7 +188,7 @@ function harnessSettings(options: BootOptions): Record<string, unknown> {
 
 async function boot(options: BootOptions): Promise<void> {
   document.body.addClass(`theme-${options.theme}`);
-  if (mobile) document.body.addClass("is-mobile", "is-phone");
+  if (mobile || phone) document.body.addClass("is-mobile", "is-phone");
   vaultBackend = new MemoryBackend({
     ...options.notes,
     ".obsidian/plugins/vault-agent/data.json": JSON.stringify(harnessSettings(options)),
@@ -227,6 +234,12 @@ const harness = {
   },
   read(path: string): string | null {
     return app.vault.peek(path);
+  },
+  /** Creates a note as the user would (a memory kept earlier, for the memory scenes). */
+  async createNote(path: string, text: string): Promise<void> {
+    const folder = path.split("/").slice(0, -1).join("/");
+    if (folder && !app.vault.getAbstractFileByPath(folder)) await app.vault.createFolder(folder);
+    await app.vault.create(path, text);
   },
   /** Paths and sizes of the vault's files under `prefix` (binary ones too: the flat vector index). */
   files(prefix = ""): { path: string; size: number; mtime: number }[] {
