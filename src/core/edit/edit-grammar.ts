@@ -33,6 +33,8 @@ export interface EditGrammarOptions {
 
 export interface EditGrammar {
   gbnf: string;
+  /** The same constraint as a JSON Schema (`find` an enum of the units), for engines that constrain through a server's JSON Schema support. */
+  jsonSchema: Record<string, unknown>;
   /** Upper bound of the reply's UTF-8 bytes. */
   maxBytes: number;
 }
@@ -69,7 +71,15 @@ export function compileEditGrammar(region: string, units: EditUnit[], options: E
     rewriteBytes = 14 + 6 * cap;
     choices.push(seq(lit('{"rewrite":'), jsonString(rules, 0, cap), lit("}")));
   }
-  return { gbnf: printGbnf(rules.grammar(alt(...choices))), maxBytes: Math.max(editBytes, rewriteBytes) };
+  return { gbnf: printGbnf(rules.grammar(alt(...choices))), jsonSchema: editJsonSchema(units, options), maxBytes: Math.max(editBytes, rewriteBytes) };
+}
+
+function editJsonSchema(units: EditUnit[], options: EditGrammarOptions): Record<string, unknown> {
+  const texts = [...new Set(units.map((u) => u.text))];
+  const edit = { type: "object", properties: { find: { enum: texts }, replace: { type: "string" } }, required: ["find", "replace"], additionalProperties: false };
+  const edits = { type: "object", properties: { edits: { type: "array", items: edit, maxItems: Math.min(MAX_EDITS, units.length) } }, required: ["edits"], additionalProperties: false };
+  if (options.rewrite === false) return edits;
+  return { anyOf: [edits, { type: "object", properties: { rewrite: { type: "string" } }, required: ["rewrite"], additionalProperties: false }] };
 }
 
 function utf8Bytes(text: string): number {

@@ -65,6 +65,7 @@ export async function proposeEdit(engine: Engine, target: EditTarget, instructio
   const result = await engine.generate({
     messages: editMessages(region, instruction),
     grammar: grammar.gbnf,
+    jsonSchema: grammar.jsonSchema,
     maxTokens: Math.min(options.maxTokens ?? 4096, grammar.maxBytes),
     temperature: options.temperature ?? 0.2,
     ...(options.seed !== undefined ? { seed: options.seed } : {}),

@@ -99,6 +99,12 @@ describe("edit grammar", () => {
     expect(b).toBeLessThan(large.length + 1000 * 40);
   });
 
+  it("says the same as a JSON Schema for engines that constrain through a server: find is one of the sentences", () => {
+    const schema = grammar.jsonSchema as { anyOf: { properties: { edits?: { items: { properties: { find: { enum: string[] } } } } } }[] };
+    expect(schema.anyOf[0].properties.edits!.items.properties.find.enum).toEqual([...new Set(units.map((u) => u.text))]);
+    expect(schema.anyOf).toHaveLength(2);
+  });
+
   it("refuses a region over the size limit with a sentence", () => {
     const huge = "word ".repeat(13_000);
     expect(() => compileEditGrammar(huge, splitUnits(huge))).toThrow(/select a part of it/);
