@@ -55,6 +55,9 @@ export async function run(argv: string[]): Promise<number> {
       return 1;
     }
     const note = await vault.read(path);
+    if (headless.testModel && options.json !== true) {
+      process.stderr.write("[note] The model is a generated random-weight test model: its words are noise; what this run shows is that every proposed change quotes the note and applies. Pass --model F for real edits.\n");
+    }
     const target = targetOf(note, options);
     const json = options.json === true;
     let proposal;
