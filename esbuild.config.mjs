@@ -105,6 +105,26 @@ const zodEnglishOnly = {
   },
 };
 
+/**
+ * The MCP client is always given the code-free cfworker validator (src/engine/mcp/mcp-connection.ts), the tool
+ * registry uses it too (src/tools/args-validator.ts): the SDK's default ajv provider, which the client module imports
+ * for when none is given, is replaced by one that says so, and ajv (about 150 KiB with its formats) stays out of
+ * main.js. The headless code and the tests keep real ajv.
+ */
+const mcpWithoutAjv = {
+  name: "mcp-without-ajv",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]validation[\\/]ajv-provider\.js$/ }, () => ({
+      contents:
+        'export class AjvJsonSchemaValidator { constructor() { throw new Error("Vault Agent gives the MCP client its cfworker validator; ajv is not part of the plugin."); } }\n',
+      loader: "js",
+    }));
+    build.onResolve({ filter: /^ajv(-formats)?(\/|$)/ }, (args) => ({
+      errors: [{ text: `${args.path} is imported from ${args.importer}; main.js validates with @cfworker/json-schema (src/tools/args-validator.ts), never ajv.` }],
+    }));
+  },
+};
+
 /** The module of every router language table (src/core/router/languages/all.ts). */
 const LANGUAGES_ENTRY = "src/core/router/languages/all.ts";
 
@@ -158,7 +178,7 @@ export function mainOptions(hostText) {
     format: "cjs",
     target: "es2022",
     external: MAIN_EXTERNALS,
-    plugins: [forbidHostPackages, zodEnglishOnly, routerLanguagesPacked],
+    plugins: [forbidHostPackages, zodEnglishOnly, mcpWithoutAjv, routerLanguagesPacked],
     define: {
       // Compressed: the host is text only the desktop writes to disk, and packed it is about a third of the size.
       __ENGINE_HOST_BROTLI__: JSON.stringify(packHost(hostText)),

@@ -4,10 +4,7 @@
  * time (MCP servers start, stop and change their lists); listeners hear of every change.
  */
 import { z } from "zod";
-import Ajv from "ajv";
-import Ajv2019 from "ajv/dist/2019";
-import Ajv2020 from "ajv/dist/2020";
-import addFormats from "ajv-formats";
+import { compileArgsValidator } from "./args-validator";
 import type { ToolDefinition } from "../core/protocol/tool";
 import type { CatalogChange, GrammarTool, JsonSchema, RegisteredTool, ToolCatalog } from "../core/protocol/registry";
 
@@ -33,35 +30,15 @@ export function toolArgsSchema(args: z.ZodObject): JsonSchema {
   return schema;
 }
 
-type AnyAjv = Ajv | Ajv2019 | Ajv2020;
-
-function withFormats<T extends AnyAjv>(ajv: T): T {
-  addFormats(ajv);
-  return ajv;
-}
-
 export class ToolRegistry implements ToolCatalog {
   private readonly byName = new Map<string, RegisteredTool>();
   private readonly listeners = new Set<(change: CatalogChange) => void>();
-  /** One validator instance per JSON Schema dialect, made when first needed (servers send draft-07 or 2020-12). */
-  private readonly ajvs = new Map<string, AnyAjv>();
 
   constructor(tools: readonly ToolDefinition[] = []) {
     for (const definition of tools) {
       this.check(definition, this.byName);
       this.byName.set(definition.name, this.register(definition));
     }
-  }
-
-  private ajvFor(dialect: string): AnyAjv {
-    const kind = /draft-0[4-7]/.test(dialect) ? "07" : dialect.includes("2019-09") ? "2019" : "2020";
-    let ajv = this.ajvs.get(kind);
-    if (!ajv) {
-      const options = { allErrors: true, strict: false };
-      ajv = withFormats(kind === "07" ? new Ajv(options) : kind === "2019" ? new Ajv2019(options) : new Ajv2020(options));
-      this.ajvs.set(kind, ajv);
-    }
-    return ajv;
   }
 
   /** The checks of one tool against the tools it joins; throws a ToolRegistryError. */
@@ -105,12 +82,12 @@ export class ToolRegistry implements ToolCatalog {
       if (!keys.includes(p)) throw new ToolRegistryError(`Tool "${name}" lists path arg "${p}", which is not one of its args.`);
     }
     const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-    // The validator gets a copy without `$schema` / `$id`: the dialect picks the ajv instance, and two servers may
-    // reuse one `$id` (ajv keeps ids per instance).
+    // The validator gets a copy without `$schema` / `$id`: the dialect picks the draft (servers send draft-07 or
+    // 2020-12), and two servers may reuse one `$id`.
     const { $schema, $id: _id, ...body } = schema;
     let validate: RegisteredTool["validate"];
     try {
-      validate = this.ajvFor(typeof $schema === "string" ? $schema : "").compile(body);
+      validate = compileArgsValidator(body, typeof $schema === "string" ? $schema : "");
     } catch (err) {
       throw new ToolRegistryError(`Tool "${name}" has a JSON Schema the validator cannot compile: ${(err as Error).message}`);
     }

@@ -4,6 +4,7 @@
  * becomes one sentence naming the server.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -122,7 +123,9 @@ export class McpConnection {
         this.stderrTail = (this.stderrTail + chunk.toString()).slice(-STDERR_TAIL);
       });
     }
-    const client = new Client(this.options.clientInfo, { capabilities: {} });
+    // Tool output schemas are checked with the same code-free validator as tool args (src/tools/args-validator.ts),
+    // so main.js carries no ajv (esbuild.config.mjs leaves the SDK's default ajv provider out).
+    const client = new Client(this.options.clientInfo, { capabilities: {}, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (this.client === client) void this.refreshTools(client);
     });
