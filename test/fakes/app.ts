@@ -1,6 +1,7 @@
 /** Fakes of Obsidian's App, Plugin, command registry and settings window. */
 import { SecretStorage } from "./api-version";
 import { Component } from "./events";
+import { showSettingTab } from "./setting-definitions";
 import { setIcon, type PluginSettingTab } from "./ui";
 import { FileManager, MemoryBackend, MetadataCache, Vault, type VaultBackend } from "./vault";
 import { MarkdownView, Workspace, type View, type WorkspaceLeaf } from "./workspace";
@@ -101,7 +102,8 @@ export class AppSetting {
       host.empty();
       host.appendChild(tab.containerEl);
     }
-    tab.display();
+    // From 1.13 a tab with declarative settings is drawn from them, else by display().
+    showSettingTab(tab);
     return {};
   }
   close(): void {

@@ -239,6 +239,11 @@ export class ButtonComponent {
     this.buttonEl.addClass("mod-warning");
     return this;
   }
+  /** 1.13's name for a destructive button. */
+  setDestructive(): this {
+    this.buttonEl.addClass("mod-destructive");
+    return this;
+  }
   setClass(cls: string): this {
     this.buttonEl.addClass(cls);
     return this;
@@ -390,13 +395,38 @@ export class Modal {
 export abstract class SettingTab {
   app: App;
   containerEl: HTMLElement;
+  /** 1.13: what getSettingDefinitions() returned at the last update(). */
+  settingItems: unknown[] = [];
+  /** Set while the fake settings window shows the tab from its definitions (setting-definitions.ts). */
+  shownDefinitions: { redraw(): void; refreshDomState(): void; teardown(): void } | null = null;
   constructor(app: App) {
     this.app = app;
     this.containerEl = doc().createElement("div");
     this.containerEl.addClass("vertical-tab-content");
   }
-  abstract display(): void;
-  hide(): void {}
+  /** 1.13: the tab's declarative settings; none by default (the app then calls display()). */
+  getSettingDefinitions(): unknown[] {
+    return [];
+  }
+  /** 1.13: stores fresh definitions and, while they are shown, draws them again. */
+  update(): void {
+    this.settingItems = this.getSettingDefinitions();
+    this.shownDefinitions?.redraw();
+  }
+  /** 1.13: re-evaluates every shown row's `visible` predicate in place. */
+  refreshDomState(): void {
+    this.shownDefinitions?.refreshDomState();
+  }
+  /** 1.13: the app's own tabs read the vault's config; plugin tabs override. */
+  getControlValue(_key: string): unknown {
+    return undefined;
+  }
+  setControlValue(_key: string, _value: unknown): void | Promise<void> {}
+  display(): void {}
+  hide(): void {
+    this.shownDefinitions?.teardown();
+    this.shownDefinitions = null;
+  }
 }
 
 export abstract class PluginSettingTab extends SettingTab {
@@ -405,6 +435,17 @@ export abstract class PluginSettingTab extends SettingTab {
   constructor(app: App, plugin: { manifest: { id: string; name: string } }) {
     super(app);
     this.plugin = plugin;
+  }
+  /** 1.13: reads `this.plugin.settings[key]`. */
+  override getControlValue(key: string): unknown {
+    return (this.plugin as { settings?: Record<string, unknown> }).settings?.[key];
+  }
+  /** 1.13: sets `this.plugin.settings[key]` and saves the plugin's data. */
+  override async setControlValue(key: string, value: unknown): Promise<void> {
+    const plugin = this.plugin as { settings?: Record<string, unknown>; saveData?(data: unknown): Promise<void> };
+    if (!plugin.settings) return;
+    plugin.settings[key] = value;
+    await plugin.saveData?.(plugin.settings);
   }
 }
 

@@ -115,11 +115,11 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     this.runtimeSection?.detach();
     super.hide();
     // From 1.13 the app owns what it drew in the tab.
-    if (!this.declarative()) this.containerEl.empty();
+    if (!this.appDrawsRows()) this.containerEl.empty();
   }
 
   /** Whether this app draws the tab from getSettingDefinitions(). */
-  private declarative(): boolean {
+  private appDrawsRows(): boolean {
     return requireApiVersion(DECLARATIVE_SETTINGS_VERSION);
   }
 
@@ -164,7 +164,10 @@ export class VaultAgentSettingTab extends PluginSettingTab {
       desc: "Whether the engine runs, on which backend, with which model.",
       aliases: ["status", "backend", "threads"],
       render: (setting) => {
-        void this.describeProcess().then((text) => setting.setDesc(text));
+        // A block, not `=> setting.setDesc(text)`: a Setting has then(), so resolving with it would never settle.
+        void this.describeProcess().then((text) => {
+          setting.setDesc(text);
+        });
       },
     };
     return { type: "group", heading: "Built-in engine", items: [processRow, ...runtime.rows()] };
