@@ -4,7 +4,7 @@
  * and a validator a fifth of ajv's size. Its findings are reported the way the gatekeeper words them (ajv's wording:
  * `"to" must be <= 10`, `has unknown key "colour"`), leaf findings only.
  */
-import { Validator, type OutputUnit, type Schema, type SchemaDraft } from "@cfworker/json-schema";
+import { Validator, type OutputUnit, type SchemaDraft } from "@cfworker/json-schema";
 import type { ArgsValidator, JsonSchema, SchemaError } from "../core/protocol/registry";
 
 /** The draft a `$schema` names; 2020-12 when it names none. */
@@ -106,7 +106,7 @@ export function schemaErrors(schema: unknown, units: readonly OutputUnit[]): Sch
 
 /** Compiles the schema once; each call validates and leaves its findings on `.errors` (null when valid). */
 export function compileArgsValidator(schema: JsonSchema, dialect = ""): ArgsValidator {
-  const validator = new Validator(schema as Schema, draftOf(dialect), false);
+  const validator = new Validator(schema, draftOf(dialect), false);
   const validate: ArgsValidator = (args: unknown): boolean => {
     const result = validator.validate(args);
     validate.errors = result.valid ? null : schemaErrors(schema, result.errors);
