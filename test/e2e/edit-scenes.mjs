@@ -95,7 +95,7 @@ async function themeScenes({ context, url, theme, check, assert, screensDir, WAI
     await waitPhase("review");
     const s = await h(() => window.editHarness.session());
     assert(streamed >= 1 && streamed < 3, `changes while streaming: ${streamed}`);
-    assert(JSON.stringify(s.changes.map((c) => [c.deleted, c.insert])) === JSON.stringify([["tomatos", "tomatoes"], ["too ", ""], ["", "and mulch "]]), `changes: ${JSON.stringify(s.changes)}`);
+    assert(JSON.stringify(s.changes.map((c) => [c.deleted, c.insert])) === JSON.stringify([["tomatos", "tomatoes"], ["too ", ""], ["", " and mulch"]]), `changes: ${JSON.stringify(s.changes)}`);
     assert((await h(() => window.editHarness.doc())) === EDIT_NOTE && (await h(() => window.editHarness.saved())) === EDIT_NOTE, "the note must not change before an accept");
     assert((await page.locator(".vault-agent-edit-deleted").count()) === 2, "two deletions struck through");
     assert((await page.locator("ins.vault-agent-edit-inserted").count()) === 2, "two insertions marked");

@@ -25,7 +25,18 @@ const MAX_DISTANCE = 500;
 /** The word-level differences between two texts, in order, adjacent ones (only white space between) merged. */
 export function wordDiff(a: string, b: string): DiffHunk[] {
   const raw = diffUnits(tokenize(a), tokenize(b), true);
-  return mergeAcrossSpace(raw, a);
+  return mergeAcrossSpace(raw, a).map((h, i, all) => slideInsertion(h, a, b, i > 0 ? all[i - 1].toA : 0));
+}
+
+/**
+ * An insertion that ends with the space just before it moves one place left ("compost| and mulch", not
+ * "compost |and mulch "), so it reads after the word it follows. Same text either way.
+ */
+function slideInsertion(h: DiffHunk, a: string, b: string, floor: number): DiffHunk {
+  if (h.fromA !== h.toA || h.toB === h.fromB || h.fromA - 1 < floor) return h;
+  const last = b[h.toB - 1];
+  if (!/\s/.test(last) || a[h.fromA - 1] !== last) return h;
+  return { fromA: h.fromA - 1, toA: h.toA - 1, fromB: h.fromB - 1, toB: h.toB - 1 };
 }
 
 /** Hunks over two token lists, as character offsets. `split`: may fall back to lines, then words inside them. */
