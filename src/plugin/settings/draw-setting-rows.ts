@@ -13,16 +13,23 @@ export interface ControlValues {
   write(key: string, value: unknown): Promise<void>;
 }
 
-/** The drawn rows: re-evaluate what is visible, or stop every row's live updates. */
+/** The drawn rows: whether what is visible changed since (then draw them again), or stop every row's live updates. */
 export interface DrawnRows {
-  refreshVisibility(): void;
+  stale(): boolean;
   stop(): void;
 }
 
+/**
+ * Draws the rows whose `visible` holds now; a hidden row is left out (as the apps before 1.13 never had it), so a
+ * change to what is visible means drawing again.
+ */
 export function drawSettingRows(containerEl: HTMLElement, items: SettingItem[], values: ControlValues): DrawnRows {
-  const shown: { els: HTMLElement[]; item: { visible?: boolean | (() => boolean) }; section?: () => boolean }[] = [];
+  const seen: { visible: () => boolean; drawn: boolean }[] = [];
   const stops: (() => void)[] = [];
-  const drawRow = (row: SettingRow, section?: () => boolean) => {
+  const drawRow = (row: SettingRow, visible: () => boolean) => {
+    const drawn = visible();
+    seen.push({ visible, drawn });
+    if (!drawn) return;
     const setting = new Setting(containerEl).setName(row.name);
     if (row.desc) setting.setDesc(row.desc);
     if (row.control) drawControl(setting, row.control, values);
@@ -30,23 +37,19 @@ export function drawSettingRows(containerEl: HTMLElement, items: SettingItem[], 
       const stop = row.render(setting);
       if (stop) stops.push(stop);
     }
-    shown.push({ els: [setting.settingEl], item: row, section });
   };
   for (const item of items) {
     if (!isSection(item)) {
-      drawRow(item);
+      drawRow(item, () => isVisible(item));
       continue;
     }
-    const heading = new Setting(containerEl).setName(item.heading).setHeading();
-    shown.push({ els: [heading.settingEl], item });
-    for (const row of item.items) drawRow(row, () => isVisible(item));
+    const section = () => isVisible(item);
+    seen.push({ visible: section, drawn: section() });
+    if (section()) new Setting(containerEl).setName(item.heading).setHeading();
+    for (const row of item.items) drawRow(row, () => section() && isVisible(row));
   }
-  const refreshVisibility = () => {
-    for (const { els, item, section } of shown) for (const el of els) el.toggle((section?.() ?? true) && isVisible(item));
-  };
-  refreshVisibility();
   return {
-    refreshVisibility,
+    stale: () => seen.some((row) => row.visible() !== row.drawn),
     stop: () => {
       for (const stop of stops.splice(0)) stop();
     },

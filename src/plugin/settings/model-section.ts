@@ -45,10 +45,10 @@ export class ModelSection {
   private fileRows(): SettingRow[] {
     return [
       {
-        // Live: the dropdown and the list come from the model files on disk.
+        // Live: the dropdown lists the model files on disk.
         name: "Chat model",
         desc: "The model that answers. Files are read from the plugin's models folder and your folder.",
-        aliases: ["model", "gguf", "model list", "use model"],
+        aliases: ["model", "gguf", "choose model"],
         render: (setting) => this.live((current) => this.drawChatModel(setting, current)),
       },
       {
@@ -56,6 +56,13 @@ export class ModelSection {
         desc: "Used for semantic search of your notes.",
         aliases: ["embeddings", "semantic search", "gguf"],
         render: (setting) => this.live((current) => this.drawEmbeddingModel(setting, current)),
+      },
+      {
+        // Live: read from the folders when drawn.
+        name: "Model files",
+        desc: "The .gguf files found. Use makes one the chat model; Self-check loads it and generates under a grammar.",
+        aliases: ["model list", "gguf", "use model", "self-check"],
+        render: (setting) => this.live((current) => this.drawModelFiles(setting, current)),
       },
       {
         name: "Your models folder",
@@ -95,34 +102,38 @@ export class ModelSection {
     }
   }
 
-  /** The chat model's dropdown, a refresh button, and the list of model files below its description. */
+  /** The chat model's dropdown and the button that lists the files again. */
   private async drawChatModel(setting: Setting, current: () => boolean): Promise<void> {
-    let list = setting.infoEl.querySelector<HTMLElement>(".vault-agent-model-picker");
-    if (!list) list = setting.infoEl.createDiv({ cls: "vault-agent-model-picker" });
-    list.empty();
-    list.createDiv({ cls: "vault-agent-muted", text: "Looking for models…" });
     const models = await this.models();
     if (!current()) return;
-    list.empty();
     setting.controlEl.empty();
-    if (typeof models === "string") {
-      list.createDiv({ cls: "vault-agent-error-text", text: models });
-      return;
+    if (typeof models !== "string") {
+      const dropdown = new DropdownComponent(setting.controlEl).addOption("", models.length ? "Choose a model" : "No models found");
+      for (const m of models) if (m.info) dropdown.addOption(m.path, m.info.name || m.fileName);
+      dropdown.setValue(this.deps.settings().modelPath).onChange(async (v) => {
+        await this.deps.save({ modelPath: v });
+        this.refreshModels();
+      });
     }
-    const s = this.deps.settings();
-    const dropdown = new DropdownComponent(setting.controlEl).addOption("", models.length ? "Choose a model" : "No models found");
-    for (const m of models) if (m.info) dropdown.addOption(m.path, m.info.name || m.fileName);
-    dropdown.setValue(s.modelPath).onChange(async (v) => {
-      await this.deps.save({ modelPath: v });
-      this.refreshModels();
-    });
     setting.addExtraButton((b) =>
       b
         .setIcon("refresh-cw")
         .setTooltip("Refresh the list")
         .onClick(() => this.refreshModels()),
     );
-    this.drawModelList(list.createDiv({ cls: "vault-agent-model-list" }), models);
+  }
+
+  /** The model files below the row's description: each with its facts, checks and "Use"; or why none are listed. */
+  private async drawModelFiles(setting: Setting, current: () => boolean): Promise<void> {
+    let picker = setting.infoEl.querySelector<HTMLElement>(".vault-agent-model-picker");
+    if (!picker) picker = setting.infoEl.createDiv({ cls: "vault-agent-model-picker" });
+    picker.empty();
+    picker.createDiv({ cls: "vault-agent-muted", text: "Looking for models…" });
+    const models = await this.models();
+    if (!current()) return;
+    picker.empty();
+    if (typeof models === "string") picker.createDiv({ cls: "vault-agent-error-text", text: models });
+    else this.drawModelList(picker.createDiv({ cls: "vault-agent-model-list" }), models);
   }
 
   private async drawEmbeddingModel(setting: Setting, current: () => boolean): Promise<void> {

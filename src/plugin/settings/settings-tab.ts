@@ -63,7 +63,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   /** Kept across redraws: it holds the running download. */
   private readonly modelSection: ModelSection;
   private readonly runtimeSection: EngineRuntimeSection | null;
-  /** What display() drew (apps before 1.13): its visibility refresh and its rows' live updates. */
+  /** What display() drew (apps before 1.13): whether its visible rows changed, and its rows' live updates. */
   private drawn: DrawnRows | null = null;
 
   constructor(app: App, plugin: Plugin, deps: SettingsTabDeps) {
@@ -136,7 +136,7 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     if (REDRAW_KEYS.has(key)) this.redraw();
     // Rows shown or hidden by another setting (the conversations folder) follow it.
     else if (requireApiVersion("1.13.0")) this.refreshDomState();
-    else this.drawn?.refreshVisibility();
+    else if (this.drawn?.stale()) this.drawRows();
   }
 
   private stopRows(): void {

@@ -264,11 +264,17 @@ describe("display() on apps before 1.13", () => {
     expect(Notice.shown.at(-1)).toBe("Enter a whole number from 1 to 20.");
   });
 
-  it("redraws the engine's rows when the engine changes", async () => {
+  it("leaves hidden rows out, and draws them when the setting they follow changes", async () => {
     const { fake, tab } = setup();
     fake.setting.open();
     fake.setting.openTabById("vault-agent");
-    expect(rowNamed(tab.containerEl, "Server URL").hidden).toBe(true);
+    expect(shownRows(tab.containerEl)).not.toContain("Server URL");
+    expect(shownRows(tab.containerEl)).not.toContain("Conversations folder");
+    const storage = rowNamed(tab.containerEl, "Store conversations in").querySelector("select")!;
+    storage.value = "vault";
+    storage.dispatchEvent(new Event("change"));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(shownRows(tab.containerEl)).toContain("Conversations folder");
     const engine = [...tab.containerEl.querySelectorAll<HTMLElement>(".setting-item")].find(
       (r) => !r.classList.contains("setting-item-heading") && r.querySelector(".setting-item-name")?.textContent === "Engine",
     )!;
