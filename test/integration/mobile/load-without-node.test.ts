@@ -1,6 +1,7 @@
 /**
  * main.js where there is no Node (Obsidian mobile): the bundle is built as a release builds it, evaluated with a
- * `require` that hands out the `obsidian` stub and throws for every other module, and the plugin is constructed
+ * `require` that hands out the `obsidian` stub and the CodeMirror packages Obsidian's editor is made of (the app
+ * provides them on mobile as on desktop) and throws for every other module, and the plugin is constructed
  * with Platform saying "mobile app". Nothing may reach a Node module, at load or when its services are made.
  * (onload itself needs a DOM; the Chromium harness runs it.)
  */
@@ -11,6 +12,8 @@ import { join } from "node:path";
 import { runInThisContext } from "node:vm";
 import esbuild from "esbuild";
 import * as obsidian from "obsidian";
+import * as cmState from "@codemirror/state";
+import * as cmView from "@codemirror/view";
 import { fakeApp } from "../../fakes/fake-app";
 
 let dir: string;
@@ -36,6 +39,8 @@ function load(asked: string[]): new (app: unknown, manifest: unknown) => { creat
   const require = (name: string) => {
     asked.push(name);
     if (name === "obsidian") return obsidian;
+    if (name === "@codemirror/state") return cmState;
+    if (name === "@codemirror/view") return cmView;
     throw new Error(`main.js required "${name}", which does not exist on mobile`);
   };
   // Wrapped as Obsidian wraps a plugin: module, exports and require are the only names it is given.
@@ -58,6 +63,6 @@ describe("main.js without Node", () => {
     await expect(services.createEngine({ engineKind: "builtin", modelPath: "/m.gguf" })).rejects.toThrow(/Needs the desktop app.*llama\.cpp or OpenAI-compatible server/);
     // A server engine is made here, in the renderer, with no engine host.
     await expect(services.testServer({ kind: "llama-server", url: "http://127.0.0.1:9" })).rejects.toThrow(/cannot be reached/);
-    expect([...new Set(asked)]).toEqual(["obsidian"]);
+    expect([...new Set(asked)].filter((n) => !n.startsWith("@codemirror/")).sort()).toEqual(["obsidian"]);
   });
 });
