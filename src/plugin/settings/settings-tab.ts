@@ -17,7 +17,7 @@ import { mcpSection, type McpSectionDeps } from "./mcp-section";
 import { conversationsSection, memorySection } from "./memory-section";
 import { ModelSection } from "./model-section";
 import { SettingBindings } from "./setting-bindings";
-import type { SettingItem, SettingRow, SettingSection } from "./setting-rows";
+import { isSection, type SettingItem, type SettingRow, type SettingSection } from "./setting-rows";
 import type { VaultAgentSettings } from "./settings";
 import { trustSection } from "./trust-section";
 
@@ -65,6 +65,8 @@ export class VaultAgentSettingTab extends PluginSettingTab {
   private readonly runtimeSection: EngineRuntimeSection | null;
   /** What display() drew (apps before 1.13): whether its visible rows changed, and its rows' live updates. */
   private drawn: DrawnRows | null = null;
+  /** Stops the live updates of each drawn row (MCP states, install progress, model lists) that has not stopped yet. */
+  private readonly live = new Set<() => void>();
 
   constructor(app: App, plugin: Plugin, deps: SettingsTabDeps) {
     super(app, plugin);
@@ -112,6 +114,8 @@ export class VaultAgentSettingTab extends PluginSettingTab {
 
   override hide(): void {
     this.stopRows();
+    // Whatever app drew the rows, their live updates end when the tab hides.
+    for (const stop of [...this.live]) stop();
     this.runtimeSection?.detach();
     super.hide();
     // From 1.13 the app owns what it drew in the tab.
@@ -154,7 +158,25 @@ export class VaultAgentSettingTab extends PluginSettingTab {
     if (this.runtimeSection) sections.push(this.builtinEngineSection(this.runtimeSection));
     if (deps.mcp) sections.push(mcpSection({ settings: deps.settings, save: deps.save, mcp: deps.mcp, stdioHidden: desktopOnly }));
     sections.push(trustSection(deps.settings()));
-    return sections;
+    return sections.map((item) => (isSection(item) ? { ...item, items: item.items.map((row) => this.tracked(row)) } : this.tracked(item)));
+  }
+
+  /** The row, its live updates recorded so that hide() stops them even where the app does not call the row's cleanup. */
+  private tracked(row: SettingRow): SettingRow {
+    const render = row.render;
+    if (!render) return row;
+    return {
+      ...row,
+      render: (setting) => {
+        const stop = render(setting);
+        if (!stop) return;
+        const once = () => {
+          if (this.live.delete(once)) stop();
+        };
+        this.live.add(once);
+        return once;
+      },
+    };
   }
 
   private builtinEngineSection(runtime: EngineRuntimeSection): SettingSection {

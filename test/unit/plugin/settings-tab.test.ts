@@ -14,6 +14,7 @@ import { toolFamilies } from "../../../src/app/assemble-agent";
 import type { EngineStatus } from "../../../src/plugin/engine/managed-engine";
 import type { InstallController } from "../../../src/plugin/runtime/install-controller";
 import type { PluginServices } from "../../../src/plugin/services";
+import type { McpSectionDeps } from "../../../src/plugin/settings/mcp-section";
 import { TOOL_FAMILY_KEY, TRUSTED_SERVER_KEY } from "../../../src/plugin/settings/setting-bindings";
 import { controlRows, isSection, isVisible, type SettingItem, type SettingRow } from "../../../src/plugin/settings/setting-rows";
 import { loadSettings, type VaultAgentSettings } from "../../../src/plugin/settings/settings";
@@ -23,7 +24,26 @@ class TestPlugin extends Plugin {}
 
 const MOVED = { from: "/vault/.obsidian/plugins/vault-agent/models", to: "/home/me/.vault-agent/models" };
 
-function setup(stored: Partial<VaultAgentSettings> = {}, desktopOnly?: string) {
+/** An MCP hub with no servers that counts who listens to it. */
+function quietHub() {
+  const listeners = new Set<() => void>();
+  return {
+    listeners,
+    mcp: {
+      problems: [],
+      reload: () => undefined,
+      hub: {
+        servers: () => [],
+        onChange: (cb: () => void) => {
+          listeners.add(cb);
+          return () => listeners.delete(cb);
+        },
+      },
+    } as unknown as McpSectionDeps["mcp"],
+  };
+}
+
+function setup(stored: Partial<VaultAgentSettings> = {}, desktopOnly?: string, mcp?: McpSectionDeps["mcp"]) {
   let settings: VaultAgentSettings = { ...loadSettings(null), ...stored };
   const saved: Partial<VaultAgentSettings>[] = [];
   const { app, fake } = fakeApp();
@@ -58,6 +78,7 @@ function setup(stored: Partial<VaultAgentSettings> = {}, desktopOnly?: string) {
     rebuildIndex: () => undefined,
     openHotkeys: () => undefined,
     engineInstall,
+    mcp,
   });
   fake.setting.tabs.push(tab as never);
   return { app, fake, tab, saved, settings: () => settings, items: () => tab.getSettingDefinitions() as SettingItem[] };
@@ -209,6 +230,22 @@ describe("the settings tab's declarative definitions", () => {
     expect(rowNamed(tab.containerEl, "Server URL").hidden).toBe(false);
     expect(rowNamed(tab.containerEl, "Server URL").querySelector(".setting-item-description")?.textContent).toMatch(/llama-server listens on/);
   });
+
+  for (const version of ["1.8.7", "1.13.1"]) {
+    it(`stops the live rows' updates when the tab hides, and a redraw does not leave the old ones listening (${version})`, async () => {
+      setFakeApiVersion(version);
+      const { listeners, mcp } = quietHub();
+      const { fake, tab } = setup({}, undefined, mcp);
+      fake.setting.open();
+      fake.setting.openTabById("vault-agent");
+      expect(rowNamed(tab.containerEl, "Servers").querySelector(".vault-agent-mcp-empty")?.textContent).toBe("No servers yet. Import a configuration below.");
+      expect(listeners.size).toBe(1);
+      await tab.setControlValue("engineKind", "openai");
+      expect(listeners.size).toBe(1);
+      fake.setting.close();
+      expect(listeners.size).toBe(0);
+    });
+  }
 
   it("a failed move of models and engine saves nothing and says why", async () => {
     const { tab, saved } = setup();
