@@ -11,12 +11,15 @@ import { TimeSlices } from "./yield";
 import { contentHash } from "./content-hash";
 import { TextEngine } from "./text-engine";
 import { parseShard, stringifyShard } from "./shard-parse";
+import { analyzeText, ANALYSIS_VERSION } from "./analysis";
 
-/** What minisearch stores per note. */
+/** What minisearch stores per note: the fields a user writes a note's subject in, apart from its text. */
 interface TextDoc {
   id: string;
-  /** Name, folders, headings and tags: short, boosted. */
+  /** The note's name, aliases and tags: what it is about, in its author's words. */
   title: string;
+  /** Its headings and folders. */
+  heads: string;
   body: string;
 }
 
@@ -27,27 +30,29 @@ export interface TextHit {
   terms: string[];
 }
 
-/** Words too common to tell notes apart; leaving them out saves about a fifth of the index's memory. */
-const STOP_WORDS = new Set(
-  "a an and are as at be but by for from has have i in is it its me my of on or so that the their then there these this to was we were what when which who will with you your".split(" "),
-);
+/** Terms as analysis.ts gives them; minisearch's own lowercasing is not wanted on top. */
+const keepTerm = (term: string): string => term;
 
-/** Lowercase terms; stop words, one-letter words and very long tokens (hashes, base64) are not indexed. */
-function processTerm(term: string): string | null {
-  const t = term.toLowerCase();
-  return t.length < 2 || t.length > 40 || STOP_WORDS.has(t) ? null : t;
-}
-
-/** Version of the head file; version 2 (64 shards of minisearch's JSON) is rebuilt from the notes. */
-const FORMAT_VERSION = 3;
+/**
+ * Version of the head file. 4: three fields and the multilingual analysis (analysis.ts); version 3 (two fields,
+ * English stop words, no segmentation) and version 2 (64 shards of minisearch's JSON) are rebuilt from the notes.
+ */
+const FORMAT_VERSION = 4;
+/**
+ * Field weights: a word in a note's name, aliases or tags says what the note is about far more than the same word
+ * in its text (a page titled "Tags" answers "how do I use tags" better than a long FAQ that mentions tags).
+ */
+export const FIELD_BOOST = { title: 5, heads: 2, body: 1 } as const;
 const OPTIONS = {
-  // Two fields, not four: minisearch keeps a map per field and term, and memory grows with each.
-  fields: ["title", "body"],
+  // Three fields: minisearch keeps a map per field and term, and memory grows with each.
+  fields: ["title", "heads", "body"],
   storeFields: [] as string[],
-  processTerm,
+  tokenize: analyzeText,
+  processTerm: keepTerm,
   searchOptions: {
-    boost: { title: 3 },
-    processTerm,
+    boost: { title: FIELD_BOOST.title, heads: FIELD_BOOST.heads },
+    tokenize: analyzeText,
+    processTerm: keepTerm,
     // Prefix and typo matching only for longer words: on short ones they match half the vocabulary and cost more than they find.
     prefix: (term: string) => term.length >= 4,
     fuzzy: (term: string) => (term.length >= 6 ? 0.15 : false),
@@ -140,7 +145,7 @@ export class TextIndex {
         await store.save(shardKey(key, shard), await stringifyShard(shards.get(shard)!, slices));
       }
     }
-    await store.save(key, JSON.stringify({ version: FORMAT_VERSION, shards: SHARDS }));
+    await store.save(key, JSON.stringify({ version: FORMAT_VERSION, shards: SHARDS, analysis: ANALYSIS_VERSION }));
   }
 
   /**
@@ -153,8 +158,8 @@ export class TextIndex {
     try {
       const head = await store.load(key);
       if (head === null) return false;
-      const parsed = JSON.parse(head) as { version?: number; shards?: number };
-      if (parsed.version !== FORMAT_VERSION || parsed.shards !== SHARDS) {
+      const parsed = JSON.parse(head) as { version?: number; shards?: number; analysis?: number };
+      if (parsed.version !== FORMAT_VERSION || parsed.shards !== SHARDS || parsed.analysis !== ANALYSIS_VERSION) {
         // Files of the previous format are of no use to the rebuilt index.
         if (parsed.version === 2) for (let i = 0; i < LEGACY_SHARDS; i++) await store.remove(legacyShardKey(key, i));
         return false;
@@ -203,7 +208,19 @@ function toDoc(path: string, text: string): TextDoc {
   const folders = path.replace(/\.md$/, "").split("/").slice(0, -1).join(" ");
   return {
     id: path,
-    title: [name, folders, ...note.headings.map((h) => h.text), ...note.tags.map((t) => t.slice(1).replace(/\//g, " "))].join("\n"),
+    title: [name, ...aliasesOf(note.frontmatter), ...note.tags.map((t) => t.slice(1).replace(/\//g, " "))].join("\n"),
+    heads: [folders, ...note.headings.map((h) => h.text)].join("\n"),
     body: splitFrontmatter(text).body,
   };
+}
+
+/** The note's other names (frontmatter `aliases` or `alias`, a list or one string). */
+function aliasesOf(frontmatter: Record<string, unknown> | null): string[] {
+  const out: string[] = [];
+  for (const key of ["aliases", "alias"]) {
+    const value = frontmatter?.[key];
+    if (Array.isArray(value)) for (const v of value) if (typeof v === "string") out.push(v);
+    if (typeof value === "string") out.push(...value.split(","));
+  }
+  return out;
 }

@@ -17,11 +17,12 @@ import { loadBfcl } from "../eval/bfcl";
 import { localLlamaEngine, localLlamaFromFlags, SERVER_FLAGS, SERVER_USAGE, serverFromFlags, serverRunsTestModel } from "../server-flags";
 import type { Engine } from "../../core/ports/engine";
 import { runTasksCommand } from "../eval/tasks/tasks-command";
+import { runSearchCommand } from "../eval/search/search-command";
 
 export const usage =
   `eval [--suite tools|router|bfcl] [--model F] [--embed-model F] ${SERVER_USAGE} [--limit N] [--bfcl DIR] [--layout previous] [--json]   tools: the ${EVAL_SUITE.length}-query tool-use suite in four configurations (default: the random test model); ` +
   "router: the router alone, per language (suite and held-out) and on BFCL's functions as one catalog; bfcl: BFCL requests with their own catalogs in the four configurations; " +
-  "tasks [--task PREFIX] [--repeat N] [--reference] [--compare BASELINE.json] [--judge-model F | --judge-url URL] [--full-catalog] [--tasks DIR]: whole tasks on fixture vaults, scored on the vault they leave, pass^k and solve^k";
+  "search [--embed-model F] [--keep DIR] [--min R]: memory search on a multilingual vault, top-3 per language; tasks [--task PREFIX] [--repeat N] [--reference] [--compare BASELINE.json] [--judge-model F | --judge-url URL] [--full-catalog] [--tasks DIR]: whole tasks on fixture vaults, scored on the vault they leave, pass^k and solve^k";
 
 /** Short envelopes for the random test model: every reply stays a few hundred bytes, so the run is quick. */
 const TEST_MODEL_EVAL_GRAMMAR = { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1, anyValueDepth: 1, anyValueMembers: 2 };
@@ -33,14 +34,15 @@ function spread<T>(items: T[], n: number): T[] {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "limit", "seed", "bfcl", "layout", "task", "repeat", "compare", "judge-model", "judge-url", "tasks", ...SERVER_FLAGS], booleans: ["json", "reference", "full-catalog"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "keep", "min", "limit", "seed", "bfcl", "layout", "task", "repeat", "compare", "judge-model", "judge-url", "tasks", ...SERVER_FLAGS], booleans: ["json", "reference", "full-catalog"] });
   const server = serverFromFlags(options);
   const local = localLlamaFromFlags(options);
   if (server && typeof options.model === "string") throw new UsageError("Give either --model (the built-in engine) or --engine with --url (a server), not both.");
   if (positionals.length) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
   const suite = options.suite ?? "tools";
-  if (suite !== "tools" && suite !== "router" && suite !== "bfcl" && suite !== "tasks") throw new UsageError(`--suite must be tools, router, bfcl or tasks, got "${String(suite)}".`);
+  if (suite !== "tools" && suite !== "router" && suite !== "bfcl" && suite !== "tasks" && suite !== "search") throw new UsageError(`--suite must be tools, router, bfcl, tasks or search, got "${String(suite)}".`);
   if (suite === "tasks") return runTasksCommand(options);
+  if (suite === "search") return runSearchCommand(options);
   for (const flag of ["task", "repeat", "compare", "judge-model", "judge-url", "tasks", "reference", "full-catalog"]) {
     if (options[flag] !== undefined) throw new UsageError(`--${flag} goes with --suite tasks.`);
   }

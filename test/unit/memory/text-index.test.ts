@@ -171,7 +171,7 @@ describe("TextIndex on disk", () => {
   });
 
   it("treats a head from a newer version or with another shard count as unusable", async () => {
-    await writeFile(join(dir, KEY), JSON.stringify({ version: 4, shards: 16 }));
+    await writeFile(join(dir, KEY), JSON.stringify({ version: 5, shards: 16, analysis: 2 }));
     expect(await new TextIndex().load(store, KEY)).toBe(false);
     await writeFile(join(dir, KEY), JSON.stringify({ version: 3, shards: 8 }));
     expect(await new TextIndex().load(store, KEY)).toBe(false);

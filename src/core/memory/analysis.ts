@@ -1,0 +1,122 @@
+/**
+ * Text analysis for memory search, the same at index and at query time, in every language the router supports.
+ * It is built from the router's own pieces (router/fold.ts, router/stem.ts and the stop words of the language
+ * tables), so a word the router ignores is ignored here too:
+ *
+ * - Words are lowercased and folded ("Überprüfe", "uberprufe" and "ÜBERPRÜFE" meet), English-like suffixes are
+ *   stripped ("notes" → "note") and function words of any of the 14 languages are dropped. A word's script already
+ *   picks its language's list (Cyrillic words only ever meet Russian and Ukrainian stop words, Hangul Korean ones).
+ * - Han, kana and Hangul runs, written without spaces between words, give character bigrams, as the router's
+ *   analysis does ("如何使用标签" → 如何 何使 使用 用标 标签): the same bigrams come from a note and from a question,
+ *   whatever a dictionary would have cut. Pairs of hiragana alone (grammar) and the question words of the Chinese
+ *   and Japanese tables are dropped.
+ * - Thai, also written without spaces, is cut into words with `Intl.Segmenter` where the platform has it.
+ *
+ * The index records ANALYSIS_VERSION: an index built by another analysis is rebuilt from the notes.
+ */
+import { fold } from "../router/fold";
+import { stem } from "../router/stem";
+import { LANGUAGES, STOP_WORDS } from "../router/languages";
+
+/** Changes whenever analysis gives other terms for the same text (the text index is then rebuilt). */
+export const ANALYSIS_VERSION = 2;
+
+/** Letters, digits and marks, with inner apostrophes ("l'article", "пам'ять"). */
+const WORD_RE = /[\p{L}\p{N}\p{M}]+(?:'[\p{L}\p{N}\p{M}]+)*/gu;
+const CJK_RE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+|[\p{Script=Hangul}]+/u;
+const CJK_SPLIT_RE = /([\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー]+|[\p{Script=Hangul}]+)/u;
+const THAI_RE = /[\u0E00-\u0E7F]/u;
+const CYRILLIC_RE = /[\u0400-\u04FF]/u;
+const HIRAGANA_PAIR = /^\p{Script=Hiragana}{2}$/u;
+/** Longest term kept: longer tokens are hashes, base64 and the like. */
+const MAX_TERM = 40;
+
+/** Two-character function and question words of the unspaced languages (如何, 什么, どう…): no content of their own. */
+const CJK_STOP: ReadonlySet<string> = (() => {
+  const out = new Set<string>();
+  for (const l of LANGUAGES) {
+    if (!l.unspaced && l.code !== "ko") continue;
+    for (const w of [...l.stop.split(/\s+/), ...(l.questionAnywhere ?? [])]) if ([...w].length === 2) out.add(fold(w));
+  }
+  return out;
+})();
+
+/** Elided articles and English clitics around an apostrophe: "l'article" → "article", "what's" → "what". */
+const ELIDED = new Set(["l", "d", "j", "m", "t", "s", "c", "n", "qu", "jusqu", "lorsqu", "puisqu", "dell", "all", "nell", "dall", "sull", "un", "quell"]);
+
+/** One word (folded) → its term, or null when it says nothing (a function word, one letter, a hash). */
+export function wordTerm(word: string): string | null {
+  const n = word.length;
+  if (n < 2 || n > MAX_TERM || STOP_WORDS.has(word)) return null;
+  return stem(word);
+}
+
+/** Bigrams of a run written without spaces (a single character stays itself). */
+function pushRun(run: string, out: string[]): void {
+  const chars = [...run];
+  if (chars.length === 1) {
+    out.push(run);
+    return;
+  }
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const pair = chars[i] + chars[i + 1];
+    if (!HIRAGANA_PAIR.test(pair) && !CJK_STOP.has(pair)) out.push(pair);
+  }
+}
+
+let thaiSegmenter: Intl.Segmenter | null | undefined;
+
+/** Thai words by the platform's segmenter; without one, the run as one term. */
+function pushThai(run: string, out: string[]): void {
+  if (thaiSegmenter === undefined) thaiSegmenter = typeof Intl !== "undefined" && "Segmenter" in Intl ? new Intl.Segmenter("th", { granularity: "word" }) : null;
+  if (!thaiSegmenter) {
+    out.push(run);
+    return;
+  }
+  for (const s of thaiSegmenter.segment(run)) if (s.isWordLike && s.segment.length >= 2) out.push(s.segment);
+}
+
+function hasHighChar(token: string): boolean {
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) >= 0x0e00) return true;
+  return false;
+}
+
+function pushToken(token: string, out: string[]): void {
+  if (token.includes("'")) {
+    // Ukrainian writes an apostrophe inside words; elsewhere it separates an article or a clitic.
+    if (CYRILLIC_RE.test(token)) token = token.replace(/'/g, "");
+    else {
+      for (const part of token.split("'")) if (!ELIDED.has(part)) pushToken(part, out);
+      return;
+    }
+  }
+  // Everything below U+0E00 (Latin, Greek, Cyrillic…) is a spaced script: the common case, tested by one char code.
+  if (!hasHighChar(token)) {
+    const t = wordTerm(token);
+    if (t !== null) out.push(t);
+    return;
+  }
+  if (CJK_RE.test(token)) {
+    // Mixed tokens ("inbox笔记"): spaced parts are words, unspaced runs give bigrams.
+    for (const part of token.split(CJK_SPLIT_RE)) {
+      if (!part) continue;
+      if (CJK_RE.test(part)) pushRun(part, out);
+      else pushToken(part, out);
+    }
+    return;
+  }
+  if (THAI_RE.test(token)) pushThai(token, out);
+  else {
+    const t = wordTerm(token);
+    if (t !== null) out.push(t);
+  }
+}
+
+/** The terms of a text, in order, repeats kept: what the text index stores and what a query looks up. */
+export function analyzeText(text: string): string[] {
+  const out: string[] = [];
+  const folded = fold(text);
+  WORD_RE.lastIndex = 0;
+  for (let m = WORD_RE.exec(folded); m !== null; m = WORD_RE.exec(folded)) pushToken(m[0], out);
+  return out;
+}
