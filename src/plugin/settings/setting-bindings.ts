@@ -31,7 +31,7 @@ interface Binding {
 const text = (value: unknown): string => (typeof value === "string" ? value : typeof value === "number" ? String(value) : "");
 const oneOf = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T => (allowed.includes(value as T) ? (value as T) : fallback);
 /** A field whose text is saved trimmed. */
-const trimmed = (key: "serverUrl" | "serverModel" | "userModelsFolder" | "runtimeMirror" | "llamaServerPath"): Binding => ({
+const trimmed = (key: "serverUrl" | "serverModel" | "userModelsFolder" | "runtimeMirror"): Binding => ({
   read: (s) => s[key],
   patch: (v) => ({ [key]: text(v).trim() }),
 });
@@ -55,7 +55,6 @@ export class SettingBindings {
       serverModel: trimmed("serverModel"),
       userModelsFolder: trimmed("userModelsFolder"),
       runtimeMirror: trimmed("runtimeMirror"),
-      llamaServerPath: trimmed("llamaServerPath"),
       gpuLayers: { read: (s) => String(s.gpuLayers), patch: (v) => ({ gpuLayers: Number(v) }) },
       writePolicy: { read: (s) => s.writePolicy, patch: (v) => ({ writePolicy: v === "refuse" ? "refuse" : "confirm" }) },
       conversationStorage: { read: (s) => s.conversationStorage, patch: (v) => ({ conversationStorage: v === "vault" ? "vault" : "plugin" }) },
