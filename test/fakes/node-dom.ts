@@ -1,6 +1,6 @@
 /**
- * A DOM for tests in plain Node that draw Obsidian UI with the fake module (the settings tab): domino's, which the
- * project already installs (vectra -> turndown -> @mixmark-io/domino). Import this before anything that imports
+ * A DOM for tests in plain Node that draw Obsidian UI with the fake module (the settings tab): domino's (@mixmark-io/domino, a dev
+ * dependency; vectra's turndown uses the same). Import this before anything that imports
  * `obsidian`, so the fake's DOM helpers (createDiv, setText, toggle, ...) land on its prototypes.
  */
 import { createRequire } from "node:module";
