@@ -57,6 +57,8 @@ const QUOTE_RE = /"[^"\n]{1,300}"|“[^”\n]{1,300}”|„[^“”\n]{1,300}[�
 const NOTE_NOUN =
   "notes?|pages?|files?|documents?|notiz(?:en)?|datei|seite|fichier|nota|notas|archivo|pagina|arquivo|notitie|bestand|notatk\\p{L}*|plik\\p{L}*|" +
   "замет\\p{L}*|файл\\p{L}*|страниц\\p{L}*|нотатк\\p{L}*|сторінк\\p{L}*|not(?:u|un|um|umu)?|dosya\\p{L}*|sayfa\\p{L}*";
+/** A word that only says "note" or "file" in one of the languages (a folder called "Notes" names no kind of note). */
+export const NOTE_NOUN_RE = new RegExp(`^(?:${NOTE_NOUN})$`, "u");
 const THIS_WORD =
   "this|current|currently open|diese[rsmn]?|aktuelle[rsmn]?|cette|ce|cet|actuelle?|este|esta|actual|esse|essa|atual|questa|questo|attuale|corrente|" +
   "deze|dit|huidige|ta|tej|te|ten|biezac\\p{L}*|obecn\\p{L}*|эт\\p{L}{0,2}|текущ\\p{L}*|ц[яюі]|цiєi|цієї|поточн\\p{L}*|bu|su|mevcut|simdiki|acik";

@@ -1,6 +1,18 @@
 /** Cheap intent cues that steer the router beyond scores, in every supported language. */
 import { fold } from "./fold";
-import { CHANGE_RE, CHAT_WORD_RE, DAY_WORDS, QUESTION_ANYWHERE_RE, QUESTION_START_RE, SMALL_TALK_RE, STOP_WORDS, VAULT_RE } from "./languages";
+import {
+  CHANGE_RE,
+  CHAT_WORD_RE,
+  DAY_WORDS,
+  PERSONAL_RE,
+  QUESTION_ANYWHERE_RE,
+  QUESTION_START_RE,
+  RECALL_RE,
+  SETS_RE,
+  SMALL_TALK_RE,
+  STOP_WORDS,
+  VAULT_RE,
+} from "./languages";
 
 /** Folded, punctuation as spaces (apostrophes and hyphens kept inside words), single spaces. */
 function clean(message: string): string {
@@ -56,6 +68,21 @@ export function smallTalkRest(message: string): string | null {
   }
   // "ok, delete the draft", "thanks! now add eggs": what follows the greeting is a request.
   return !mentionsVault(message.slice(Math.min(message.length, at + hit[0].length)), rest) && !CHANGE_RE.test(rest) ? rest : null;
+}
+
+/** The message reads as a request over a set of notes: "every project", "toutes mes recettes", "in total", "more than 30". */
+export function asksOverSet(message: string): boolean {
+  return SETS_RE.test(clean(message));
+}
+
+/** The message asks about the user's own world: "did I", "habe ich", personal data ("phone number", "password"). */
+export function asksPersonal(message: string): boolean {
+  return PERSONAL_RE.test(clean(message));
+}
+
+/** The message asks about a preference ("prefer", "favourite"): what the user told the agent. */
+export function asksPreference(message: string): boolean {
+  return RECALL_RE.test(clean(message));
 }
 
 /** Greetings, thanks, "how are you", jokes, goodbyes: small talk with nothing about the vault in it. */

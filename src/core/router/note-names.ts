@@ -5,8 +5,13 @@
  *
  * A name of several words matches in any case ("shopping list"); a one-word name only as a proper name
  * (capitalized as the note is, not the message's first word), so a note called "Time" does not swallow
- * "what time is it".
+ * "what time is it". An English possessive is the name too ("Tom Reyes's phone number").
+ *
+ * The folders that hold notes are kinds of note the user keeps ("Projects", "Recettes", "Fatture"): a message that
+ * names one by its word, singular or plural ("every project", "le fatture"), is about the notes in it.
  */
+import { NOTE_NOUN_RE } from "./analyze";
+import { fold } from "./fold";
 
 /** Longest note name matched, in words (longer names are still known, they just need an exact path). */
 const MAX_NAME_WORDS = 8;
@@ -14,8 +19,24 @@ const MAX_NAME_WORDS = 8;
 /** Edge punctuation of a message word that is not part of a name ("list?" → "list"). */
 const EDGE_PUNCTUATION = /^[("'“‘[]+|[)"'”’\].,;:!?]+$/gu;
 
+/** An English possessive after a name ("Reyes's", "Claire’s"). */
+const POSSESSIVE = /['’]s$/u;
+
 function stripEdges(word: string): string {
-  return word.replace(EDGE_PUNCTUATION, "");
+  return word.replace(EDGE_PUNCTUATION, "").replace(POSSESSIVE, "");
+}
+
+/** Letters two forms of one word share at least ("project"/"projects", "fattura"/"fatture", "recette"/"recettes"). */
+const SHARED_LETTERS = 5;
+/** Letters two forms of one word may differ by in length (a plural ending). */
+const FORM_LETTERS = 2;
+
+/** The same word, or forms of it: equal, or sharing their first letters and differing only in an ending. */
+function sameWord(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (a.length < SHARED_LETTERS || b.length < SHARED_LETTERS || Math.abs(a.length - b.length) > FORM_LETTERS) return false;
+  const shared = Math.min(a.length, b.length) - 1;
+  return a.slice(0, Math.max(SHARED_LETTERS, shared)) === b.slice(0, Math.max(SHARED_LETTERS, shared));
 }
 
 function words(text: string): string[] {
@@ -35,11 +56,17 @@ export class NoteNames {
   private readonly single = new Set<string>();
   /** Most words in any known name. */
   private longest = 1;
+  /** Folders that hold notes, one word each (folded), without the words that only say "notes". */
+  private readonly folders = new Set<string>();
 
   /** `paths`: vault-relative note paths (only .md and .canvas files count as notes). */
   constructor(paths: Iterable<string>) {
     for (const path of paths) {
       if (!/\.(md|canvas)$/i.test(path)) continue;
+      for (const folder of path.split("/").slice(0, -1)) {
+        const word = fold(folder.trim());
+        if (/^[\p{L}]+$/u.test(word) && !NOTE_NOUN_RE.test(word)) this.folders.add(word);
+      }
       const nameWords = words(noteName(path));
       if (nameWords.length === 0 || nameWords.length > MAX_NAME_WORDS) continue;
       if (nameWords.length === 1) {
@@ -53,6 +80,18 @@ export class NoteNames {
 
   get size(): number {
     return this.multi.size + this.single.size;
+  }
+
+  /** The message names one of the vault's folders by its word, singular or plural ("all my projects" → Projects/). */
+  namesFolder(message: string): boolean {
+    if (this.folders.size === 0) return false;
+    for (const word of fold(message).match(/[\p{L}]+/gu) ?? []) for (const f of this.folders) if (sameWord(word, f)) return true;
+    return false;
+  }
+
+  /** The message names one of the vault's notes. */
+  namesNote(message: string): boolean {
+    return this.size > 0 && this.mark(message) !== message;
   }
 
   /** The message with each mentioned note name replaced by the word "note" (longest name first). */
@@ -93,5 +132,5 @@ export class NoteNames {
 }
 
 function trailingPunctuation(token: string): string {
-  return /[)"'”’\].,;:!?]+$/u.exec(token)?.[0] ?? "";
+  return /(?:['’]s)?[)"'”’\].,;:!?]*$/u.exec(token)?.[0] ?? "";
 }

@@ -12,6 +12,7 @@
 import type { RouteDecision } from "../ports/agent";
 import { analyze, SIGNAL } from "./analyze";
 import { aboutVault, asksToChange } from "./intents";
+import { lookupTools, type VaultNames } from "./lookup";
 import { CONCEPT } from "./related";
 import { readSteps, withoutNames, type Step } from "./steps";
 
@@ -30,7 +31,10 @@ export interface StepReading {
 /** How the router read a request. */
 export interface Reading {
   steps: StepReading[];
-  /** Readers added because a step acts on notes it has not looked at. */
+  /**
+   * Finders and readers added to look first: a step acts on notes it has not looked at, the request is over a set of
+   * notes, or it asks a fact of the user's own (lookup.ts).
+   */
   lookFirst: string[];
   /** The request says to change nothing and no step asks for a change: no writer is offered. */
   readOnly: boolean;
@@ -46,7 +50,12 @@ export interface StepScorer {
   reads(name: string): boolean;
   /** Whether the catalog has this tool. */
   has(name: string): boolean;
+  /** The vault's note and folder names (none without a vault). */
+  vault?: VaultNames;
 }
+
+/** No vault: no names. */
+const NO_NAMES: VaultNames = { namesNote: () => false, namesFolder: () => false };
 
 /** Tools a step offers at most from its scores. */
 const STEP_TOP_K = 2;
@@ -121,6 +130,21 @@ export function affirmedText(message: string, steps: readonly Step[]): string {
  * embeddings when it has them); steps are routed on their words with text scores.
  */
 export function routeSteps(message: string, whole: (affirmed: string) => RouteDecision, scorer: StepScorer): ReadDecision {
+  return lookUp(message, routeEachStep(message, whole, scorer), scorer);
+}
+
+/**
+ * A request over a set of notes, or a question about a fact of the user's own, finds and reads first (lookup.ts):
+ * the tools it needs follow the decision's own. A chat decision becomes the lookup's tools.
+ */
+function lookUp(message: string, d: ReadDecision, scorer: StepScorer): ReadDecision {
+  const { added } = lookupTools(message, d, scorer.vault ?? NO_NAMES, (n) => scorer.has(n));
+  if (added.length === 0) return d;
+  const tools = [...(d.chatOnly ? [] : d.tools), ...added.map((name) => ({ name, score: 0 }))];
+  return { ...d, tools, chatOnly: false, unsure: false, reading: { ...d.reading, lookFirst: [...d.reading.lookFirst, ...added] } };
+}
+
+function routeEachStep(message: string, whole: (affirmed: string) => RouteDecision, scorer: StepScorer): ReadDecision {
   const steps = readSteps(message);
   if (steps.length <= 1) return oneStep(message, steps[0], whole(message), scorer);
   const affirmed = affirmedText(message, steps);

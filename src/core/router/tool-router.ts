@@ -96,6 +96,10 @@ export class ToolRouter implements RouterPort {
     decide: (text: string, topK: number): RouteDecision => this.decide(text, this.textScores(text), topK),
     reads: (name: string): boolean => this.byName.get(name)?.effect === "read",
     has: (name: string): boolean => this.byName.has(name),
+    vault: {
+      namesNote: (text: string): boolean => this.notes.namesNote(text),
+      namesFolder: (text: string): boolean => this.notes.namesFolder(text),
+    },
   };
 
   /** The `limit` best tools by text score, best first (no decision: what recall at K is measured on). */

@@ -22,7 +22,7 @@ export const fr: RouterLanguage = {
   chatWords: ["blagues?", "drole"],
   question: ["qu'est[- ]ce", "qu'est-ce que", "qui", "quoi", "quel(le)?s?", "comment", "pourquoi", "quand", "ou", "combien", "explique", "c'est quoi", "est[- ]ce que", "sais[- ]tu"],
   vault: [
-    "notes?", "coffre", "vault", "fichiers?", "dossiers?", "journal", "journaux", "quotidienne?", "tags?", "etiquettes?", "liens?", "backlinks?", "mon", "notre",
+    "notes?", "coffre", "vault", "fichiers?", "dossiers?", "journal", "journaux", "quotidienne?", "tags?", "etiquettes?", "liens?", "backlinks?", "mon", "ma", "mes", "notre", "nos",
     "inbox", "taches?", "to-dos?", "projets?", "pages?", "ecri\\w*", "enregistr\\w*", "retien\\w*", "souviens", "cherch\\w*", "trouv\\w*", "ouvr\\w*", "lis", "proprietes?",
   ],
   change: [
@@ -34,6 +34,9 @@ export const fr: RouterLanguage = {
   notNegation: ["n'oublie pas", "oublie pas"],
   answerOnly: ["dis[- ]moi (juste|seulement|simplement)", "dis[- ]le[- ]moi (juste|seulement|simplement)", "lecture seule", "dans ta reponse", "dans ta réponse", "reponds seulement", "réponds seulement", "ne touche (a )?(rien|pas)", "ne touchez (a )?(rien|pas)", "(juste|seulement) (regarder|lire|chercher|consulter)", "regarde seulement"],
   look: ["regarde\\w*", "parcour\\w*", "consulte\\w*", "verifie\\w*", "vérifie\\w*", "passe en revue"],
+  sets: ["tou(?:s|tes?) (?:les |mes |nos |ces )\\w+", "chaque \\w+", "combien", "au total", "en tout", "total\\w*", "somme", "moyenne", "plus de \\d+", "moins de \\d+", "au moins", "au plus"],
+  personal: ["j'ai", "ai-je", "avais-je", "j'avais", "avons-nous", "nous avons", "telephone", "e-?mail", "courriel", "adresse", "mot de passe", "wi-?fi", "anniversaire", "contact", "rendez-vous", "iban"],
+  recall: ["prefer\\w*", "favori\\w*"],
   hints: {
     "vault:read": ["Montre-moi le contenu de Projets/Plan.md", "Lis-moi la note sur la réunion", "Ouvre le fichier [[Planning]]", "Qu'est-ce qui est écrit dans la note ?", "Résume la note Idées.md"],
     "vault:write": ["Crée une nouvelle note appelée Voyage.md", "Fais une note dans le dossier Projets", "Écris une nouvelle note avec ce texte", "Remplace tout le contenu de la note", "Nouvelle note"],

@@ -65,6 +65,13 @@ export const VAULT_RE = anyLanguage((l) => l.vault, false);
 /** Words asking for a change. */
 export const CHANGE_RE = anyLanguage((l) => l.change, false);
 
+/** A request over a set of notes: quantifiers before a noun, aggregations, filtering comparisons and relatives. */
+export const SETS_RE = anyLanguage((l) => l.sets, false);
+/** A fact of the user's own: "did I", "habe ich", personal data ("phone number", "password"). */
+export const PERSONAL_RE = anyLanguage((l) => l.personal, false);
+/** Preferences: what the user told the agent ("prefer", "favourite"). */
+export const RECALL_RE = anyLanguage((l) => l.recall, false);
+
 /** Alternatives of every language for one kind of cue, folded, split by how they are matched. */
 export interface CuePattern {
   /** Whole words of spaced scripts: group 1 is the character before the word (or ""), group 2 the cue. */

@@ -37,6 +37,20 @@ export interface RouterLanguage {
   answerOnly?: string[];
   /** Words that look at something ("go through", "schau dir … an", "看一下"): a step with one reads what it names. */
   look?: string[];
+  /**
+   * Words that read a request as one over a set of notes (regex alternatives, matched as words): a quantifier before a
+   * noun ("every project", "toutes mes recettes"), an aggregation ("how many", "in total", "average"), a comparison
+   * that filters ("more than 30", "at least"), a relative that filters ("whose", "cuya"). Such a request finds first.
+   */
+  sets?: string[];
+  /**
+   * Words of a fact that lives in the user's own notes, not in general knowledge (regex alternatives): the user as the
+   * one who did it ("did I", "habe ich", "j'ai") and personal data ("phone number", "password", "Wi-Fi", "birthday").
+   * A question with one of them looks it up (search and read), even when it would otherwise read as chat.
+   */
+  personal?: string[];
+  /** Preferences ("prefer", "favourite", "lieblings…"): a question about one asks what the user told the agent. */
+  recall?: string[];
   /** Routing hints per built-in tool: requests as people write them. */
   hints: Record<string, string[]>;
 }
