@@ -120,3 +120,40 @@ export function analyzeText(text: string): string[] {
   for (let m = WORD_RE.exec(folded); m !== null; m = WORD_RE.exec(folded)) pushToken(m[0], out);
   return out;
 }
+
+/** Each spaced language's own function words (folded), to tell which language a text is written in. */
+const STOP_BY_LANGUAGE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
+  LANGUAGES.filter((l) => !l.unspaced && l.code !== "ko").map((l) => [l.code, new Set(l.stop.split(/\s+/).filter(Boolean).map(fold))]),
+);
+const KANA_RE = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
+const HAN_RE = /\p{Script=Han}/u;
+const HANGUL_RE = /\p{Script=Hangul}/u;
+const UKRAINIAN_RE = /[іїєґ]/u;
+/** Characters looked at to tell a note's language: its start says enough. */
+const SAMPLE = 3000;
+
+/**
+ * The languages a text is most likely written in (of the router's 14): by script for Chinese, Japanese, Korean,
+ * Russian and Ukrainian, else by which language's function words it uses most. Empty when it cannot tell (no
+ * function word at all); several when they tie (a short question: "la" is French, Spanish and Italian).
+ */
+export function languagesOf(text: string): string[] {
+  const sample = fold(text.slice(0, SAMPLE));
+  if (KANA_RE.test(sample)) return ["ja"];
+  if (HANGUL_RE.test(sample)) return ["ko"];
+  if (HAN_RE.test(sample)) return ["zh"];
+  if (CYRILLIC_RE.test(sample)) return [UKRAINIAN_RE.test(sample) ? "uk" : "ru"];
+  const counts = new Map<string, number>();
+  WORD_RE.lastIndex = 0;
+  for (let m = WORD_RE.exec(sample); m !== null; m = WORD_RE.exec(sample)) {
+    const word = m[0];
+    for (const [code, stop] of STOP_BY_LANGUAGE) if (stop.has(word)) counts.set(code, (counts.get(code) ?? 0) + 1);
+  }
+  const best = Math.max(0, ...counts.values());
+  return best === 0 ? [] : [...counts].filter(([, n]) => n === best).map(([code]) => code);
+}
+
+/** The term that marks a note as written in a language ("zz0de"): a digit keeps it out of any word's way. */
+export function languageMark(code: string): string {
+  return `zz0${code}`;
+}

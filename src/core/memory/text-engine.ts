@@ -299,6 +299,13 @@ export class TextEngine<T> extends MiniSearch<T> {
     if (p !== post.length) throw new Error("text index shard is malformed");
   }
 
+  /** About how many documents have this term (as analysis gives it): the most in any one field. */
+  termDocs(term: string): number {
+    let n = 0;
+    for (const postings of this._index.get(term)?.values() ?? []) n = Math.max(n, postings.size);
+    return n;
+  }
+
   /** Recomputes the average field lengths after the last `importShard`. */
   finishImport(): void {
     this.importing = new Map();

@@ -10,8 +10,9 @@ import { splitFrontmatter } from "./frontmatter";
 import { TimeSlices } from "./yield";
 import { contentHash } from "./content-hash";
 import { TextEngine } from "./text-engine";
+import type { Query } from "minisearch";
 import { parseShard, stringifyShard } from "./shard-parse";
-import { analyzeText, ANALYSIS_VERSION } from "./analysis";
+import { analyzeText, ANALYSIS_VERSION, languageMark, languagesOf } from "./analysis";
 
 /** What minisearch stores per note: the fields a user writes a note's subject in, apart from its text. */
 interface TextDoc {
@@ -117,7 +118,7 @@ export class TextIndex {
     if (query.trim() === "") return [];
     const folder = (filter?.pathPrefix ?? "").replace(/\/+$/, "");
     const prefix = folder === "" ? "" : `${folder}/`;
-    const results = this.engine.search(query, prefix === "" ? undefined : { filter: (r) => String(r.id).startsWith(prefix) });
+    const results = this.engine.search(withStems(query, (t) => this.engine.termDocs(t)), prefix === "" ? undefined : { filter: (r) => String(r.id).startsWith(prefix) });
     // The best `limit` of them, best first (ties by path): one pass, not a sort of every match (a common word
     // matches most of a 10,000-note vault, and that sort cost a quarter of the search).
     const before = (a: { id: unknown; score: number }, b: { id: unknown; score: number }) => a.score > b.score || (a.score === b.score && String(a.id).localeCompare(String(b.id)) < 0);
@@ -190,6 +191,36 @@ export class TextIndex {
   }
 }
 
+/** A stem of a query word weighs this much against a word matched as written. */
+const STEM_WEIGHT = 0.6;
+/** The weight of a note's being in the question's language. */
+const LANGUAGE_WEIGHT = 0.8;
+/** A query word found in fewer notes than this is also searched by its stem. */
+const RARE = 3;
+
+/**
+ * The query, and for each of its longer words that no note contains as written, the word's stem searched as a
+ * prefix: "tagów", "тегов" and "notatek" find "tagi", "теги" and "notatki". The stem keeps three fifths of the word
+ * (at least 3 letters): a truncation, as the router's analysis uses, sized for endings of inflecting languages. Only
+ * words found in fewer than RARE notes are widened (a form the vault writes otherwise), so a common query costs
+ * nothing more.
+ */
+function withStems(query: string, docs: (term: string) => number): Query {
+  const stems: string[] = [];
+  for (const t of analyzeText(query)) {
+    if (t.length < 5 || /\d/.test(t) || docs(t) >= RARE) continue;
+    const s = t.slice(0, Math.max(3, Math.ceil(t.length * 0.6)));
+    if (!stems.includes(s)) stems.push(s);
+  }
+  const marks = languagesOf(query).map(languageMark);
+  if (stems.length === 0 && marks.length === 0) return query;
+  const queries: Query[] = [query];
+  if (stems.length > 0) queries.push({ queries: stems, prefix: true, fuzzy: false, boostTerm: () => STEM_WEIGHT });
+  // Notes in the question's language come first among equals; in a vault of one language every note has the mark, which then weighs nothing.
+  if (marks.length > 0) queries.push({ queries: marks, prefix: false, fuzzy: false, boostTerm: () => LANGUAGE_WEIGHT / marks.length });
+  return { combineWith: "OR", queries };
+}
+
 function shardOf(path: string): number {
   return parseInt(contentHash(path).slice(0, 8), 16) % SHARDS;
 }
@@ -206,11 +237,12 @@ function toDoc(path: string, text: string): TextDoc {
   const note = parseNote(text);
   const name = (path.split("/").pop() ?? path).replace(/\.md$/, "");
   const folders = path.replace(/\.md$/, "").split("/").slice(0, -1).join(" ");
+  const body = splitFrontmatter(text).body;
   return {
     id: path,
     title: [name, ...aliasesOf(note.frontmatter), ...note.tags.map((t) => t.slice(1).replace(/\//g, " "))].join("\n"),
-    heads: [folders, ...note.headings.map((h) => h.text)].join("\n"),
-    body: splitFrontmatter(text).body,
+    heads: [folders, ...note.headings.map((h) => h.text), ...languagesOf(body).slice(0, 1).map(languageMark)].join("\n"),
+    body,
   };
 }
 
