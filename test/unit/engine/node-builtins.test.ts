@@ -8,7 +8,7 @@ const realGet = process.getBuiltinModule;
 
 afterEach(() => {
   process.getBuiltinModule = realGet;
-  provideNodeBuiltins({ path: undefined as unknown as typeof path });
+  provideNodeBuiltins({ path: undefined });
 });
 
 describe("node built-ins for desktop-only code", () => {
