@@ -92,11 +92,17 @@ const forbidHostPackages = {
 
 /**
  * zod re-exports all of its ~40 error-message locales as namespaces, which esbuild cannot tree-shake (about 250 KiB of
- * main.js). The plugin only ever uses English messages (zod's default), so the locale index is reduced to `en`.
+ * main.js). The plugin only ever uses English messages (zod's default), so the locale index is reduced to `en`; and
+ * z.fromJSONSchema, which the plugin never calls, is left out.
  */
 const zodEnglishOnly = {
   name: "zod-english-only",
   setup(build) {
+    // z.fromJSONSchema (12 KiB) serves only the headless BFCL eval; the plugin never turns JSON Schema into zod.
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]classic[\\/]from-json-schema\.js$/ }, () => ({
+      contents: 'export function fromJSONSchema() { throw new Error("z.fromJSONSchema is not part of the plugin build."); }\n',
+      loader: "js",
+    }));
     build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
       contents: 'export { default as en } from "./en.js";\n',
       resolveDir: dirname(args.path),
