@@ -17,7 +17,7 @@
  */
 import type { RouteDecision } from "../ports/agent";
 import { analyze, SIGNAL } from "./analyze";
-import { aboutVault, asksOverSet, asksPersonal, asksPreference, asksToChange, isSmallTalk } from "./intents";
+import { aboutVault, asksOverSet, asksPersonal, asksPreference, asksToChange, isSmallTalk, withoutQuestionStart } from "./intents";
 import { CONCEPT } from "./related";
 import { withoutNames } from "./steps";
 
@@ -73,7 +73,9 @@ export function lookupTools(message: string, d: RouteDecision, vault: VaultNames
   const changes = asksToChange(words);
   const folder = vault.namesFolder(words);
   const named = vault.namesNote(message);
-  const fact = question && !changes && !isSmallTalk(message) && (asksPersonal(words) || named);
+  // "When is Marc's birthday?" asks, even where a word of it is a change word elsewhere ("marc…" is "mark" in Spanish).
+  const asks = question && (!changes || withoutQuestionStart(words) !== null);
+  const fact = asks && !isSmallTalk(message) && (asksPersonal(words) || named);
   // A set named in words is one of notes when the request is about the vault or already matched a tool of notes
   // ("Setze gegossen auf true bei allen Beeten": setting a property on every bed is setting it on notes).
   const set = folder || (asksOverSet(words) && (aboutVault(message) || named || fact || d.tools.some((t) => NOTE_FAMILY.test(t.name))));

@@ -35,7 +35,7 @@ export const de: RouterLanguage = {
   answerOnly: ["sag (es )?mir (nur|bloss|bloß|einfach)", "nur (sagen|anzeigen|antworten)", "schreibgeschutzt", "schreibgeschützt", "in (deiner|der) antwort", "nichts anfassen", "fass \\w+ nicht an", "fass nichts an", "lass \\w+( \\w+)? (in ruhe|unverandert|unverändert|so|wie \\w+ (ist|sind))", "unverandert", "unverändert", "nur (lesen|ansehen|anschauen|nachsehen|nachschauen|suchen)", "antworte nur", "nur mit \\w+ antworten"],
   look: ["schau\\w*", "sieh \\w+ an", "ansehen", "anschauen", "durchgehen", "geh \\w+( \\w+)? durch", "prufe", "prüfe", "uberprufe", "überprüfe"],
   sets: ["alle[nmr]? \\w+", "jede[nmrs]? \\w+", "samtliche\\w* \\w+", "wie viele", "wie viel", "insgesamt", "gesamt\\w*", "summe", "durchschnitt\\w*", "mehr als", "weniger als", "mindestens", "hochstens", "alter als", "deren", "dessen"],
-  personal: ["habe ich", "hab ich", "hatte ich", "ich habe", "ich hab", "ich hatte", "haben wir", "wir haben", "telefon\\w*", "handynummer", "e-?mail-?adresse", "adresse", "anschrift", "passwort", "kennwort", "pin", "wlan", "wi-?fi", "geburtstag", "ansprechpartner\\w*", "termin\\w*", "kontonummer", "iban"],
+  personal: ["habe ich", "hab ich", "hatte ich", "haben wir", "hatten wir", "ich (?:habe|hab|hatte) (?:\\w+ ){0,4}ge\\w+", "telefon\\w*", "handynummer", "e-?mail-?adresse", "anschrift", "passwort", "kennwort", "pin", "wlan", "wi-?fi", "geburtstag", "ansprechpartner\\w*", "termin\\w*", "kontonummer", "iban"],
   recall: ["bevorzug\\w*", "lieblings\\w*", "mag ich"],
   hints: {
     "vault:read": ["Zeig mir den Inhalt von Projekte/Plan.md", "Lies mir die Notiz über das Meeting vor", "Öffne die Datei [[Wochenplan]]", "Was steht in der Notiz drin?", "Fasse die Notiz Ideen.md zusammen"],
