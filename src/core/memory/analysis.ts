@@ -142,15 +142,17 @@ export function languagesOf(text: string): string[] {
   if (KANA_RE.test(sample)) return ["ja"];
   if (HANGUL_RE.test(sample)) return ["ko"];
   if (HAN_RE.test(sample)) return ["zh"];
-  if (CYRILLIC_RE.test(sample)) return [UKRAINIAN_RE.test(sample) ? "uk" : "ru"];
+  const cyrillic = CYRILLIC_RE.test(sample);
+  if (cyrillic && UKRAINIAN_RE.test(sample)) return ["uk"];
   const counts = new Map<string, number>();
   WORD_RE.lastIndex = 0;
   for (let m = WORD_RE.exec(sample); m !== null; m = WORD_RE.exec(sample)) {
     const word = m[0];
-    for (const [code, stop] of STOP_BY_LANGUAGE) if (stop.has(word)) counts.set(code, (counts.get(code) ?? 0) + 1);
+    for (const [code, stop] of STOP_BY_LANGUAGE) if (stop.has(word) && (!cyrillic || code === "ru" || code === "uk")) counts.set(code, (counts.get(code) ?? 0) + 1);
   }
   const best = Math.max(0, ...counts.values());
-  return best === 0 ? [] : [...counts].filter(([, n]) => n === best).map(([code]) => code);
+  if (best === 0) return cyrillic ? ["ru"] : [];
+  return [...counts].filter(([, n]) => n === best).map(([code]) => code);
 }
 
 /** The term that marks a note as written in a language ("zz0de"): a digit keeps it out of any word's way. */
