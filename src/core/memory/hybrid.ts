@@ -19,7 +19,11 @@ export interface HybridHit {
   heading?: string;
 }
 
-export async function hybridSearch(search: MemorySearch, query: string, limit: number, filter?: { pathPrefix?: string }): Promise<HybridHit[]> {
+/**
+ * The best `limit` notes for the query by both rankings. Semantic hits scoring below `minSemanticScore` (cosine) are
+ * left out of the fusion, as prefetch leaves them out of the prompt.
+ */
+export async function hybridSearch(search: MemorySearch, query: string, limit: number, filter?: { pathPrefix?: string }, minSemanticScore = -Infinity): Promise<HybridHit[]> {
   const depth = Math.max(limit, 10);
   const text = await search.textSearch(query, depth, filter);
   if (!search.semanticSearch) return text.slice(0, limit).map((h) => ({ path: h.path, score: h.score, text: h.snippet }));
@@ -28,6 +32,7 @@ export async function hybridSearch(search: MemorySearch, query: string, limit: n
   text.forEach((h, rank) => fused.set(h.path, { path: h.path, score: 1 / (K + rank + 1), text: h.snippet }));
   let rank = 0;
   for (const h of semantic) {
+    if (h.score < minSemanticScore) continue;
     const hit = fused.get(h.path);
     // A note's first (best) chunk stands for it; its other chunks add nothing.
     if (hit?.heading !== undefined) continue;

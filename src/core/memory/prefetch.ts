@@ -1,10 +1,11 @@
 /**
  * Turn-start memory: the passages most relevant to the user's message, fitted into a token budget,
- * each with its note path so the answer can cite [[links]]. Semantic when an embedding model is
- * configured, else full-text.
+ * each with its note path so the answer can cite [[links]]. Full-text and semantic rankings fused (hybrid.ts) when an
+ * embedding model is configured, else full-text.
  */
 import type { MemorySearch } from "../protocol/tool";
 import { wikilink } from "../text/wikilink";
+import { hybridSearch } from "./hybrid";
 
 export interface PrefetchOptions {
   /** Tokens the block may use in the system prompt. */
@@ -34,10 +35,8 @@ export async function prefetchMemories(search: MemorySearch, query: string, opti
   if (query.trim() === "" || options.tokenBudget <= 0) return empty;
   let passages: { link: string; path: string; text: string }[];
   if (search.semanticSearch) {
-    const hits = await search.semanticSearch(query, limit);
-    passages = hits
-      .filter((h) => h.score >= (options.minScore ?? 0))
-      .map((h) => ({ link: wikilink(h.path, h.heading?.split(" > ").pop()), path: h.path, text: h.text }));
+    const hits = await hybridSearch(search, query, limit, undefined, options.minScore ?? 0);
+    passages = hits.map((h) => ({ link: wikilink(h.path, h.heading ? h.heading.split(" > ").pop() : undefined), path: h.path, text: h.text }));
   } else {
     const hits = await search.textSearch(query, limit);
     passages = hits.map((h) => ({ link: wikilink(h.path), path: h.path, text: h.snippet }));

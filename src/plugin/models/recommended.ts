@@ -42,7 +42,15 @@ export const RECOMMENDED_MODELS: RecommendedModel[] = [
     name: "nomic-embed-text v1.5 (Q8_0, embeddings)",
     source: "hf:nomic-ai/nomic-embed-text-v1.5-GGUF/nomic-embed-text-v1.5.Q8_0.gguf",
     approxBytes: 146_000_000,
-    note: "An embedding model for semantic search.",
+    note: "An embedding model for semantic search, strongest in English.",
+    family: null,
+  },
+  {
+    name: "Qwen3 Embedding 0.6B (Q8_0, embeddings, multilingual)",
+    source: "hf:Qwen/Qwen3-Embedding-0.6B-GGUF/Qwen3-Embedding-0.6B-Q8_0.gguf",
+    // 639,150,592 bytes: the size recorded for this file.
+    approxBytes: 639_000_000,
+    note: "An embedding model for semantic search in over 100 languages, the router's 14 among them; runs on a laptop CPU.",
     family: null,
   },
 ];
