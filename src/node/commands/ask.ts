@@ -4,7 +4,7 @@
  * reply (`{"reply": "..."}`) to a JSONL file; `--replay` reads those replies back in place of a model, routing and
  * per-round grammar as for a model (`--replay-full-catalog`: every tool offered, as before routing).
  */
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { AgentEvent } from "../../core/agent/events";
 import { McpConfigError, type McpServerConfig } from "../../engine/mcp/mcp-config";
@@ -14,7 +14,8 @@ import type { ManagedLlamaEngine } from "../../engine/server/managed-llama-engin
 import { readMcpConfigFile } from "../mcp-config-file";
 import { localLlamaEngine, localLlamaFromFlags, SERVER_FLAGS, SERVER_USAGE, serverFromFlags, serverRunsTestModel } from "../server-flags";
 import { CONSTRAINT_LABELS } from "../../core/ports/engine";
-import { parseReplayLines, recordReplies, ReplayEngine, ReplayFormatError } from "../../engine/replay";
+import { recordReplies, type ReplayEngine } from "../../engine/replay";
+import { replayEngineFromFile } from "../replay-file";
 
 export const usage =
   `ask --vault DIR [--model F] [--embed-model F] ${SERVER_USAGE} [--allow-writes] [--transcript F.jsonl] [--replay F.jsonl [--replay-full-catalog]] [--seed N] [--mcp F.json] MESSAGE   one agent turn over a folder vault (with the tools of the MCP servers in F.json)`;
@@ -180,14 +181,5 @@ function replayEngine(options: Record<string, string | boolean | undefined>, eng
   if (typeof options.replay !== "string") return undefined;
   if (engineGiven || typeof options.model === "string") throw new UsageError("Give either --replay (recorded replies) or a model or server, not both.");
   if (typeof options["embed-model"] === "string") throw new UsageError("--embed-model needs a model engine to embed with; a replay has none, so give --replay without it.");
-  const file = resolve(options.replay);
-  if (!existsSync(file)) throw new UsageError(`The replay file ${file} does not exist.`);
-  try {
-    const replies = parseReplayLines(readFileSync(file, "utf8"), file);
-    if (replies.length === 0) throw new UsageError(`The replay file ${file} holds no {"reply": ...} lines.`);
-    return new ReplayEngine(replies);
-  } catch (err) {
-    if (err instanceof ReplayFormatError) throw new UsageError(err.message);
-    throw err;
-  }
+  return replayEngineFromFile(options.replay);
 }

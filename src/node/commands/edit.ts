@@ -4,13 +4,14 @@
  * section or the whole note, made under the edit grammar (every change quotes the note's own text), printed as a
  * word-level diff (or JSON), and the chosen changes written through the change journal (`undo --last` takes them back).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { applyChanges, proposeEdit, sectionByHeading, EditReplyError, type EditChange, type EditTarget } from "../../core/edit";
 import { ChangeJournal } from "../../core/journal";
 import { normalizeVaultPath } from "../../core/gatekeeper/path-policy";
 import type { Engine } from "../../core/ports/engine";
-import { parseReplayLines, ReplayEngine, ReplayFormatError } from "../../engine/replay";
+import type { ReplayEngine } from "../../engine/replay";
+import { replayEngineFromFile } from "../replay-file";
 import { parseArgs, UsageError } from "../cli-types";
 import { composeHeadless } from "../compose";
 import { defaultJournalDir, FolderJournalStore } from "../folder-journal-store";
@@ -154,14 +155,5 @@ function describeChange(note: string, c: EditChange, applied: boolean): string {
 function replayEngine(options: Record<string, string | boolean | undefined>, engineGiven: boolean): ReplayEngine | undefined {
   if (typeof options.replay !== "string") return undefined;
   if (engineGiven || typeof options.model === "string") throw new UsageError("Give either --replay (recorded replies) or a model or server, not both.");
-  const file = resolve(options.replay);
-  if (!existsSync(file)) throw new UsageError(`The replay file ${file} does not exist.`);
-  try {
-    const replies = parseReplayLines(readFileSync(file, "utf8"), file);
-    if (replies.length === 0) throw new UsageError(`The replay file ${file} holds no {"reply": ...} lines.`);
-    return new ReplayEngine(replies);
-  } catch (err) {
-    if (err instanceof ReplayFormatError) throw new UsageError(err.message);
-    throw err;
-  }
+  return replayEngineFromFile(options.replay);
 }
