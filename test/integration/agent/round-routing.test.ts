@@ -1,35 +1,22 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GbnfRecognizer } from "../../../src/core/grammar";
 import { ScriptedEngine, type ScriptStep } from "../../../src/engine/scripted";
 import { composeHeadless } from "../../../src/node/compose";
 import { offeredText, offeredTitle } from "../../../src/plugin/chat/render-items";
 import { Transcript } from "../../../src/plugin/chat/transcript";
-import { createToolCatalog } from "../../../src/tools/index";
-import { copyVault, envelope, EventLog } from "./scripted-helpers";
+import { copyVault, envelope, EventLog, grammarTools } from "./scripted-helpers";
 
 const NOW = () => new Date("2026-11-22T10:00:00");
 
-/** The tool names a grammar offers: those whose call its recognizer accepts as a prefix. */
-function grammarTools(gbnf: string | undefined): string[] {
-  if (!gbnf) return [];
-  const recognizer = new GbnfRecognizer(gbnf);
-  const head = '{"thought":"","status":"Task","message_to_user":null,"tool_calls":[{"name":"';
-  return createToolCatalog()
-    .map((t) => t.name)
-    .filter((name) => recognizer.acceptsPrefix(`${head}${name}","args":{`))
-    .sort();
-}
-
 /** A temp copy of examples/vault with two notes about composting, and the agent over it (narrowing on: the default). */
-async function setup(script: ScriptStep[]) {
+async function setup(script: ScriptStep[], grounding = true) {
   const dir = copyVault();
   mkdirSync(join(dir, "Garden"));
   writeFileSync(join(dir, "Garden/Compost log.md"), "# Compost log\n\nTurned the compost heap; it needs more brown leaves.\n");
   writeFileSync(join(dir, "Garden/Worm bin.md"), "# Worm bin\n\nComposting kitchen scraps with worms works best without citrus.\n");
   const engine = new ScriptedEngine(script);
-  const headless = await composeHeadless({ vault: dir, now: NOW, engine, allowWrites: true });
+  const headless = await composeHeadless({ vault: dir, now: NOW, engine, allowWrites: true, grounding });
   return { dir, engine, agent: headless.agent };
 }
 
@@ -122,7 +109,7 @@ describe("routing before each round: a scripted model carries out search → rea
       envelope([{ name: "vault:read", args: { path: " " } }]),
       envelope([{ name: "vault:read", args: { path: "Garden/Worm bin.md" } }]),
       envelope([], "Done."),
-    ]);
+    ], false); // a blank path, which a grounded grammar never admits: the recovery under test runs ungrounded
     const log = new EventLog();
     const r = await agent.runTurn("Add the composting tips from my notes to today's journal", { onEvent: log.listener });
     expect(r.toolResults.map((t) => [t.name, t.ok])).toEqual([

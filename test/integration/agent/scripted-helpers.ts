@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AgentEvent } from "../../../src/core/agent/events";
 import type { Envelope, EnvelopeStatus } from "../../../src/core/protocol/envelope";
+import { GbnfRecognizer } from "../../../src/core/grammar";
+import { createToolCatalog } from "../../../src/tools/index";
 
 export const exampleVault = fileURLToPath(new URL("../../../examples/vault", import.meta.url));
 
@@ -50,4 +52,15 @@ export class EventLog {
   types(): string[] {
     return this.events.map((e) => e.type).filter((t, i, a) => i === 0 || a[i - 1] !== t);
   }
+}
+
+/** The tool names a grammar offers: those whose call the grammar's recognizer accepts as a prefix. */
+export function grammarTools(gbnf: string | undefined): string[] {
+  if (!gbnf) return [];
+  const recognizer = new GbnfRecognizer(gbnf);
+  const head = '{"thought":"","status":"Task","message_to_user":null,"tool_calls":[{"name":"';
+  return createToolCatalog()
+    .map((t) => t.name)
+    .filter((name) => recognizer.acceptsPrefix(`${head}${name}","args":{`))
+    .sort();
 }

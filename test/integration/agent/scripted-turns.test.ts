@@ -3,12 +3,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Conversation } from "../../../src/core/agent/conversation";
 import { GbnfRecognizer } from "../../../src/core/grammar";
-import { createToolCatalog } from "../../../src/tools/index";
 import type { ConfirmRequest, UserPort } from "../../../src/core/ports/user";
 import { ScriptedEngine, scriptedTokenCount, type ScriptStep, type ScriptedEngineOptions } from "../../../src/engine/scripted";
 import { TEST_MODEL_GRAMMAR } from "../../../src/node/compose";
 import { composeHeadless, type HeadlessOptions } from "../../../src/node/compose";
-import { copyVault, envelope, EventLog, snapshot } from "./scripted-helpers";
+import { copyVault, envelope, EventLog, snapshot, grammarTools } from "./scripted-helpers";
 
 const NOW = () => new Date("2026-11-22T10:00:00");
 
@@ -20,21 +19,13 @@ async function setup(script: ScriptStep[], opts: Omit<Partial<HeadlessOptions>, 
   return { dir, engine, headless, agent: headless.agent, before: snapshot(dir) };
 }
 
-/** The tool names a grammar offers: those whose call the grammar's recognizer accepts as a prefix. */
-function grammarTools(gbnf: string | undefined): string[] {
-  if (!gbnf) return [];
-  const recognizer = new GbnfRecognizer(gbnf);
-  const head = '{"thought":"","status":"Task","message_to_user":null,"tool_calls":[{"name":"';
-  return createToolCatalog()
-    .map((t) => t.name)
-    .filter((name) => recognizer.acceptsPrefix(`${head}${name}","args":{`))
-    .sort();
-}
-
 /** Whether the grammar lets vault:read take a key its schema lacks (true only for the looser static grammar). */
 function acceptsForeignKey(gbnf: string | undefined): boolean {
   return new GbnfRecognizer(gbnf ?? "").acceptsPrefix('{"thought":"","status":"Task","message_to_user":null,"tool_calls":[{"name":"vault:read","args":{"file":"');
 }
+
+/** Scripted replies that a grounded grammar could never produce (a blank or escaping path): grounding off, so the recovery under test is what runs. */
+const UNGROUNDED = { grounding: false };
 
 describe("agent turns with the scripted engine over examples/vault", () => {
   it("chat only: small talk gets no tools, a grammar without tool calls, and a streamed answer", async () => {
@@ -113,7 +104,7 @@ describe("agent turns with the scripted engine over examples/vault", () => {
       envelope([{ name: "vault:read", args: { path: " " } }]),
       envelope([{ name: "vault:read", args: { path: "Inbox.md" } }]),
       envelope([], "Done."),
-    ]);
+    ], UNGROUNDED);
     const log = new EventLog();
     const r = await agent.runTurn("read my Inbox note and list its tasks", { onEvent: log.listener });
     expect(r.outcome).toBe("done");
@@ -166,7 +157,7 @@ describe("agent turns with the scripted engine over examples/vault", () => {
 
   it("recovery ladder: targeted grammar, then the static grammar, then a clear stop within the budget", async () => {
     const bad = envelope([{ name: "vault:read", args: { path: " " } }]);
-    const { agent, engine } = await setup([bad, bad, bad, bad]);
+    const { agent, engine } = await setup([bad, bad, bad, bad], UNGROUNDED);
     const log = new EventLog();
     const r = await agent.runTurn("read my Inbox note", { onEvent: log.listener });
     expect(r.outcome).toBe("failed");
@@ -182,7 +173,7 @@ describe("agent turns with the scripted engine over examples/vault", () => {
 
   it("alias repair: under the looser static grammar a wrong key is renamed before validation", async () => {
     const bad = envelope([{ name: "vault:read", args: { path: " " } }]);
-    const { agent, engine } = await setup([bad, bad, envelope([{ name: "vault:read", args: { file: "Inbox.md" } }]), envelope([], "ok")]);
+    const { agent, engine } = await setup([bad, bad, envelope([{ name: "vault:read", args: { file: "Inbox.md" } }]), envelope([], "ok")], UNGROUNDED);
     const r = await agent.runTurn("read my Inbox note");
     expect(r.outcome).toBe("done");
     expect(acceptsForeignKey(engine.requests[2].grammar)).toBe(true);
@@ -219,7 +210,7 @@ describe("agent turns with the scripted engine over examples/vault", () => {
       envelope([{ name: "vault:read", args: { path: "Empty.md" } }]),
       envelope([{ name: "vault:read", args: { path: "Inbox.md" } }]),
       envelope([], "Done."),
-    ]);
+    ], UNGROUNDED);
     writeFileSync(join(dir, "Empty.md"), "");
     const log = new EventLog();
     const r = await agent.runTurn("read my Inbox note", { onEvent: log.listener });
@@ -260,7 +251,7 @@ describe("agent turns with the scripted engine over examples/vault", () => {
   });
 
   it("refuses a path that escapes the vault and tells the model why; the turn goes on", async () => {
-    const { agent, dir, before } = await setup([envelope([{ name: "vault:read", args: { path: "../../etc/passwd" } }]), envelope([], "I can only read notes inside your vault.")]);
+    const { agent, dir, before } = await setup([envelope([{ name: "vault:read", args: { path: "../../etc/passwd" } }]), envelope([], "I can only read notes inside your vault.")], UNGROUNDED);
     const log = new EventLog();
     const r = await agent.runTurn("read my note ../../etc/passwd", { onEvent: log.listener });
     expect(r.outcome).toBe("done");
