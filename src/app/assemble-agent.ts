@@ -28,6 +28,7 @@ import { createToolCatalog } from "../tools/index";
 import { McpCatalog } from "../tools/mcp/mcp-catalog";
 import { ToolRegistry } from "../tools/registry";
 import { clampTools, type ClampOptions } from "./clamp-schema";
+import { vaultPathsFor } from "./vault-paths";
 
 /** What a host makes and lends the agent: the world, as ports. */
 export interface AgentPorts {
@@ -76,6 +77,8 @@ export interface AgentChoices {
   embedding?: { id: string };
   /** Grammar caps; default the compiler's. */
   grammar?: GrammarOptions;
+  /** Ground path args in the vault's paths, and headings and edit text in the notes in context (default true). */
+  grounding?: boolean;
   /** Narrows arg sizes in the grammar only (ajv still checks the real schema): the random-weight test model. */
   clamp?: ClampOptions;
   agent?: Partial<AgentOptions>;
@@ -130,6 +133,8 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
     memory: ports.memory?.(),
   };
   const notes = noteNames(ports.vault, router);
+  const grounding = choices.grounding === false ? undefined : vaultPathsFor(ports.vault, toolContext);
+  grammars.setVaultPaths(grounding?.paths);
   const daily = dailySettings(ports.readConfigFile, toolContext.settings, choices.tools);
   const journal = ports.journal ? new ChangeJournal(ports.journal, choices.journal) : undefined;
   const agentWith = (options: Partial<AgentOptions> | undefined): Agent => {
@@ -140,12 +145,13 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
       router,
       user: ports.user,
       grammars,
+      vaultPaths: grounding?.paths,
       // The prefetch reads the staged memories of whichever conversation the agent holds at the turn's start.
       memory: memoryPrefetch(ports, () => made.conversation.staged.list()),
       prepare: async () => {
         // Memory appears once the user indexed the vault; the tools see it from the next turn on.
         toolContext.memory = ports.memory?.();
-        await Promise.all([daily, notes.refreshIfStale(), mcp?.startAll()]);
+        await Promise.all([daily, notes.refreshIfStale(), mcp?.startAll(), grounding?.ensure()]);
       },
       transcript: ports.transcript,
       journal,
@@ -157,6 +163,7 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
   const agent = agentWith(choices.agent);
   const close = (): void => {
     notes.stop();
+    grounding?.stop();
     stopGrammars();
     mcpCatalog?.dispose();
     router.dispose();

@@ -34,5 +34,5 @@ export function clampSchema(schema: JsonSchema, options: ClampOptions): JsonSche
 }
 
 export function clampTools(tools: GrammarTool[], options: ClampOptions): GrammarTool[] {
-  return tools.map((t) => ({ name: t.name, schema: clampSchema(t.schema, options) }));
+  return tools.map((t) => ({ ...t, schema: clampSchema(t.schema, options) }));
 }

@@ -74,6 +74,8 @@ export interface HeadlessOptions {
   routerOptions?: Partial<RouterOptions>;
   /** Grammar caps; default the compiler's (llama.cpp accepts them), or TEST_MODEL_GRAMMAR on the test model. */
   grammarOptions?: GrammarOptions;
+  /** Ground path args, headings and edit text in the vault (default true; see docs/grounded-calls.md). */
+  grounding?: boolean;
   /** Append every agent event as a JSON line to this file. */
   transcriptFile?: string;
   /** Context size for the host; default 4096. */
@@ -172,6 +174,7 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
       router: options.routerOptions,
       embedding: options.embedModel ? { id: options.embedModel.split(/[\\/]/).pop() ?? "embed" } : undefined,
       grammar: options.grammarOptions ?? (testModel ? TEST_MODEL_GRAMMAR : {}),
+      grounding: options.grounding,
       // On the test model short strings keep every envelope quick (noise fills every string to its cap); real models get
       // the schemas as they are. A clamp only narrows the grammar: ajv still checks the real schema.
       clamp: options.clamp ?? (testModel ? TEST_MODEL_CLAMP : undefined),

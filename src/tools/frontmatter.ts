@@ -21,6 +21,7 @@ const get = defineTool({
   aliases: { ...PATH_ALIASES, property: "key", field: "key" },
   effect: "read",
   pathArgs: ["path"],
+  existingPaths: ["path"],
   async handler(args, ctx) {
     const { path, meta } = await noteWithMetadata(args.path, ctx);
     const fm = meta.frontmatter ?? {};
@@ -59,6 +60,7 @@ const set = defineNoteWriteTool({
   }),
   aliases: { ...PATH_ALIASES, property: "key", field: "key", name: "key", val: "value", to: "value" },
   pathArgs: ["path"],
+  existingPaths: ["path"],
   target: (args, ctx) => guardPath(notePath(args.path), ctx),
   plan: (args, ctx, _path, before) => frontmatterChange(args, ctx, before),
   asking: "Set a property in",

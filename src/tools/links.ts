@@ -17,6 +17,7 @@ const backlinks = defineTool({
   aliases: PATH_ALIASES,
   effect: "read",
   pathArgs: ["path"],
+  existingPaths: ["path"],
   async handler(args, ctx) {
     const path = guardPath(notePath(args.path), ctx);
     if (!(await ctx.vault.exists(path))) throw noNoteAt(path);
@@ -42,6 +43,7 @@ const outgoing = defineTool({
   aliases: PATH_ALIASES,
   effect: "read",
   pathArgs: ["path"],
+  existingPaths: ["path"],
   async handler(args, ctx) {
     const { path, meta } = await noteWithMetadata(args.path, ctx);
     if (meta.links.length === 0) return { content: `${path} has no links.`, data: { path, links: [] }, empty: true };

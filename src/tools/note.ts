@@ -54,6 +54,7 @@ const outline = defineTool({
   aliases: PATH_ALIASES,
   effect: "read",
   pathArgs: ["path"],
+  existingPaths: ["path"],
   async handler(args, ctx) {
     const { path, meta } = await noteWithMetadata(args.path, ctx);
     const text = await ctx.vault.read(path);

@@ -81,6 +81,12 @@ export class ToolRegistry implements ToolCatalog {
     for (const p of definition.pathArgs ?? []) {
       if (!keys.includes(p)) throw new ToolRegistryError(`Tool "${name}" lists path arg "${p}", which is not one of its args.`);
     }
+    for (const p of [...(definition.existingPaths ?? []), ...(definition.newPaths ?? [])]) {
+      if (!(definition.pathArgs ?? []).includes(p)) throw new ToolRegistryError(`Tool "${name}" marks "${p}" as an existing or new path, but it is not in pathArgs.`);
+    }
+    for (const a of Object.values(definition.noteArgs ?? {})) {
+      if (!keys.includes(a) || !(definition.existingPaths ?? []).includes("path")) throw new ToolRegistryError(`Tool "${name}" grounds "${a}" in its note, but "${a}" is not an arg or "path" is not an existing path.`);
+    }
     const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
     // The validator gets a copy without `$schema` / `$id`: the dialect picks the draft (servers send draft-07 or
     // 2020-12), and two servers may reuse one `$id`.
@@ -151,7 +157,11 @@ export class ToolRegistry implements ToolCatalog {
   /** Name + schema pairs for the grammar compiler (all tools, or the named ones in the given order). */
   grammarTools(names?: readonly string[]): GrammarTool[] {
     const picked = names ? names.map((n) => this.byName.get(n)).filter((t): t is RegisteredTool => !!t) : this.list();
-    return picked.map((t) => ({ name: t.definition.name, schema: t.schema }));
+    return picked.map((t) => {
+      const d = t.definition;
+      if (!d.existingPaths?.length) return { name: d.name, schema: t.schema };
+      return { name: d.name, schema: t.schema, grounding: { existingPaths: d.existingPaths, ...d.noteArgs } };
+    });
   }
 
   /** Tool names per family, in registration order. */

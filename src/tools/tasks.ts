@@ -30,6 +30,7 @@ const list = defineTool({
   aliases: { ...PATH_ALIASES, state: "status", filter: "query", text: "query", max: "limit" },
   effect: "read",
   pathArgs: ["path"],
+  existingPaths: ["path"],
   async handler(args, ctx) {
     const status = args.status ?? "open";
     const paths = args.path ? [guardPath(notePath(args.path), ctx)] : (await ctx.vault.list()).map((f) => f.path).filter((p) => p.endsWith(".md") && !isExcluded(p, ctx));
@@ -124,6 +125,7 @@ const complete = defineNoteWriteTool({
   }),
   aliases: { ...PATH_ALIASES, text: "task", match: "task", line_number: "line" },
   pathArgs: ["path"],
+  existingPaths: ["path"],
   target: (args, ctx) => guardPath(notePath(args.path), ctx),
   plan: (args, _ctx, path, before) => completeChange(args, path, before),
   asking: "Complete a task in",

@@ -32,6 +32,8 @@ const read = defineTool({
   aliases: { ...PATH_ALIASES, section: "heading", start: "offset" },
   effect: "read",
   pathArgs: ["path"],
+  existingPaths: ["path"],
+  noteArgs: { heading: "heading" },
   async handler(args, ctx) {
     const path = guardPath(notePath(args.path), ctx);
     const full = await mustRead(ctx, path);
@@ -135,6 +137,8 @@ const edit = defineNoteWriteTool({
   }),
   aliases: { ...PATH_ALIASES, old: "find", old_text: "find", search: "find", new: "replace", new_text: "replace", replacement: "replace", with: "replace" },
   pathArgs: ["path"],
+  existingPaths: ["path"],
+  noteArgs: { find: "find" },
   target: (args, ctx) => guardPath(notePath(args.path), ctx),
   plan: (args, _ctx, path, before) => {
     if (before === null) throw noNoteAt(path, "find the right path with vault:list or vault:search.");
@@ -259,6 +263,8 @@ const move = defineTool({
   aliases: { path: "from", source: "from", old_path: "from", src: "from", destination: "to", new_path: "to", target: "to", dest: "to" },
   effect: "write",
   pathArgs: ["from", "to"],
+  existingPaths: ["from"],
+  newPaths: ["to"],
   async preview(args, ctx) {
     const from = guardPath(notePath(args.from), ctx);
     const to = guardPath(moveTarget(from, args.to), ctx);
@@ -292,6 +298,7 @@ const remove = defineTool({
   aliases: PATH_ALIASES,
   effect: "destructive",
   pathArgs: ["path"],
+  existingPaths: ["path"],
   async preview(args, ctx) {
     const path = guardPath(notePath(args.path), ctx);
     const text = await mustRead(ctx, path);

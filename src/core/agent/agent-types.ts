@@ -8,6 +8,7 @@ import type { Conversation } from "./conversation";
 import type { AgentEventListener, ToolResultEvent, TurnOutcome } from "./events";
 import type { AgentOptions } from "./options";
 import type { ChangeJournal } from "../journal/change-journal";
+import type { VaultPathIndex } from "../grammar/vault-paths";
 
 /** Everything the agent works with, constructed once per host and passed in. */
 export interface AgentDeps {
@@ -22,6 +23,8 @@ export interface AgentDeps {
   user: UserPort;
   /** Envelope grammars per tool subset (a `SubsetCache` over `tools.grammarTools()`). */
   grammars: GrammarSource;
+  /** The vault's paths kept current from its change events; absent = path args are not grounded. */
+  vaultPaths?: VaultPathIndex;
   /** Memories for the system prompt; absent = none. */
   memory?: MemoryPrefetch;
   /**

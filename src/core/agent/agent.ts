@@ -31,7 +31,7 @@ export class Agent {
     this.deps = deps;
     this.conversation = deps.conversation ?? new Conversation();
     this.options = { ...DEFAULT_AGENT_OPTIONS, ...deps.options };
-    this.gatekeeper = new Gatekeeper(deps.tools, { ...deps.toolContext, user: deps.user });
+    this.gatekeeper = new Gatekeeper(deps.tools, { ...deps.toolContext, user: deps.user }, deps.vaultPaths);
     this.counter = new TokenCounter(deps.engine);
   }
 

@@ -107,6 +107,8 @@ export class Conversation {
   private readonly items: ConversationEntry[];
   /** Tools that run without confirmation for the rest of this conversation. */
   readonly alwaysAllowed: Set<string>;
+  /** Notes the agent has seen in this conversation (read, attached, active), with their text then, oldest first. */
+  readonly notesSeen = new Map<string, string>();
   private trimmed: ConversationTrim | undefined;
   /** Oldest turns removed by `keepWithin`. */
   droppedTurns: number;

@@ -1,11 +1,13 @@
 /** Runs one round's tool calls in order: gatekeeper check, authorization (confirmation), handler, result. */
-import { ToolRefusal, outboundContext } from "../gatekeeper/gatekeeper";
+import { ToolRefusal, outboundContext, type CheckedCall } from "../gatekeeper/gatekeeper";
 import { clip } from "../text/clip";
 import type { EnvelopeToolCall } from "../protocol/envelope";
 import type { ToolResultEvent } from "./events";
 import type { Recovery } from "./recovery";
 import type { RoundCalls } from "./round-calls";
 import type { Turn, TurnLoopInput } from "./turn";
+import { checkNoteEdit } from "../gatekeeper/grounding-policy";
+import { afterNoteCall, callNotePath } from "./grounding-context";
 
 const NOT_RUN = "Not run: the turn was stopped.";
 
@@ -58,6 +60,7 @@ async function runCall(
       push({ ok: true, content: repeat.content, args: checked.args, ...(repeat.empty ? { empty: true } : {}) });
       return;
     }
+    await checkEditGrounded(input, checked.tool.definition, checked.args);
     await gatekeeper.authorize(checked, deps.toolContext, {
       writes: options.writes,
       writesOffHint: options.writesOffHint,
@@ -77,6 +80,7 @@ async function runCall(
       // Semantic guard: while recovering, "nothing found" means the correction did not work.
       out.failure ??= { code: "empty_result", tool: call.name, sentence: `Tool "${call.name}" found nothing with these arguments; try different arguments.` };
     }
+    await afterNoteCall(input, checked.tool.definition, checked.args);
     turn.guard.ran(call, content, !!res.empty);
     if (res.empty) out.empty++;
     push({ ok: true, content, args: checked.args, ...(res.empty ? { empty: true } : {}) });
@@ -91,4 +95,14 @@ async function runCall(
       push({ ok: false, content: message, error: { code: "tool_failed", message } });
     }
   }
+}
+
+/** With grounding on: an edit of a note the agent has not seen, or with text gone from the note since, is refused. */
+async function checkEditGrounded(input: TurnLoopInput, def: CheckedCall["tool"]["definition"], args: Record<string, unknown>): Promise<void> {
+  if (!input.deps.vaultPaths || !def.noteArgs?.find) return;
+  const path = callNotePath(input, args.path);
+  if (!path) return;
+  const now = await input.deps.toolContext.vault.read(path).catch(() => null);
+  const sentence = checkNoteEdit(def, path, args, input.conversation.notesSeen.get(path), now);
+  if (sentence) throw new ToolRefusal("path_refused", sentence, def.name);
 }

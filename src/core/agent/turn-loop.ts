@@ -17,6 +17,7 @@ import { addedToolsText, fixedSystemPrompt, systemPrompt, turnBlock } from "./pr
 import { Recovery, recoverFromCalls, recoverFromReply } from "./recovery";
 import { RoundRouting } from "./round-routing";
 import { runCalls } from "./tool-calls";
+import { groundingContext, seeTurnNotes } from "./grounding-context";
 import { Turn, type TurnLoopInput } from "./turn";
 
 export type { TurnLoopInput } from "./turn";
@@ -41,6 +42,7 @@ export async function runTurnLoop(input: TurnLoopInput): Promise<TurnResult> {
   const turn = new Turn(input);
   try {
     const memories = await prepareTurn(input);
+    await seeTurnNotes(input);
     const chosen = await chooseTools(input, turn);
     const recovery = new Recovery(chosen.names, input.options);
     const routing = new RoundRouting(chosen.branch, chosen.names, chosen.scores);
@@ -200,7 +202,8 @@ async function roundPrompt(input: TurnLoopInput, turn: Turn, recovery: Recovery,
   // Tools can leave mid-turn (an MCP server stopped): offer only those still in the catalog.
   recovery.keepAvailable((n) => deps.tools.has(n));
   const offered = recovery.names.map((n) => deps.tools.get(n)).filter((t) => t !== undefined);
-  const grammar = options.grammar ? deps.grammars.get(recovery.names, recovery.mode) : undefined;
+  // Grounded: the vault's paths, and the headings and text of the notes in context as they are now.
+  const grammar = options.grammar ? deps.grammars.get(recovery.names, recovery.mode, await groundingContext(input)) : undefined;
   const correction = recovery.takeSystemCorrection();
   const today = isoDay(deps.toolContext.now());
   const system =

@@ -10,6 +10,8 @@ import type { RegisteredTool, ToolCatalog } from "../protocol/registry";
 import { describeSchemaErrors } from "./schema-errors";
 import { repairAliases } from "./alias-repair";
 import { checkVaultPath } from "./path-policy";
+import { checkPathsExist } from "./grounding-policy";
+import type { VaultPathIndex } from "../grammar/vault-paths";
 import { ToolRefusal } from "./refusal";
 import { allowedInState, stateRule, type AgentState } from "./states";
 import { judgeOutbound, type OutboundContext, type OutboundVerdict } from "./outbound-policy";
@@ -57,6 +59,8 @@ export class Gatekeeper {
   constructor(
     private readonly tools: ToolCatalog,
     private readonly ctx: Pick<ToolContext, "vault" | "settings" | "user">,
+    /** The vault's paths, when the agent grounds path args: a missing path is refused with the nearest ones. */
+    private readonly paths?: VaultPathIndex,
   ) {}
 
   /** Checks one call; throws a ToolRefusal with an actionable sentence. */
@@ -95,6 +99,8 @@ export class Gatekeeper {
       if (!result.ok) throw new ToolRefusal("path_refused", result.reason, call.name);
       args[key] = result.path;
     }
+    const missing = this.paths ? checkPathsExist(def, args, this.paths) : null;
+    if (missing) throw new ToolRefusal("path_refused", missing, call.name);
     return { tool, args, renamed };
   }
 

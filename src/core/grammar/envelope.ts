@@ -10,11 +10,16 @@ import { literalChoice } from "./literal-choice";
 import { RuleSet } from "./rule-set";
 import { BudgetExceeded, SchemaCompiler } from "./schema-compiler";
 import { finish } from "./schema-grammar";
+import { groundedVariants, type EnvelopeGrounding } from "./grounded-args";
 import { GrammarRefusal, resolveGrammarOptions, type CompiledGrammar, type GrammarCap, type GrammarRelaxation, type GrammarOptions, type GrammarTool } from "./types";
 
 export const ENVELOPE_STATUS_VALUES = ["Task", "Reflect", "Idle", "Process"] as const;
 
-export function compileEnvelopeGrammar(tools: GrammarTool[], options?: GrammarOptions): CompiledGrammar {
+/**
+ * @param grounding what the vault offers for grounded args (placeholders stand for its rules, see grounded-args.ts);
+ *   absent = no grounding (the grammar of today).
+ */
+export function compileEnvelopeGrammar(tools: GrammarTool[], options?: GrammarOptions, grounding?: EnvelopeGrounding): CompiledGrammar {
   const opts = resolveGrammarOptions(options);
   const rules = new RuleSet();
   const relaxations: GrammarRelaxation[] = [];
@@ -36,7 +41,7 @@ export function compileEnvelopeGrammar(tools: GrammarTool[], options?: GrammarOp
   let calls: GbnfExpr = lit("[]");
   if (tools.length > 0 && opts.maxToolCalls > 0) {
     const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const branches = sorted.map((tool) => ({ text: JSON.stringify(tool.name) + ',"args":', then: argsRule(tool, rules, opts, relaxations, caps) }));
+    const branches = sorted.map((tool) => ({ text: JSON.stringify(tool.name) + ',"args":', then: argsRule(tool, rules, opts, relaxations, caps, grounding) }));
     const call = rules.add("tool-call", seq(lit('{"name":'), literalChoice(branches), lit("}")));
     calls = seq(lit("["), opt(seq(call, boundedRepeat(seq(lit(","), call), 0, opts.maxToolCalls - 1))), lit("]"));
   }
@@ -64,6 +69,7 @@ function argsRule(
   opts: ReturnType<typeof resolveGrammarOptions>,
   relaxations: GrammarRelaxation[],
   caps: GrammarCap[],
+  grounding?: EnvelopeGrounding,
 ): GbnfExpr {
   const hint = tool.name;
   const toolCaps: GrammarCap[] = [];
@@ -77,7 +83,12 @@ function argsRule(
   }
   const mark = rules.mark();
   try {
-    const e = compiler.compile(tool.schema, "");
+    const variants = grounding && tool.grounding ? groundedVariants(tool.schema, tool.grounding, grounding) : [];
+    // Grounded variants share the tool's rule set; caps and relaxations are reported once, from the first variant.
+    const extra = variants.slice(1).map((v) => new SchemaCompiler(rules, opts, v, hint, { relaxations: [], caps: [], tool: tool.name }).compile(v, ""));
+    const first = variants.length ? new SchemaCompiler(rules, opts, variants[0], hint, report).compile(variants[0], "") : compiler.compile(tool.schema, "");
+    const options = [first, ...extra].filter((x): x is GbnfExpr => x !== null);
+    const e = options.length ? alt(...options) : null;
     if (e === null) throw new GrammarRefusal("", "schema", "no arguments satisfy this schema");
     caps.push(...toolCaps);
     relaxations.push(...toolRelaxations);

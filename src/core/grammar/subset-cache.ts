@@ -1,6 +1,12 @@
 import { envelopeJsonSchema, type EnvelopeJsonSchema } from "../protocol/envelope-schema";
 import { compileEnvelopeGrammar } from "./envelope";
+import type { GroundingContext } from "../ports/agent";
 import { resolveGrammarOptions, type CompiledGrammar, type GrammarOptions, type GrammarTool } from "./types";
+import { VaultGrounding } from "./vault-grounding";
+import type { VaultPathIndex } from "./vault-paths";
+
+/** Path args get an `enum` of the vault's paths in the JSON Schema form up to this many paths (servers cap enums). */
+export const MAX_ENUM_PATHS = 500;
 
 /** Separates sorted tool names in a cache key (the ASCII record separator, which no tool name contains). */
 const KEY_SEPARATOR = "\u001e";
@@ -13,6 +19,8 @@ export class SubsetCache {
   private options: GrammarOptions = {};
   /** Compiled grammars by mode + key. */
   private cache = new Map<string, CompiledGrammar>();
+  /** Grounded grammars over the vault's paths; absent = none (every grammar is today's). */
+  private grounding?: VaultGrounding;
 
   constructor(catalog: GrammarTool[], options?: GrammarOptions) {
     this.setCatalog(catalog, options);
@@ -23,23 +31,37 @@ export class SubsetCache {
     this.byName = new Map(catalog.map((t) => [t.name, t]));
     this.options = options ?? {};
     this.cache.clear();
+    this.grounding?.clear();
+  }
+
+  /** Grounds the args tools mark (existing paths, headings, edit text) in this vault's paths from now on. */
+  setVaultPaths(paths: VaultPathIndex | undefined): void {
+    this.grounding = paths ? new VaultGrounding(paths) : undefined;
+  }
+
+  /** The vault's paths the grammars are grounded in, if any. */
+  get vaultPaths(): VaultPathIndex | undefined {
+    return this.grounding?.paths;
   }
 
   /** The envelope grammar offering exactly these tools (unknown names throw). */
-  get(names: string[], mode?: "dynamic" | "static"): CompiledGrammar {
+  get(names: string[], mode?: "dynamic" | "static", context?: GroundingContext): CompiledGrammar {
     const resolvedMode = mode ?? resolveGrammarOptions(this.options).mode;
     const sorted = [...new Set(names)].sort();
     const key = resolvedMode + KEY_SEPARATOR + sorted.join(KEY_SEPARATOR);
-    const hit = this.cache.get(key);
-    if (hit) return hit;
     const tools = sorted.map((name) => {
       const tool = this.byName.get(name);
       if (!tool) throw new Error(`The tool "${name}" is not in the catalog; offer only tools the catalog defines.`);
       return tool;
     });
-    const compiled = compileEnvelopeGrammar(tools, { ...this.options, mode: resolvedMode });
-    this.cache.set(key, compiled);
-    return compiled;
+    let plain = this.cache.get(key);
+    if (!plain) {
+      plain = compileEnvelopeGrammar(tools, { ...this.options, mode: resolvedMode });
+      this.cache.set(key, plain);
+    }
+    // Grounded: the key grows by the notes in context and the vault's version (vault-grounding.ts).
+    if (this.grounding?.applies(tools, resolvedMode)) return this.grounding.grammar(tools, { ...this.options, mode: resolvedMode }, key, plain, context);
+    return plain;
   }
 
   /** The same envelope as a JSON Schema (for engines constrained by a server's JSON Schema support), with the same caps. */
@@ -50,6 +72,19 @@ export class SubsetCache {
       if (!tool) throw new Error(`The tool "${name}" is not in the catalog; offer only tools the catalog defines.`);
       return tool;
     });
-    return envelopeJsonSchema(tools, { ...o, mode: mode ?? o.mode });
+    const paths = this.grounding?.paths;
+    // Existing-path args as an enum of the vault's paths where the server can take it; beyond that the gatekeeper
+    // checks the path after generation and offers the nearest ones.
+    const grounded = paths?.ready && paths.size > 0 && paths.size <= MAX_ENUM_PATHS ? tools.map((t) => withPathEnum(t, [...paths.paths()].sort())) : tools;
+    return envelopeJsonSchema(grounded, { ...o, mode: mode ?? o.mode });
   }
+}
+
+/** The tool with an `enum` of these paths on each of its existing-path args. */
+function withPathEnum(tool: GrammarTool, paths: string[]): GrammarTool {
+  const keys = tool.grounding?.existingPaths ?? [];
+  if (keys.length === 0 || typeof tool.schema !== "object") return tool;
+  const props = { ...((tool.schema.properties ?? {}) as Record<string, Record<string, unknown>>) };
+  for (const k of keys) if (props[k]) props[k] = { ...props[k], enum: paths };
+  return { ...tool, schema: { ...tool.schema, properties: props } };
 }

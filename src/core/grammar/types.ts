@@ -7,6 +7,18 @@ export interface GrammarTool {
   name: string;
   /** From `z.toJSONSchema(tool.args)`. */
   schema: JsonSchema;
+  /** Args grounded in the vault (see grounded-args.ts); absent = none. */
+  grounding?: ToolGrounding;
+}
+
+/** Which args of a tool name things in the vault: the grammar admits only what exists there. */
+export interface ToolGrounding {
+  /** Args that must name an existing file (the vault's paths); other path args may name a new one. */
+  existingPaths: string[];
+  /** An arg that is a heading of the note the `path` arg names (only notes in the conversation's context). */
+  heading?: string;
+  /** An arg that is text of the note the `path` arg names, exact to the character (notes in context). */
+  find?: string;
 }
 
 /** Compiler options; every default is stated. */

@@ -24,9 +24,27 @@ export interface CompiledGrammar {
   maxBytes: number;
 }
 
+/** A note in the conversation's context (read in it, attached, or the active note), as grounded args see it. */
+export interface GroundingNote {
+  /** Vault path. */
+  path: string;
+  /** Its current text. */
+  text: string;
+  /** Its headings' texts. */
+  headings: string[];
+}
+
+/** What a round's grammar grounds beyond the vault's paths: the notes in the conversation's context, most recent first. */
+export interface GroundingContext {
+  notes: GroundingNote[];
+}
+
 export interface GrammarSource {
-  /** The envelope grammar offering exactly `names` ([] = no tools). "static" is the looser fallback form. */
-  get(names: string[], mode: "dynamic" | "static"): CompiledGrammar;
+  /**
+   * The envelope grammar offering exactly `names` ([] = no tools). "static" is the looser fallback form. With a
+   * context, a heading or find arg of a note in it is grounded in that note.
+   */
+  get(names: string[], mode: "dynamic" | "static", context?: GroundingContext): CompiledGrammar;
   /** The same envelope as a JSON Schema, for engines that constrain through a server's JSON Schema support; absent = GBNF only. */
   jsonSchema?(names: string[], mode: "dynamic" | "static"): Record<string, unknown>;
 }

@@ -13,6 +13,8 @@ import type { JsonSchema } from "../ports/json-schema";
 export interface GrammarTool {
   name: string;
   schema: JsonSchema;
+  /** Args grounded in the vault (existing paths, a heading or text of the note named); absent = none. */
+  grounding?: { existingPaths: string[]; heading?: string; find?: string };
 }
 
 /** One schema error as the validator reports it (ajv's ErrorObject, the fields the core reads). */

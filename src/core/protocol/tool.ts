@@ -37,6 +37,15 @@ export interface ToolDefinition<Args extends z.ZodObject = z.ZodObject> {
   conversationOnly?: boolean;
   /** Arg names holding vault paths; the gatekeeper applies the path policy to each. */
   pathArgs?: string[];
+  /**
+   * The path args that must name an existing file (the grammar admits only the vault's paths; the gatekeeper refuses
+   * a missing one with the nearest paths). Path args not listed may name a new file.
+   */
+  existingPaths?: string[];
+  /** Path args that must not name an existing file (the gatekeeper refuses, nothing is overwritten). */
+  newPaths?: string[];
+  /** Args that depend on the note the `path` arg names: a heading of it, or text of it (an edit's `find`). */
+  noteArgs?: { heading?: string; find?: string };
   /** For write/destructive tools: what the confirmation shows. */
   preview?(args: z.infer<Args>, ctx: ToolContext): Promise<ToolPreview>;
   handler(args: z.infer<Args>, ctx: ToolContext): Promise<ToolResult>;

@@ -1,0 +1,77 @@
+/**
+ * Grounded args: a tool's args schema rewritten into variants whose path-dependent values are placeholders, compiled
+ * by the ordinary schema compiler (which keeps `path` before its dependants: members follow the declared order), and
+ * the placeholders then replaced by references to the vault's rules (vault-paths.ts, note-text.ts).
+ *
+ * - The generic variant: every existing-path arg is one of the vault's paths (the path rule); when the tool also has
+ *   a heading or find arg, its `path` is one of the paths outside the conversation's context (the "other" rule).
+ * - One variant per note in context: `path` is that note (with or without `.md`), `heading` one of its headings, and
+ *   `find` one of its texts. The variants' path sets are disjoint, so every call names what exists.
+ */
+import type { JsonSchema, ToolGrounding } from "./types";
+
+/** A note in the conversation's context as the grammar needs it. */
+export interface GroundedNote {
+  path: string;
+  /** Its headings' texts. */
+  headings: string[];
+  /** Whether a text rule exists for it (notes too long have none: `find` stays free text there). */
+  text: boolean;
+}
+
+/** What an envelope compile grounds. */
+export interface EnvelopeGrounding {
+  /** Whether the vault has any admissible path (else path args stay free text and the gatekeeper refuses). */
+  paths: boolean;
+  /** Whether any path remains outside the notes in context. */
+  other: boolean;
+  notes: GroundedNote[];
+}
+
+/** The placeholder texts; letters only, so each prints unchanged inside a GBNF literal. */
+export const PLACEHOLDER = { path: "QQgroundedpathQQ", other: "QQgroundedotherQQ", text: (i: number) => `QQgroundedtext${i}QQ` } as const;
+
+/** Longest heading the tools' heading arg allows. */
+const MAX_HEADING_CHARS = 200;
+
+/** The args schemas whose union is the tool's grounded args (empty when nothing is grounded). */
+export function groundedVariants(schema: JsonSchema, g: ToolGrounding, grounding: EnvelopeGrounding): JsonSchema[] {
+  if (typeof schema !== "object" || !grounding.paths) return [];
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const dependants = [g.heading, g.find].filter((k): k is string => !!k && k in props);
+  const withNotes = dependants.length > 0 && "path" in props && g.existingPaths.includes("path") && grounding.notes.length > 0;
+  const variants: JsonSchema[] = [];
+  if (!withNotes || grounding.other) {
+    const p = { ...props };
+    for (const key of g.existingPaths) if (key in p) p[key] = { ...p[key], const: withNotes && key === "path" ? PLACEHOLDER.other : PLACEHOLDER.path };
+    variants.push({ ...schema, properties: p });
+  }
+  if (!withNotes) return variants;
+  grounding.notes.forEach((note, i) => {
+    const p = { ...props };
+    const required = Array.isArray(schema.required) ? [...(schema.required as string[])] : [];
+    const stem = note.path.endsWith(".md") ? note.path.slice(0, -3) : null;
+    p.path = { ...p.path, enum: stem && !/\.[A-Za-z0-9]{1,5}$/.test(stem.split("/").pop() ?? "") ? [note.path, stem] : [note.path] };
+    for (const key of g.existingPaths) if (key !== "path" && key in p) p[key] = { ...p[key], const: PLACEHOLDER.path };
+    if (g.heading && g.heading in p) {
+      const heads = [...new Set(note.headings.filter((h) => h.trim() !== "" && [...h].length <= MAX_HEADING_CHARS))];
+      if (heads.length) p[g.heading] = { ...p[g.heading], enum: heads };
+      else if (required.includes(g.heading)) return;
+      else delete p[g.heading];
+    }
+    if (g.find && g.find in p && note.text) p[g.find] = { ...p[g.find], const: PLACEHOLDER.text(i) };
+    variants.push({ ...schema, properties: p });
+  });
+  return variants;
+}
+
+/** Replaces the placeholders in printed GBNF by references to the rules that admit the real values. */
+export function substitutePlaceholders(gbnf: string, rules: { path?: string; other?: string; texts: (string | undefined)[] }): string {
+  let out = gbnf;
+  if (rules.path) out = out.split(PLACEHOLDER.path).join(`" ${rules.path} "`);
+  if (rules.other) out = out.split(PLACEHOLDER.other).join(`" ${rules.other} "`);
+  rules.texts.forEach((name, i) => {
+    if (name) out = out.split(PLACEHOLDER.text(i)).join(`" ${name} "`);
+  });
+  return out;
+}

@@ -1,0 +1,142 @@
+/**
+ * Grounded envelope grammars: the subset's envelope compiled once per (tools, mode, notes in context) with
+ * placeholders, then joined with the vault's path rules (rebuilt only for folders that changed) and the text rules of
+ * the notes in context (one per note text). Its byte bound is the plain envelope's plus every grounded value at its
+ * longest (the plain one may come from clamped, shorter strings). A rename is a new vault version: the very next round's grammar names the
+ * new path and not the old one.
+ */
+import type { GroundingContext } from "../ports/agent";
+import { compileEnvelopeGrammar } from "./envelope";
+import { substitutePlaceholders, type EnvelopeGrounding } from "./grounded-args";
+import { noteTextRules } from "./note-text";
+import { resolveGrammarOptions, type CompiledGrammar, type GrammarOptions, type GrammarTool } from "./types";
+import { VaultPathIndex, jsonContent, utf8Bytes } from "./vault-paths";
+
+/** Notes in context grounded at most (the most recent ones). */
+export const MAX_GROUNDED_NOTES = 8;
+/** Longest `find` when the schema does not say. */
+const DEFAULT_FIND_CHARS = 4000;
+/** Entries each cache keeps before it drops the oldest. */
+const CACHE_ENTRIES = 64;
+
+/** The grounded grammars of one catalog over one vault's paths. */
+export class VaultGrounding {
+  /** Envelopes with placeholders, by mode + names + notes. */
+  private readonly skeletons = new Map<string, CompiledGrammar>();
+  /** Text rules by note text (hash and length). */
+  private readonly texts = new Map<string, TextRules | null>();
+  /** Finished grammars by skeleton key + vault version. */
+  private readonly done = new Map<string, CompiledGrammar>();
+
+  constructor(readonly paths: VaultPathIndex) {}
+
+  /** Whether these tools in this mode get a grounded grammar. */
+  applies(tools: GrammarTool[], mode: "dynamic" | "static"): boolean {
+    return this.paths.ready && mode === "dynamic" && tools.some((t) => t.grounding && t.grounding.existingPaths.length > 0);
+  }
+
+  /** Drops every compiled grammar (the catalog or the options changed). */
+  clear(): void {
+    this.skeletons.clear();
+    this.done.clear();
+  }
+
+  /** The grounded envelope; `plain` is today's grammar of the same subset (its byte bound holds here too). */
+  grammar(tools: GrammarTool[], options: GrammarOptions, key: string, plain: CompiledGrammar, context?: GroundingContext): CompiledGrammar {
+    const dependent = tools.some((t) => t.grounding?.heading || t.grounding?.find);
+    const notes = dependent ? this.contextNotes(context) : [];
+    const maxFind = findChars(tools);
+    const textRules = notes.map((n) => this.textRule(n.text, maxFind));
+    const all = this.paths.rules();
+    const other = notes.length ? this.paths.rules(new Set(notes.map((n) => n.path))) : all;
+    const grounding: EnvelopeGrounding = {
+      paths: all !== null,
+      other: other !== null,
+      notes: notes.map((n, i) => ({ path: n.path, headings: n.headings, text: textRules[i] !== null })),
+    };
+    const skeletonKey = `${key}\u001f${JSON.stringify(grounding)}\u001f${textRules.map((r) => r?.root ?? "").join(",")}`;
+    const doneKey = `${skeletonKey}\u001f${this.paths.version}`;
+    const hit = this.done.get(doneKey);
+    if (hit) return hit;
+    let skeleton = this.skeletons.get(skeletonKey);
+    if (!skeleton) {
+      skeleton = compileEnvelopeGrammar(tools, options, grounding);
+      remember(this.skeletons, skeletonKey, skeleton);
+    }
+    const parts = [substitutePlaceholders(skeleton.gbnf, { path: all?.root, other: notes.length ? other?.root : all?.root, texts: textRules.map((r) => r?.root) })];
+    if (all) parts.push(all.text);
+    // The excluded tree's own rules (suffix -x); its other folders are the shared ones already printed.
+    if (other && other !== all) parts.push(other.text.split("\n").filter((line) => /^vpt-\d+-x /.test(line)).join("\n") + "\n");
+    for (const r of new Set(textRules)) if (r) parts.push(r.text);
+    const maxBytes = plain.maxBytes + extraBytes(tools, options, this.paths.longestBytes(), notes, textRules);
+    const compiled: CompiledGrammar = { gbnf: parts.join(""), maxBytes, relaxations: plain.relaxations, caps: plain.caps };
+    remember(this.done, doneKey, compiled);
+    return compiled;
+  }
+
+  /** The context's notes that exist in the vault, once each, at most MAX_GROUNDED_NOTES. */
+  private contextNotes(context?: GroundingContext): GroundingContext["notes"] {
+    const seen = new Set<string>();
+    const out: GroundingContext["notes"] = [];
+    for (const n of context?.notes ?? []) {
+      if (seen.has(n.path) || !this.paths.has(n.path)) continue;
+      seen.add(n.path);
+      out.push(n);
+      if (out.length >= MAX_GROUNDED_NOTES) break;
+    }
+    return out;
+  }
+
+  private textRule(text: string, maxChars: number): TextRules | null {
+    const name = `${hash(text)}${text.length.toString(36)}`;
+    const key = `${name}-${maxChars}`;
+    if (this.texts.has(key)) return this.texts.get(key) ?? null;
+    const rules = noteTextRules(text, name, maxChars);
+    remember(this.texts, key, rules);
+    return rules;
+  }
+}
+
+type TextRules = { root: string; text: string; maxBytes: number };
+
+/**
+ * Bytes a grounded envelope may have beyond the plain one (whose byte bound may come from clamped, shorter strings):
+ * per call, every grounded value at its longest, times the calls an envelope holds.
+ */
+function extraBytes(tools: GrammarTool[], options: GrammarOptions, pathBytes: number, notes: GroundingContext["notes"], texts: (TextRules | null)[]): number {
+  const headingBytes = Math.max(0, ...notes.flatMap((n) => n.headings.map((h) => utf8Bytes(jsonContent(h)))));
+  const textBytes = Math.max(0, ...texts.map((t) => t?.maxBytes ?? 0));
+  let perCall = 0;
+  for (const t of tools) {
+    const g = t.grounding;
+    if (!g) continue;
+    perCall = Math.max(perCall, g.existingPaths.length * pathBytes + (g.heading ? headingBytes : 0) + (g.find ? textBytes : 0));
+  }
+  return perCall * resolveGrammarOptions(options).maxToolCalls;
+}
+
+/** The longest `find` the offered tools allow. */
+function findChars(tools: GrammarTool[]): number {
+  for (const t of tools) {
+    const key = t.grounding?.find;
+    if (!key || typeof t.schema !== "object") continue;
+    const prop = (t.schema.properties as Record<string, { maxLength?: number }> | undefined)?.[key];
+    if (typeof prop?.maxLength === "number") return prop.maxLength;
+  }
+  return DEFAULT_FIND_CHARS;
+}
+
+function remember<V>(map: Map<string, V>, key: string, value: V): void {
+  if (map.size >= CACHE_ENTRIES) map.delete(map.keys().next().value as string);
+  map.set(key, value);
+}
+
+/** FNV-1a over UTF-16 code units, base 36. */
+function hash(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0).toString(36);
+}
