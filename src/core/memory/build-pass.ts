@@ -40,7 +40,9 @@ async function scan(state: IndexState, report: IndexReport, signal?: AbortSignal
   const opts = state.options;
   const files = (await opts.vault.list()).filter((f) => state.isCandidate(f.path));
   const live = new Set<string>();
+  const before = { skipped: state.manifest.skipped, at: state.manifest.skippedAt ?? {} };
   state.manifest.skipped = {};
+  state.manifest.skippedAt = {};
   /** Notes re-read in this build: their chunk ids are assigned after the unchanged notes keep theirs. */
   const reread: string[] = [];
   let done = 0;
@@ -57,7 +59,12 @@ async function scan(state: IndexState, report: IndexReport, signal?: AbortSignal
       continue;
     }
     const entry = state.manifest.notes[f.path];
-    if (entry && entry.mtime === f.mtime && entry.size === f.size && state.text.hashOf(f.path) === entry.hash) {
+    const reason = before.skipped[f.path];
+    if ((reason === "binary" || reason === "nonUtf8") && before.at[f.path] === `${f.mtime}:${f.size}`) {
+      // Skipped for its content last time and unchanged since: not read again on every build.
+      state.manifest.skipped[f.path] = reason;
+      state.manifest.skippedAt[f.path] = before.at[f.path];
+    } else if (entry && entry.mtime === f.mtime && entry.size === f.size && state.text.hashOf(f.path) === entry.hash) {
       live.add(f.path);
     } else if (await state.readAndIndex(f.path, f.mtime, f.size, report)) {
       live.add(f.path);

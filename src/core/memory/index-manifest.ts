@@ -28,6 +28,8 @@ export interface Manifest {
   modelKey: string | null;
   notes: Record<string, NoteEntry>;
   skipped: Record<string, keyof SkipCounts>;
+  /** "mtime:size" of each file skipped for its content (binary, not UTF-8): unchanged, it is not read again. */
+  skippedAt?: Record<string, string>;
 }
 
 export const MANIFEST_KEY = "memory-manifest.json";
@@ -60,7 +62,7 @@ type StoredEntry = [number, number, string, string];
  * hash are relabeled, not re-embedded). Other versions: null (rebuilt).
  */
 export async function parseManifest(raw: string, slices = new TimeSlices()): Promise<Manifest | null> {
-  const parsed = (await parseInPieces(raw, slices)) as { version?: number; modelKey?: string | null; skipped?: Manifest["skipped"]; notes?: Record<string, StoredEntry> };
+  const parsed = (await parseInPieces(raw, slices)) as { version?: number; modelKey?: string | null; skipped?: Manifest["skipped"]; skippedAt?: Manifest["skippedAt"]; notes?: Record<string, StoredEntry> };
   if ((parsed.version !== MANIFEST_VERSION && parsed.version !== 2) || !parsed.notes) return null;
   await slices.maybePause();
   const notes: Record<string, NoteEntry> = {};
@@ -75,7 +77,7 @@ export async function parseManifest(raw: string, slices = new TimeSlices()): Pro
     } else ids = packed === "" ? [] : packed.split(",");
     notes[path] = { mtime, size, hash, ids };
   }
-  return { version: MANIFEST_VERSION, modelKey: parsed.modelKey ?? null, skipped: parsed.skipped ?? {}, notes };
+  return { version: MANIFEST_VERSION, modelKey: parsed.modelKey ?? null, skipped: parsed.skipped ?? {}, skippedAt: parsed.skippedAt ?? {}, notes };
 }
 
 const NOTES_KEY = ',"notes":{';
@@ -123,7 +125,7 @@ export async function stringifyManifest(manifest: Manifest): Promise<string> {
     );
     await yieldToLoop();
   }
-  const head = JSON.stringify({ version: manifest.version, modelKey: manifest.modelKey, skipped: manifest.skipped });
+  const head = JSON.stringify({ version: manifest.version, modelKey: manifest.modelKey, skipped: manifest.skipped, skippedAt: manifest.skippedAt ?? {} });
   return `${head.slice(0, -1)},"notes":{${parts.join(",")}}}`;
 }
 

@@ -190,11 +190,13 @@ export class IndexState {
     report.read++;
     if (text.includes("\u0000")) {
       this.skip(path, "binary");
+      this.noteSkipped(path, mtime, size);
       return null;
     }
     if (text.includes("\uFFFD")) {
       // The file was not valid UTF-8: decoding replaced bytes, so the text is not what the user wrote.
       this.skip(path, "nonUtf8");
+      this.noteSkipped(path, mtime, size);
       return null;
     }
     const hash = contentHash(text);
@@ -205,7 +207,14 @@ export class IndexState {
     // Provisional ids (the plain hashes) until assignIds runs, so an interrupted run still records the chunks.
     this.manifest.notes[path] = { mtime, size, hash, ids: chunks.map((c) => c.hash) };
     delete this.manifest.skipped[path];
+    delete this.manifest.skippedAt?.[path];
     return chunks;
+  }
+
+  /** Records the size and time of a file skipped for its content, so the next build need not read it. */
+  private noteSkipped(path: string, mtime: number, size: number): void {
+    (this.manifest.skippedAt ??= {})[path] = `${mtime}:${size}`;
+    this.dirty = true;
   }
 
   skip(path: string, reason: keyof SkipCounts): void {

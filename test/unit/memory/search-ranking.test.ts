@@ -121,3 +121,28 @@ describe("an index written by the previous analysis", () => {
     expect(again.hits[0]).toBe("标签.md");
   });
 });
+
+describe("an update over an indexed vault", () => {
+  it("reads neither unchanged notes nor unchanged files skipped for their content", async () => {
+    const vault = tempDir();
+    write(vault, { "A.md": "# A\n\nhello\n", "Sub/B.md": "text\n" });
+    writeFileSync(join(vault, "Bad.md"), Buffer.from([0x62, 0x61, 0x64, 0xff, 0xfe, 0x0a]));
+    writeFileSync(join(vault, "Bin.md"), Buffer.from([0x62, 0x00, 0x6e, 0x0a]));
+    const build = async () => {
+      const memory = await openFolderMemory({ vault });
+      try {
+        return await memory.indexer.build();
+      } finally {
+        await memory.close();
+      }
+    };
+    expect((await build()).read).toBe(4);
+    const again = await build();
+    expect(again.read).toBe(0);
+    expect(again.skipped).toMatchObject({ binary: 1, nonUtf8: 1 });
+    writeFileSync(join(vault, "Bad.md"), "now fine\n");
+    const fixed = await build();
+    expect(fixed.read).toBe(1);
+    expect(fixed.notes).toBe(3);
+  });
+});
