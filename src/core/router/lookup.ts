@@ -31,8 +31,8 @@ export interface VaultNames {
 
 /** The finders and the reader a request over a set of notes gets. */
 const SET_TOOLS = ["vault:list", "vault:search", "vault:read"];
-/** Tools of notes: their families keep what the user writes. */
-const NOTE_FAMILY = /^(?:vault|note|frontmatter|tags|links|tasks|daily):/;
+/** Tools that change notes that exist: a request that matched one is about the user's notes. */
+const NOTE_WRITERS = new Set(["vault:edit", "vault:append", "vault:move", "vault:delete", "frontmatter:set", "tasks:complete"]);
 /** A note named by its path or link. */
 const NAMED_NOTE = /\.(?:md|canvas)(?![\p{L}\p{N}])|\[\[/u;
 /** Tools that find notes. */
@@ -76,9 +76,10 @@ export function lookupTools(message: string, d: RouteDecision, vault: VaultNames
   // "When is Marc's birthday?" asks, even where a word of it is a change word elsewhere ("marc…" is "mark" in Spanish).
   const asks = question && (!changes || withoutQuestionStart(words) !== null);
   const fact = asks && !isSmallTalk(message) && (asksPersonal(words) || named);
-  // A set named in words is one of notes when the request is about the vault or already matched a tool of notes
-  // ("Setze gegossen auf true bei allen Beeten": setting a property on every bed is setting it on notes).
-  const set = folder || (asksOverSet(words) && (aboutVault(message) || named || fact || d.tools.some((t) => NOTE_FAMILY.test(t.name))));
+  // A set named in words is one of notes when the request is about the vault or changes notes ("Setze gegossen auf
+  // true bei allen Beeten": setting a property on every bed is setting it on notes; a question that only matched a
+  // reader weakly, "how many days has February", is not).
+  const set = folder || (asksOverSet(words) && (aboutVault(message) || named || fact || d.tools.some((t) => NOTE_WRITERS.has(t.name))));
   // Chat stays chat unless the question asks a fact of the user's own or names what the vault keeps.
   if (d.chatOnly && !fact && !(folder && question && !isSmallTalk(message))) return none;
   const want: string[] = [];

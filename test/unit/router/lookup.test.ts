@@ -36,6 +36,12 @@ describe("a question about a fact of the user's own looks it up", () => {
     "wifi密码是什么？",
     "Wi-Fiのパスワードは何？",
     "와이파이 비밀번호가 뭐야?",
+    "¿A qué hora sale mi vuelo?",
+    "Wie heißt der Klempner, den wir beauftragt haben?",
+    "Quanto abbiamo speso per il viaggio a Roma?",
+    "Co ustaliliśmy na spotkaniu z Anną?",
+    "Что мы решили на встрече?",
+    "What's the door code for the office?",
   ])("%s → vault:search and vault:read, not chat", (q) => {
     const d = bare.routeText(q);
     expect(d.chatOnly).toBe(false);
@@ -67,6 +73,7 @@ describe("small talk and general questions stay chat", () => {
     "Das war alles, danke!",
     "Grazie, è tutto",
     "Спасибо, это всё",
+    "Est-ce que la Terre est ronde ?",
   ])("%s → chat only", (q) => {
     expect(bare.routeText(q).chatOnly).toBe(true);
   });
@@ -91,6 +98,10 @@ describe("a request over a set of notes finds them first", () => {
   ])("%s → vault:list, vault:search, vault:read after its own tools", (q) => {
     const names = offered(bare, q);
     expect(names).toEqual(expect.arrayContaining(["vault:list", "vault:search", "vault:read"]));
+  });
+
+  it("reads no set into a general question that only matched a reader weakly", () => {
+    expect(offered(bare, "¿Cuántos días tiene el mes de febrero?")).not.toContain("vault:list");
   });
 
   it("keeps the request's own tools first", () => {

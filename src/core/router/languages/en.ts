@@ -37,7 +37,7 @@ export const en: RouterLanguage = {
   answerOnly: ["just tell me", "only tell me", "tell me only", "just answer", "just show me", "read[- ]only", "in (your|the) (reply|answer)", "reply only", "don't touch", "dont touch", "do not touch", "leave (it|them|everything|the \\w+|all \\w+|any \\w+)( \\w+)? (alone|untouched|unchanged|as (it|they) (is|are))", "(only|just) (look|read|check|search|peek)( \\w+)?", "(answer|reply|respond)( \\w+){0,4} only", "only (answer|reply)"],
   look: ["go through", "look (at|over|into|through)", "check", "review", "skim", "peek at"],
   sets: ["all (?:of )?(?:my |our |the |these |those )?\\w+", "every \\w+", "each \\w+", "how many", "how much", "in total", "totals?", "sum", "average", "more than", "less than", "fewer than", "at least", "at most", "older than", "longer than", "shorter than", "whose"],
-  personal: ["did i", "have i", "had i", "do i have", "i've", "did we", "have we", "phone", "phone number", "telephone", "e-?mail address", "home address", "password", "passcode", "pin", "wi-?fi", "birthday", "contact person", "appointment", "account number", "iban"],
+  personal: ["my", "our", "(?:door|gate|alarm|access|entry|pin) code", "did i", "have i", "had i", "do i have", "i've", "did we", "have we", "phone", "phone number", "telephone", "e-?mail address", "home address", "password", "passcode", "pin", "wi-?fi", "birthday", "contact person", "appointment", "account number", "iban"],
   recall: ["prefer\\w*", "favou?rite", "told you", "do i like"],
   hints: {
     "vault:read": ["pull up my note on", "bring up Projects/Plan.md", "show me what Projects/Plan.md says", "let me see the note", "give me the text of [[Weekly Plan]]", "what's written in the file"],

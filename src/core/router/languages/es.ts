@@ -36,7 +36,7 @@ export const es: RouterLanguage = {
   answerOnly: ["solo dime", "sólo dime", "solamente dime", "solo dimelo", "sólo dímelo", "dimelo solo", "dímelo solo", "solo lectura", "sólo lectura", "en tu respuesta", "solo responde", "no toques", "no toque", "solo (busca|mira|lee|revisa|consulta)", "sólo (busca|mira|lee|revisa|consulta)", "responde (solo|solamente|sólo)", "(solo|sólo) responde"],
   look: ["mira\\w*", "revisa\\w*", "repasa\\w*", "consulta\\w*", "echa un vistazo"],
   sets: ["tod[oa]s (?:l[oa]s |mis |nuestr[oa]s |est[oa]s )\\w+", "cada \\w+", "cuant[oa]s?", "en total", "total\\w*", "suma", "promedio", "mas de \\d+", "menos de \\d+", "al menos", "cuy[oa]s?"],
-  personal: ["(?:yo )?he \\w+(?:ado|ido)", "telefono", "e-?mail", "correo", "contrasena", "clave", "wi-?fi", "cumpleanos", "contacto", "cita", "iban"],
+  personal: ["mis? \\w+", "nuestr[oa]s?", "hemos \\w+", "codigo de (?:la puerta|acceso|la alarma)", "(?:yo )?he \\w+(?:ado|ido|cho|to)", "telefono", "e-?mail", "correo", "contrasena", "clave", "wi-?fi", "cumpleanos", "contacto", "cita", "iban"],
   recall: ["prefier\\w*", "prefer\\w*", "favorit[oa]s?"],
   hints: {
     "vault:read": ["Muéstrame el contenido de Proyectos/Plan.md", "Léeme la nota de la reunión", "Abre el archivo [[Plan semanal]]", "¿Qué pone en la nota?", "Resume la nota Ideas.md"],

@@ -22,7 +22,7 @@ export const fr: RouterLanguage = {
   chatWords: ["blagues?", "drole"],
   question: ["qu'est[- ]ce", "qu'est-ce que", "qui", "quoi", "quel(le)?s?", "comment", "pourquoi", "quand", "ou", "combien", "explique", "c'est quoi", "est[- ]ce que", "sais[- ]tu"],
   vault: [
-    "notes?", "coffre", "vault", "fichiers?", "dossiers?", "journal", "journaux", "quotidienne?", "tags?", "etiquettes?", "liens?", "backlinks?", "mon", "ma", "mes", "notre", "nos",
+    "notes?", "coffre", "vault", "fichiers?", "dossiers?", "journal", "journaux", "quotidienne?", "tags?", "etiquettes?", "liens?", "backlinks?", "mon", "mes (?!de |que )\\w+", "notre",
     "inbox", "taches?", "to-dos?", "projets?", "pages?", "ecri\\w*", "enregistr\\w*", "retien\\w*", "souviens", "cherch\\w*", "trouv\\w*", "ouvr\\w*", "lis", "proprietes?",
   ],
   change: [
@@ -35,7 +35,7 @@ export const fr: RouterLanguage = {
   answerOnly: ["dis[- ]moi (juste|seulement|simplement)", "dis[- ]le[- ]moi (juste|seulement|simplement)", "lecture seule", "dans ta reponse", "dans ta réponse", "reponds seulement", "réponds seulement", "ne touche (a )?(rien|pas)", "ne touchez (a )?(rien|pas)", "(juste|seulement) (regarder|lire|chercher|consulter)", "regarde seulement"],
   look: ["regarde\\w*", "parcour\\w*", "consulte\\w*", "verifie\\w*", "vérifie\\w*", "passe en revue"],
   sets: ["tou(?:s|tes?) (?:les |mes |nos |ces )\\w+", "chaque \\w+", "combien", "au total", "en tout", "total\\w*", "somme", "moyenne", "plus de \\d+", "moins de \\d+", "au moins", "au plus"],
-  personal: ["ai-je", "avais-je", "avons-nous", "que j'ai", "j'ai (?:\\w+ ){0,2}\\w{3,}(?:e|i|is|it|u)", "telephone", "e-?mail", "courriel", "mot de passe", "wi-?fi", "anniversaire", "contact", "rendez-vous", "iban"],
+  personal: ["mon", "mes (?!de |que )\\w+", "notre", "nous avons", "digicode", "code (?:de la porte|d'acces|de l'alarme)", "ai-je", "avais-je", "avons-nous", "que j'ai", "j'ai (?:\\w+ ){0,2}\\w{3,}(?:e|i|is|it|u)", "telephone", "e-?mail", "courriel", "mot de passe", "wi-?fi", "anniversaire", "contact", "rendez-vous", "iban"],
   recall: ["prefer\\w*", "favori\\w*"],
   hints: {
     "vault:read": ["Montre-moi le contenu de Projets/Plan.md", "Lis-moi la note sur la réunion", "Ouvre le fichier [[Planning]]", "Qu'est-ce qui est écrit dans la note ?", "Résume la note Idées.md"],

@@ -35,7 +35,7 @@ export const it: RouterLanguage = {
   answerOnly: ["dimmelo (solo|soltanto|e basta)", "dimmi (solo|soltanto)", "sola lettura", "nella (tua )?risposta", "rispondi (solo|soltanto)", "non toccare", "non toccate", "(solo|soltanto) (guarda|leggi|cerca|controlla)"],
   look: ["guarda\\w*", "controlla\\w*", "rivedi", "scorri", "dai un'occhiata"],
   sets: ["tutt[ie] (?:i |le |gli |l'|i miei |le mie |questi |queste )?\\w+", "ogni \\w+", "ciascun\\w* \\w+", "quant[ie]", "quanto", "in totale", "totale", "somma", "media", "piu di \\d+", "meno di \\d+", "almeno", "il cui", "la cui", "i cui", "le cui"],
-  personal: ["ho \\w+(?:ato|uto|ito)", "avevo", "telefono", "e-?mail", "password", "wi-?fi", "compleanno", "referente", "contatto", "appuntamento", "iban"],
+  personal: ["mio", "mia", "miei", "mie", "nostr[oaie]", "abbiamo \\w+", "codice (?:della porta|d'accesso|dell'allarme)", "ho \\w+(?:ato|uto|ito|so|to)", "avevo", "telefono", "e-?mail", "password", "wi-?fi", "compleanno", "referente", "contatto", "appuntamento", "iban"],
   recall: ["prefer\\w*", "preferit[oaie]"],
   hints: {
     "vault:read": ["Mostrami il contenuto di Progetti/Piano.md", "Leggimi la nota della riunione", "Apri il file [[Piano settimanale]]", "Cosa c'è scritto nella nota?", "Riassumi la nota Idee.md"],

@@ -35,7 +35,7 @@ export const nl: RouterLanguage = {
   answerOnly: ["vertel (het )?me (alleen|gewoon|enkel)", "zeg (het )?me (alleen|gewoon)", "alleen[- ]lezen", "in je antwoord", "alleen antwoorden", "kom nergens aan", "blijf (er )?af", "niet aankomen", "laat \\w+( \\w+)? (staan|ongemoeid|ongewijzigd)", "alleen (opzoeken|lezen|kijken|bekijken|zoeken)", "antwoord alleen"],
   look: ["bekijk\\w*", "kijk\\w*", "controleer", "doorloop", "ga \\w+( \\w+)? door"],
   sets: ["alle \\w+", "elke? \\w+", "iedere? \\w+", "hoeveel", "in totaal", "totaal", "som", "gemiddeld\\w*", "meer dan", "minder dan", "minstens", "waarvan", "wiens"],
-  personal: ["heb ik", "had ik", "hebben we", "ik (?:heb|had) (?:\\w+ ){0,4}ge\\w+", "telefoon\\w*", "e-?mail\\w*", "wachtwoord", "wi-?fi", "verjaardag", "contactpersoon", "afspraak", "iban"],
+  personal: ["mijn", "onze?", "deurcode", "toegangscode", "heb ik", "had ik", "hebben we", "ik (?:heb|had) (?:\\w+ ){0,4}ge\\w+", "telefoon\\w*", "e-?mail\\w*", "wachtwoord", "wi-?fi", "verjaardag", "contactpersoon", "afspraak", "iban"],
   recall: ["voorkeur\\w*", "favoriet\\w*", "liefst"],
   hints: {
     "vault:read": ["Laat de inhoud van Projecten/Plan.md zien", "Lees de notitie over de vergadering voor", "Open het bestand [[Weekplanning]]", "Wat staat er in de notitie?", "Vat de notitie Ideeën.md samen"],

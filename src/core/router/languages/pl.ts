@@ -34,7 +34,7 @@ export const pl: RouterLanguage = {
   answerOnly: ["tylko (mi )?powiedz", "po prostu (mi )?powiedz", "tylko do odczytu", "w odpowiedzi", "tylko odpowiedz", "nie ruszaj", "niczego nie ruszaj", "nie dotykaj", "tylko (poszukaj|przeczytaj|sprawdz|sprawdź|zobacz|wyszukaj)", "odpowiedz tylko"],
   look: ["przejrzyj", "zajrzyj", "sprawdz\\w*", "sprawdź\\w*", "zobacz", "obejrzyj"],
   sets: ["wszystki\\w* \\w+", "kazd\\w* \\w+", "ile", "lacznie", "razem", "suma", "sum[eyi]", "zsumuj\\w*", "sredni\\w*", "wiecej niz", "mniej niz", "co najmniej", "ktorych", "ktorego", "ktorej"],
-  personal: ["\\w+(?:ilem|ilam|alem|alam|elem|elam|ylem|ylam)", "telefon\\w*", "e-?mail\\w*", "hasl\\w*", "wi-?fi", "urodzin\\w*", "kontakt\\w*", "wizyt\\w*", "iban"],
+  personal: ["moj\\w*", "nasz\\w*", "\\w+(?:lismy|lysmy)", "kod do drzwi", "\\w+(?:ilem|ilam|alem|alam|elem|elam|ylem|ylam)", "telefon\\w*", "e-?mail\\w*", "hasl\\w*", "wi-?fi", "urodzin\\w*", "kontakt\\w*", "wizyt\\w*", "iban"],
   recall: ["wol\\w*", "ulubion\\w*", "preferuj\\w*"],
   hints: {
     "vault:read": ["Pokaż zawartość Projekty/Plan.md", "Przeczytaj mi notatkę ze spotkania", "Otwórz plik [[Plan tygodnia]]", "Co jest napisane w tej notatce?", "Streść notatkę Pomysły.md"],

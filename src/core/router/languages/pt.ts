@@ -35,7 +35,7 @@ export const pt: RouterLanguage = {
   answerOnly: ["so me diga", "só me diga", "apenas me diga", "so me diz", "só me diz", "somente leitura", "apenas leitura", "na (sua|tua) resposta", "so responda", "só responda", "nao mexa", "não mexa", "nao toque", "não toque", "(so|só|apenas) (procure|veja|leia|olhe|consulte)", "(so|só) quero saber", "responda apenas", "apenas responda"],
   look: ["veja", "olhe", "revise", "confira", "consulte", "de uma olhada", "dê uma olhada"],
   sets: ["tod[oa]s (?:[oa]s |meus |minhas |noss[oa]s |est[ea]s )\\w+", "cada \\w+", "quant[oa]s?", "no total", "em total", "total\\w*", "soma", "media", "mais de \\d+", "menos de \\d+", "pelo menos", "cuj[oa]s?"],
-  personal: ["eu \\w+(?:ei|i)", "(?:eu )?(?:tenho|tinha) \\w+(?:ado|ido)", "telefone", "e-?mail", "senha", "wi-?fi", "aniversario", "contato", "consulta", "iban"],
+  personal: ["meus?", "minhas?", "noss[oa]s?", "(?:temos|tinhamos) \\w+", "codigo (?:da porta|de acesso|do alarme)", "eu \\w+(?:ei|i)", "(?:eu )?(?:tenho|tinha) \\w+(?:ado|ido)", "telefone", "e-?mail", "senha", "wi-?fi", "aniversario", "contato", "consulta", "iban"],
   recall: ["prefir\\w*", "prefer\\w*", "favorit[oa]s?"],
   hints: {
     "vault:read": ["Mostra o conteúdo de Projetos/Plano.md", "Lê pra mim a nota da reunião", "Abre o arquivo [[Plano semanal]]", "O que está escrito na nota?", "Resume a nota Ideias.md"],

@@ -35,7 +35,7 @@ export const tr: RouterLanguage = {
   answerOnly: ["sadece (bana )?soyle", "sadece (bana )?söyle", "yalnizca (bana )?soyle", "yalnızca (bana )?söyle", "salt okunur", "cevabinda", "cevabında", "yanitinda", "yanıtında", "sadece cevapla", "dokunma", "hicbir seye dokunma", "hiçbir şeye dokunma", "sadece (bak|oku|ara|kontrol et)", "sadece cevap ver", "yalnizca cevap ver", "yalnızca cevap ver"],
   look: ["bak", "gozden gecir", "gözden geçir", "incele", "kontrol et"],
   sets: ["tum \\w+", "butun \\w+", "her \\w+", "hepsi\\w*", "kac", "toplam\\w*", "ortalama\\w*", "fazla", "en az"],
-  personal: ["\\w{3,}(?:dim|dum|tim|tum)", "telefon\\w*", "e-?posta\\w*", "sifre\\w*", "wi-?fi", "dogum gunu\\w*", "iletisim\\w*", "randevu\\w*"],
+  personal: ["benim", "bizim", "kapi kodu", "\\w{3,}(?:dim|dum|tim|tum)", "telefon\\w*", "e-?posta\\w*", "sifre\\w*", "wi-?fi", "dogum gunu\\w*", "iletisim\\w*", "randevu\\w*"],
   recall: ["tercih\\w*", "favori\\w*", "en sevdi\\w*"],
   hints: {
     "vault:read": ["Projeler/Plan.md dosyasının içeriğini göster", "Toplantı notunu bana oku", "[[Haftalık plan]] dosyasını aç", "Bu notta ne yazıyor?", "Fikirler.md notunu özetle", "notumu göster"],
