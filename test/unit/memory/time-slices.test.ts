@@ -173,7 +173,7 @@ describe("loading in slices", () => {
     const notes: Manifest["notes"] = {};
     const odd = ['a "quoted"],"x.md', 'comma, brace } bracket ].md', 'key ,"notes":{ inside.md', "back\\slash\"],\".md", "日本語/メモ.md"];
     for (let i = 0; i < 4000; i++) notes[i % 50 === 0 ? `${odd[(i / 50) % odd.length]}${i}` : `Folder ${i % 7}/Note ${i}.md`] = { mtime: 1_700_000_000_000 + i, size: i, hash: `h${i}`, ids: i % 3 ? [`a${i}`, `b${i}`] : [] };
-    const manifest: Manifest = { version: 3, modelKey: "m", notes, skipped: { 'skip "me",".md': "excluded", "notes.md": "huge" } };
+    const manifest: Manifest = { version: 3, modelKey: "m", notes, skipped: { 'skip "me",".md': "excluded", "notes.md": "huge", "Bin.md": "binary" }, skippedAt: { "Bin.md": "1700000000000.5:12" } };
     const raw = await stringifyManifest(manifest);
     expect(raw.length).toBeGreaterThan(3 * 64 * 1024);
     const { slices, pauses } = steppingSlices(1);
