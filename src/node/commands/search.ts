@@ -32,7 +32,7 @@ export async function run(argv: string[]): Promise<number> {
   const limit = options.limit === undefined ? 10 : Number(options.limit);
   if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new UsageError(`--limit must be a whole number from 1 to 100, got "${String(options.limit)}".`);
   if ((options.semantic || options.hybrid) && typeof options["embed-model"] !== "string") {
-    throw new UsageError("Semantic and hybrid search need the embedding model the index was built with: add --embed-model F.");
+    throw new UsageError(`${options.semantic ? "Semantic" : "Hybrid"} search needs the embedding model the index was built with: add --embed-model F.`);
   }
   if (options.semantic && options.hybrid) throw new UsageError("Give either --semantic or --hybrid, not both.");
   const folder = typeof options.folder === "string" ? options.folder.replace(/^\/+|\/+$/g, "") : "";
