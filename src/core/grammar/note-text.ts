@@ -1,9 +1,9 @@
 /**
  * The texts a `find` argument may take from one note, as GBNF: any run of whole tokens within a line (a token is a
- * word, a run of whitespace or a run of punctuation; a run starts at a token that is not blank), or one to
+ * word or a run of punctuation; a run starts and ends at a token, the whitespace between tokens exact), or one to
  * three whole consecutive lines.
  * Every admitted text occurs in the note exactly as written, so a grounded edit cannot miss. The grammar is linear in
- * the note: one rule per token (its text, then optionally the next token's rule), and a start rule that
+ * the note: one rule per token (the whitespace before it and its text, then optionally the next token's rule), and a start rule that
  * is a prefix tree over the first tokens, so generation stays deterministic character by character.
  */
 import { alt, lit, opt, ref, seq, type GbnfExpr } from "./gbnf-ast";
@@ -27,16 +27,26 @@ export function noteTextRules(text: string, name: string, maxChars: number): { r
   const out: string[] = [];
   const starts: LiteralBranch[] = [];
   let maxBytes = 0;
-  const rule = (i: number, k: number) => `${NOTE_TEXT_RULE_PREFIX}${name}-${i}-${k}`;
+  let count = 0;
   lines.forEach((line, i) => {
     if (line.length > maxChars || line.trim() === "") return;
-    // Tokens: runs of letters and digits, and the runs of other characters between them (spaces, punctuation).
-    const tokens = line.match(TOKENS) ?? [];
-    for (let k = 0; k < tokens.length; k++) {
-      const next = k + 1 < tokens.length ? opt(ref(rule(i, k + 1))) : null;
-      if (k > 0) out.push(`${rule(i, k)} ::= ${printExpr(next ? seq(lit(jsonContent(tokens[k])), next) : lit(jsonContent(tokens[k])))}`);
-      if (tokens[k].trim() !== "") starts.push({ text: jsonContent(tokens[k]), then: next ?? lit("") });
+    // Tokens (words, punctuation runs) with the whitespace before each: one rule per token, `ws token next?`.
+    const tokens: { ws: string; tok: string }[] = [];
+    let ws = "";
+    for (const t of line.match(TOKENS) ?? []) {
+      if (t.trim() === "") ws = t;
+      else {
+        tokens.push({ ws, tok: t });
+        ws = "";
+      }
     }
+    const names = tokens.map(() => `${NOTE_TEXT_RULE_PREFIX}${name}-${(count++).toString(36)}`);
+    tokens.forEach((t, k) => {
+      const next = k + 1 < tokens.length ? opt(ref(names[k + 1])) : lit("");
+      if (k > 0) out.push(`${names[k]} ::= ${printExpr(seq(lit(jsonContent(t.ws + t.tok)), next))}`);
+      // A text starts at any token (never at whitespace); trailing whitespace of the line is left out.
+      starts.push({ text: jsonContent(t.tok), then: next });
+    });
     // Whole lines, one to three, within maxChars.
     let run = line;
     const more: string[] = [];

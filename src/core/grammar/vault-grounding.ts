@@ -66,7 +66,7 @@ export class VaultGrounding {
     const parts = [substitutePlaceholders(skeleton.gbnf, { path: all?.root, other: notes.length ? other?.root : all?.root, texts: textRules.map((r) => r?.root) })];
     if (all) parts.push(all.text);
     // The excluded tree's own rules (suffix -x); its other folders are the shared ones already printed.
-    if (other && other !== all) parts.push(other.text.split("\n").filter((line) => /^vpt-\d+-x /.test(line)).join("\n") + "\n");
+    if (other && other !== all) parts.push(other.own);
     for (const r of new Set(textRules)) if (r) parts.push(r.text);
     const maxBytes = plain.maxBytes + extraBytes(tools, options, this.paths.longestBytes(), notes, textRules);
     const compiled: CompiledGrammar = { gbnf: parts.join(""), maxBytes, relaxations: plain.relaxations, caps: plain.caps };

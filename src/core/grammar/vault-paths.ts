@@ -27,7 +27,9 @@ interface FolderNode {
   files: Set<string>;
   /** Subfolders by name. */
   folders: Map<string, FolderNode>;
-  /** This folder's printed rule, until a change in the folder clears it. */
+  /** Printed rules of this folder's entries by their first character, until a change to one of them clears it. */
+  groups: Map<string, string>;
+  /** This folder's printed rule (a choice of first characters), until a change in the folder clears it. */
   text?: string;
 }
 
@@ -45,10 +47,10 @@ export class VaultPathIndex {
   private nextId = 1;
   private root: FolderNode = this.node("");
   private readonly all = new Set<string>();
-  /** The longest path's bytes at a version. */
-  private longest: { version: number; bytes: number } | null = null;
+  /** The longest path's bytes; null when a delete may have shortened it (counted again when asked). */
+  private longest: number | null = 0;
   /** Printed rules of the last few exclusion sets, by version and set. */
-  private readonly recent = new Map<string, string>();
+  private readonly recent = new Map<string, { text: string; own: string }>();
 
   /** @param admits whether a path may be named at all (hidden, config and excluded folders are not). */
   constructor(private readonly admits: (path: string) => boolean = () => true) {}
@@ -57,6 +59,7 @@ export class VaultPathIndex {
   load(paths: Iterable<string>): void {
     this.root = this.node("");
     this.all.clear();
+    this.longest = 0;
     for (const p of paths) this.insert(p);
     this.ready = true;
     this.version++;
@@ -74,12 +77,12 @@ export class VaultPathIndex {
 
   /** UTF-8 bytes of the longest path as JSON string content (`.md` included), for the grammar's byte bound. */
   longestBytes(): number {
-    if (this.longest?.version !== this.version) {
+    if (this.longest === null) {
       let max = 0;
       for (const p of this.all) max = Math.max(max, utf8Bytes(jsonContent(p)));
-      this.longest = { version: this.version, bytes: max };
+      this.longest = max;
     }
-    return this.longest.bytes;
+    return this.longest;
   }
 
   /** Whether this exact path is in the tree. */
@@ -100,6 +103,7 @@ export class VaultPathIndex {
 
   delete(path: string): void {
     if (!this.all.delete(path)) return;
+    if (this.longest !== null && utf8Bytes(jsonContent(path)) >= this.longest) this.longest = null;
     const parts = path.split("/");
     const chain: FolderNode[] = [this.root];
     for (const seg of parts.slice(0, -1)) {
@@ -109,14 +113,14 @@ export class VaultPathIndex {
     }
     const folder = chain[chain.length - 1];
     folder.files.delete(parts[parts.length - 1]);
-    folder.text = undefined;
+    touch(folder, parts[parts.length - 1]);
     // Empty folders leave the tree, and their parent's rule changes.
     for (let i = chain.length - 1; i > 0; i--) {
       const f = chain[i];
       if (f.files.size > 0 || f.folders.size > 0) break;
       const parent = chain[i - 1];
       parent.folders.delete(parts[i - 1]);
-      parent.text = undefined;
+      touch(parent, parts[i - 1]);
     }
     this.version++;
   }
@@ -152,49 +156,86 @@ export class VaultPathIndex {
    * GBNF rules admitting every path except `excluded` (notes grounded elsewhere), and the name of the rule to start
    * from; null when no path remains. Folders untouched since the last call reuse their printed rule.
    */
-  rules(excluded: ReadonlySet<string> = new Set()): { root: string; text: string } | null {
+  rules(excluded: ReadonlySet<string> = new Set()): { root: string; text: string; own: string } | null {
     const ex = [...excluded].filter((p) => this.all.has(p)).sort();
     if (this.all.size - ex.length <= 0) return null;
     const key = `${this.version}\u001e${ex.join("\u001e")}`;
     const rootName = ex.length ? `${PATH_RULE_PREFIX}0-x` : `${PATH_RULE_PREFIX}0`;
     const known = this.recent.get(key);
-    if (known !== undefined) return { root: rootName, text: known };
+    if (known !== undefined) return { root: rootName, ...known };
     const out: string[] = [];
-    this.emit(this.root, ex, out);
-    const text = out.join("\n") + "\n";
+    const own: string[] = [];
+    this.emit(this.root, ex, out, own);
+    const printed = { text: [...out, ...own].join("\n") + "\n", own: own.length ? own.join("\n") + "\n" : "" };
     if (this.recent.size >= 4) this.recent.delete(this.recent.keys().next().value as string);
-    this.recent.set(key, text);
-    return { root: rootName, text };
+    this.recent.set(key, printed);
+    return { root: rootName, ...printed };
   }
 
-  private emit(node: FolderNode, excluded: readonly string[], out: string[]): void {
+  /**
+   * A folder's rules: one choosing the first character of an entry, one per first character choosing the rest (so a
+   * change re-prints one small group), and the subfolders'. A folder on the way to an excluded path gets rules of its
+   * own (suffix -x) for itself and the groups on that way; everything else is the shared, cached rules.
+   */
+  private emit(node: FolderNode, excluded: readonly string[], out: string[], own: string[]): void {
     const mine = excluded.filter((p) => p.startsWith(node.prefix));
-    if (mine.length === 0 || excluded.length === 0) {
-      node.text ??= `${PATH_RULE_PREFIX}${node.id} ::= ${printExpr(this.choice(node, []))}`;
-      out.push(node.text);
-      for (const child of node.folders.values()) this.emit(child, [], out);
+    if (mine.length === 0 && node.text !== undefined) {
+      // Unchanged since printed: its rules as they are.
+      out.push(node.text, ...node.groups.values());
+      for (const child of node.folders.values()) this.emit(child, mine, out, own);
       return;
     }
-    // A folder holding an excluded path gets its own rule (suffix -x); the rest of the tree is shared.
-    out.push(`${PATH_RULE_PREFIX}${node.id}-x ::= ${printExpr(this.choice(node, mine)) || '""'}`);
-    for (const child of node.folders.values()) this.emit(child, mine, out);
+    const groups = new Map<string, { files: string[]; folders: [string, FolderNode][] }>();
+    const group = (name: string) => {
+      const c = firstChar(name);
+      let g = groups.get(c);
+      if (!g) groups.set(c, (g = { files: [], folders: [] }));
+      return g;
+    };
+    for (const f of node.files) group(f).files.push(f);
+    for (const entry of node.folders) group(entry[0]).folders.push(entry);
+    // First characters of the entries on the way to an excluded path.
+    const xs = new Set(mine.map((p) => firstChar(p.slice(node.prefix.length))));
+    const top: LiteralBranch[] = [];
+    for (const [c, g] of groups) {
+      const x = xs.has(c);
+      const name = `${PATH_RULE_PREFIX}${node.id}-${c.codePointAt(0)!.toString(36)}${x ? "-x" : ""}`;
+      if (!x) {
+        let text = node.groups.get(c);
+        if (text === undefined) node.groups.set(c, (text = `${name} ::= ${printExpr(this.rest(node, g, [])!)}`));
+        out.push(text);
+      } else {
+        const body = this.rest(node, g, mine);
+        if (body === null) continue;
+        own.push(`${name} ::= ${printExpr(body)}`);
+      }
+      top.push({ text: jsonContent(c), then: ref(name) });
+    }
+    const head = `${PATH_RULE_PREFIX}${node.id}`;
+    if (mine.length === 0) {
+      node.text ??= `${head} ::= ${printExpr(literalChoice(top))}`;
+      out.push(node.text);
+    } else own.push(`${head}-x ::= ${printExpr(literalChoice(top)) || '""'}`);
+    for (const child of node.folders.values()) this.emit(child, mine, out, own);
   }
 
-  private choice(node: FolderNode, excluded: readonly string[]): GbnfExpr {
+  /** The rest of the names of one group (after their first character); null when every entry is excluded. */
+  private rest(node: FolderNode, g: { files: string[]; folders: [string, FolderNode][] }, excluded: readonly string[]): GbnfExpr | null {
     const branches: LiteralBranch[] = [];
-    for (const name of node.files) {
+    for (const name of g.files) {
       if (excluded.includes(node.prefix + name)) continue;
+      const tail = name.slice(firstChar(name).length);
       const stem = name.slice(0, -3);
-      if (name.endsWith(".md") && stem !== "" && !HAS_EXTENSION.test(stem)) branches.push({ text: jsonContent(stem), then: opt(lit(".md")) });
-      else branches.push({ text: jsonContent(name), then: EMPTY });
+      if (name.endsWith(".md") && stem !== "" && !HAS_EXTENSION.test(stem)) branches.push({ text: jsonContent(tail.slice(0, -3)), then: opt(lit(".md")) });
+      else branches.push({ text: jsonContent(tail), then: EMPTY });
     }
-    for (const [name, child] of node.folders) {
+    for (const [name, child] of g.folders) {
       const inside = excluded.filter((p) => p.startsWith(child.prefix));
       // A folder whose every path is excluded would be a dead end.
       if (inside.length > 0 && this.countUnder(child) <= inside.length) continue;
-      branches.push({ text: jsonContent(name) + "/", then: ref(`${PATH_RULE_PREFIX}${child.id}${inside.length ? "-x" : ""}`) });
+      branches.push({ text: jsonContent(name.slice(firstChar(name).length)) + "/", then: ref(`${PATH_RULE_PREFIX}${child.id}${inside.length ? "-x" : ""}`) });
     }
-    return literalChoice(branches);
+    return branches.length ? literalChoice(branches) : null;
   }
 
   private countUnder(node: FolderNode): number {
@@ -215,19 +256,31 @@ export class VaultPathIndex {
       if (!next) {
         next = this.node(`${node.prefix}${seg}/`);
         node.folders.set(seg, next);
-        node.text = undefined;
+        touch(node, seg);
       }
       node = next;
     }
     node.files.add(name);
-    node.text = undefined;
+    touch(node, name);
     this.all.add(path);
+    if (this.longest !== null) this.longest = Math.max(this.longest, utf8Bytes(jsonContent(path)));
     return true;
   }
 
   private node(prefix: string): FolderNode {
-    return { id: prefix === "" ? 0 : this.nextId++, prefix, files: new Set(), folders: new Map() };
+    return { id: prefix === "" ? 0 : this.nextId++, prefix, files: new Set(), folders: new Map(), groups: new Map() };
   }
+}
+
+/** The first character (code point) of a name. */
+function firstChar(name: string): string {
+  return String.fromCodePoint(name.codePointAt(0)!);
+}
+
+/** A change to the entry `name` of a folder: its group and the folder's rule print again. */
+function touch(node: FolderNode, name: string): void {
+  node.groups.delete(firstChar(name));
+  node.text = undefined;
 }
 
 /** UTF-8 length of a text. */

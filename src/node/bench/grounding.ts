@@ -1,0 +1,178 @@
+/**
+ * `bench grounding [--notes N] [--calls N] [--seed S] [--json]`: grounded calls on a generated vault (1,000 notes by
+ * default). Builds the vault's path tree and a turn's grounded grammar (vault:read, vault:edit, vault:search,
+ * vault:list, one note in context), then measures: path tree load (tree_load_ms), the turn grammar first and warm
+ * (grammar_first_ms, grammar_warm_ms: the next turn, same vault), an update on a create and on a rename
+ * (update_create_ms, update_rename_ms: the tree following the event) and the grammar of the round after each
+ * (grammar_after_create_ms, grammar_after_rename_ms), grammar sizes (grammar_bytes, path_rules_bytes), the heap the
+ * tree and its printed rules hold (structures_bytes, approximate: heap growth), the text rules of a 5,000-word note
+ * (note_text_rules_bytes, note_text_rules_ms), and the share of calls naming a missing path, a heading the note
+ * lacks, or edit text not in the note: under today's grammar and grounded (random walks over each grammar, `--calls`
+ * calls each, default 1,000; the random walk stands in for random weights and is harsher: it picks any admitted text).
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
+import { parseArgs } from "../cli-types";
+import { generateVault } from "../vault-generator/generate-vault";
+import { SubsetCache } from "../../core/grammar";
+import { GrammarSampler } from "../../core/grammar/sampler";
+import { noteTextRules } from "../../core/grammar/note-text";
+import { VaultPathIndex } from "../../core/grammar/vault-paths";
+import { createToolCatalog } from "../../tools/index";
+import { headingsOf } from "../../tools/sections";
+import { ToolRegistry } from "../../tools/registry";
+
+export const usage = "grounding [--notes N] [--calls N] [--seed S] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
+
+const TOOLS = ["vault:read", "vault:edit", "vault:search", "vault:list"];
+
+function log(line: string): void {
+  process.stderr.write(`[bench grounding] ${line}\n`);
+}
+
+function timed<T>(fn: () => T): { value: T; ms: number } {
+  const t = performance.now();
+  const value = fn();
+  return { value, ms: Math.round((performance.now() - t) * 1000) / 1000 };
+}
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+/** Calls with path args, and how many name a missing path, a heading the note lacks, or text not in it. */
+interface Misses {
+  calls: number;
+  missing_path: number;
+  heading_calls: number;
+  missing_heading: number;
+  find_calls: number;
+  missing_find: number;
+}
+
+function sampleMisses(gbnf: string, calls: number, seed: number, index: VaultPathIndex, note: { path: string; text: string; headings: string[] }): Misses {
+  const sampler = new GrammarSampler(gbnf, { random: seeded(seed) });
+  const m: Misses = { calls: 0, missing_path: 0, heading_calls: 0, missing_heading: 0, find_calls: 0, missing_find: 0 };
+  for (let guard = 0; m.calls < calls && guard < calls * 50; guard++) {
+    const env = JSON.parse(sampler.sample()) as { tool_calls: { name: string; args: Record<string, unknown> }[] };
+    for (const c of env.tool_calls) {
+      if ((c.name !== "vault:read" && c.name !== "vault:edit") || m.calls >= calls) continue;
+      m.calls++;
+      const path = typeof c.args.path === "string" ? index.resolve(c.args.path) : null;
+      if (path === null) {
+        m.missing_path++;
+        continue;
+      }
+      if (path !== note.path) continue;
+      if (typeof c.args.heading === "string") {
+        m.heading_calls++;
+        if (!note.headings.some((h) => h.toLowerCase() === (c.args.heading as string).toLowerCase())) m.missing_heading++;
+      }
+      if (typeof c.args.find === "string") {
+        m.find_calls++;
+        if (!note.text.includes(c.args.find)) m.missing_find++;
+      }
+    }
+  }
+  return m;
+}
+
+/** A full collection, so heap growth counts what stays alive. */
+const collect: () => void = (() => {
+  v8.setFlagsFromString("--expose-gc");
+  return vm.runInNewContext("gc") as () => void;
+})();
+
+function heapBytes(): number {
+  collect();
+  return process.memoryUsage().heapUsed;
+}
+
+/** A 5,000-word note of the vault's own words, in paragraphs of sentences under headings. */
+function longNote(words: string[]): string {
+  const out: string[] = [];
+  for (let i = 0, w = 0; w < 5000; i++) {
+    if (i % 8 === 0) out.push(`## Section ${i / 8 + 1}`);
+    const n = 12 + (i % 9);
+    out.push(words.slice(w % (words.length - 30), (w % (words.length - 30)) + n).join(" ") + ".");
+    w += n;
+  }
+  return out.join("\n");
+}
+
+export async function run(argv: string[]): Promise<Record<string, unknown>> {
+  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed"], booleans: [] });
+  const notes = Number(options.notes ?? 1000);
+  const calls = Number(options.calls ?? 1000);
+  const seed = Number(options.seed ?? 7);
+  const dir = mkdtempSync(join(tmpdir(), "va-grounding-"));
+  try {
+    log(`generating ${notes} notes`);
+    const vault = generateVault(dir, { notes });
+    const heap0 = heapBytes();
+    const index = new VaultPathIndex();
+    const load = timed(() => index.load(vault.paths));
+    const registry = new ToolRegistry(createToolCatalog());
+    const cache = new SubsetCache(registry.grammarTools());
+    cache.setVaultPaths(index);
+    const notePath = vault.paths[1];
+    const text = readFileSync(join(dir, notePath), "utf8");
+    const note = { path: notePath, text, headings: headingsOf(text).map((h) => h.text) };
+    const context = { notes: [note] };
+    const first = timed(() => cache.get(TOOLS, "dynamic", context));
+    const warm = timed(() => cache.get(TOOLS, "dynamic", context));
+    const pathRules = index.rules()?.text.length ?? 0;
+    const structures = heapBytes() - heap0;
+    const created = `${vault.paths[0].split("/")[0]}/A new note from the bench.md`;
+    const create = timed(() => index.apply({ kind: "create", path: created }));
+    const afterCreate = timed(() => cache.get(TOOLS, "dynamic", context));
+    const renamed = vault.paths[2].replace(/\.md$/, " (renamed).md");
+    const rename = timed(() => index.apply({ kind: "rename", oldPath: vault.paths[2], path: renamed }));
+    const afterRename = timed(() => cache.get(TOOLS, "dynamic", context));
+    const long = longNote(text.split(/\s+/).filter((w) => /^[a-z]+$/.test(w)).concat(["garden", "plan", "review"]));
+    const longRules = timed(() => noteTextRules(long, "bench", 4000));
+    log(`grammar ${afterRename.value.gbnf.length} bytes; sampling ${calls} calls under each grammar`);
+    const plain = new SubsetCache(registry.grammarTools());
+    const today = sampleMisses(plain.get(TOOLS, "dynamic").gbnf, calls, seed, index, note);
+    const grounded = sampleMisses(afterRename.value.gbnf, calls, seed, index, note);
+    const share = (m: Misses) => ({
+      missing_path_pct: pct(m.missing_path, m.calls),
+      missing_heading_pct: pct(m.missing_heading, m.heading_calls),
+      missing_find_pct: pct(m.missing_find, m.find_calls),
+    });
+    return {
+      notes,
+      paths: index.size,
+      tree_load_ms: load.ms,
+      grammar_first_ms: first.ms,
+      grammar_warm_ms: warm.ms,
+      update_create_ms: create.ms,
+      grammar_after_create_ms: afterCreate.ms,
+      update_rename_ms: rename.ms,
+      grammar_after_rename_ms: afterRename.ms,
+      grammar_bytes: afterRename.value.gbnf.length,
+      plain_grammar_bytes: plain.get(TOOLS, "dynamic").gbnf.length,
+      path_rules_bytes: pathRules,
+      structures_bytes: Math.max(0, structures),
+      note_text_rules_bytes: longRules.value?.text.length ?? 0,
+      note_text_rules_ms: longRules.ms,
+      note_text_words: long.split(/\s+/).length,
+      calls,
+      today: { ...today, ...share(today) },
+      grounded: { ...grounded, ...share(grounded) },
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function pct(n: number, of: number): number | null {
+  return of === 0 ? null : Math.round((1000 * n) / of) / 10;
+}
