@@ -121,10 +121,20 @@ export function analyzeText(text: string): string[] {
   return out;
 }
 
-/** Each spaced language's own function words (folded), to tell which language a text is written in. */
-const STOP_BY_LANGUAGE: ReadonlyMap<string, ReadonlySet<string>> = new Map(
-  LANGUAGES.filter((l) => !l.unspaced && l.code !== "ko").map((l) => [l.code, new Set(l.stop.split(/\s+/).filter(Boolean).map(fold))]),
-);
+/** For each function word of a spaced language (folded), the languages it belongs to: which language a text is in. */
+const STOP_LANGUAGES: ReadonlyMap<string, readonly string[]> = (() => {
+  const out = new Map<string, string[]>();
+  for (const l of LANGUAGES) {
+    if (l.unspaced || l.code === "ko") continue;
+    for (const w of new Set(l.stop.split(/\s+/).filter(Boolean).map(fold))) {
+      const codes = out.get(w);
+      if (codes) codes.push(l.code);
+      else out.set(w, [l.code]);
+    }
+  }
+  return out;
+})();
+const CYRILLIC_CODES = new Set(["ru", "uk"]);
 const KANA_RE = /[\p{Script=Hiragana}\p{Script=Katakana}]/u;
 const HAN_RE = /\p{Script=Han}/u;
 const HANGUL_RE = /\p{Script=Hangul}/u;
@@ -147,8 +157,7 @@ export function languagesOf(text: string): string[] {
   const counts = new Map<string, number>();
   WORD_RE.lastIndex = 0;
   for (let m = WORD_RE.exec(sample); m !== null; m = WORD_RE.exec(sample)) {
-    const word = m[0];
-    for (const [code, stop] of STOP_BY_LANGUAGE) if (stop.has(word) && (!cyrillic || code === "ru" || code === "uk")) counts.set(code, (counts.get(code) ?? 0) + 1);
+    for (const code of STOP_LANGUAGES.get(m[0]) ?? []) if (!cyrillic || CYRILLIC_CODES.has(code)) counts.set(code, (counts.get(code) ?? 0) + 1);
   }
   const best = Math.max(0, ...counts.values());
   if (best === 0) return cyrillic ? ["ru"] : [];

@@ -118,20 +118,10 @@ export class TextIndex {
     if (query.trim() === "") return [];
     const folder = (filter?.pathPrefix ?? "").replace(/\/+$/, "");
     const prefix = folder === "" ? "" : `${folder}/`;
-    const results = this.engine.search(withStems(query, (t) => this.engine.termDocs(t)), prefix === "" ? undefined : { filter: (r) => String(r.id).startsWith(prefix) });
-    // The best `limit` of them, best first (ties by path): one pass, not a sort of every match (a common word
-    // matches most of a 10,000-note vault, and that sort cost a quarter of the search).
-    const before = (a: { id: unknown; score: number }, b: { id: unknown; score: number }) => a.score > b.score || (a.score === b.score && String(a.id).localeCompare(String(b.id)) < 0);
-    const best: typeof results = [];
-    const k = Math.max(0, Math.floor(limit));
-    for (const r of results) {
-      if (best.length === k && (k === 0 || !before(r, best[k - 1]))) continue;
-      let at = best.length;
-      while (at > 0 && before(r, best[at - 1])) at--;
-      best.splice(at, 0, r);
-      if (best.length > k) best.pop();
-    }
-    return best.map((r) => ({ path: String(r.id), score: r.score, terms: r.terms }));
+    const expanded = withStems(query, (t) => this.engine.termDocs(t));
+    // The best `limit`, best first (ties by path), in one pass over the matches, not a sort of every match.
+    const hits = this.engine.topSearch(expanded, limit, prefix === "" ? undefined : (id) => id.startsWith(prefix));
+    return hits.map((r) => ({ path: r.id, score: r.score, terms: r.terms }));
   }
 
   /** Writes the changed shards, then the head, yielding between shards. */
