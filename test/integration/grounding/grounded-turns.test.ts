@@ -22,7 +22,7 @@ async function setup(script: ScriptStep[]) {
 }
 
 /** Whether the request's grammar admits a call of `name` with these args. */
-function admits(request: GenerateRequest, name: string, args: object): boolean {
+function admits(request: GenerateRequest, name: string, args: Record<string, unknown>): boolean {
   return new GbnfRecognizer(request.grammar ?? "").accepts(envelope([{ name, args }]));
 }
 
