@@ -31,6 +31,8 @@ export async function groundingContext(input: TurnLoopInput): Promise<GroundingC
   const { deps, conversation } = input;
   const paths = deps.vaultPaths;
   if (!paths?.ready || !input.options.grammar) return undefined;
+  // Only tools with a heading or find arg read the notes in context.
+  if (!deps.tools.list().some((t) => t.definition.noteArgs)) return { notes: [] };
   const notes: GroundingContext["notes"] = [];
   for (const path of [...conversation.notesSeen.keys()].reverse()) {
     if (notes.length >= MAX_GROUNDED_NOTES) break;

@@ -9,6 +9,10 @@
  * (note_text_rules_bytes, note_text_rules_ms), and the share of calls naming a missing path, a heading the note
  * lacks, or edit text not in the note: under today's grammar and grounded (random walks over each grammar, `--calls`
  * calls each, default 1,000; the random walk stands in for random weights and is harsher: it picks any admitted text).
+ * `--engine`: also generates `--replies` envelopes (default 20) on the random-weight test model through the engine
+ * host under today's grammar and the grounded one (this vault's paths), and reports ms per produced token of each
+ * (engine.plain_ms_per_token, engine.grounded_ms_per_token, their ratio; first_reply_ms includes the host's grammar
+ * parse) and the missing paths among the grounded replies' calls.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,8 +28,12 @@ import { VaultPathIndex } from "../../core/grammar/vault-paths";
 import { createToolCatalog } from "../../tools/index";
 import { headingsOf } from "../../tools/sections";
 import { ToolRegistry } from "../../tools/registry";
+import { clampTools } from "../../app/clamp-schema";
+import type { GroundingContext } from "../../core/ports/agent";
+import { createNodeEngine } from "../../engine/client/node-launcher";
+import { defaultTestModelPath, TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../compose";
 
-export const usage = "grounding [--notes N] [--calls N] [--seed S] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
+export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
 
 const TOOLS = ["vault:read", "vault:edit", "vault:search", "vault:list"];
 
@@ -108,7 +116,7 @@ function longNote(words: string[]): string {
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed"], booleans: [] });
+  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies"], booleans: ["engine"] });
   const notes = Number(options.notes ?? 1000);
   const calls = Number(options.calls ?? 1000);
   const seed = Number(options.seed ?? 7);
@@ -147,6 +155,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       missing_heading_pct: pct(m.missing_heading, m.heading_calls),
       missing_find_pct: pct(m.missing_find, m.find_calls),
     });
+    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20)) : undefined;
     return {
       notes,
       paths: index.size,
@@ -167,6 +176,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       calls,
       today: { ...today, ...share(today) },
       grounded: { ...grounded, ...share(grounded) },
+      ...(engine ? { engine } : {}),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -175,4 +185,49 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
 
 function pct(n: number, of: number): number | null {
   return of === 0 ? null : Math.round((1000 * n) / of) / 10;
+}
+
+/** ms per produced token on the test model through the host, today's grammar vs grounded (see the file comment). */
+async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext, replies: number): Promise<Record<string, unknown>> {
+  const engine = createNodeEngine({ model: { path: defaultTestModelPath(), contextSize: 2048, threads: 1 } });
+  try {
+    const tools = clampTools(registry.grammarTools(), TEST_MODEL_CLAMP);
+    const plain = new SubsetCache(tools, TEST_MODEL_GRAMMAR);
+    const grounded = new SubsetCache(tools, TEST_MODEL_GRAMMAR);
+    grounded.setVaultPaths(index);
+    const run = async (cache: SubsetCache) => {
+      const g = cache.get(TOOLS, "dynamic", context);
+      let tokens = 0;
+      let ms = 0;
+      let first = 0;
+      let calls = 0;
+      let missing = 0;
+      for (let i = 0; i < replies; i++) {
+        const t = performance.now();
+        const r = await engine.generate({ messages: [{ role: "user", content: `Reply ${i + 1}.` }], grammar: g.gbnf, maxTokens: Math.min(g.maxBytes, 1024), temperature: 1, seed: i + 1 });
+        const took = performance.now() - t;
+        if (i === 0) first = took;
+        else {
+          ms += took;
+          tokens += r.tokensOut;
+        }
+        try {
+          for (const c of (JSON.parse(r.text) as { tool_calls: { name: string; args: Record<string, unknown> }[] }).tool_calls) {
+            if (c.name !== "vault:read" && c.name !== "vault:edit") continue;
+            calls++;
+            if (typeof c.args.path !== "string" || index.resolve(c.args.path) === null) missing++;
+          }
+        } catch {
+          // A reply cut at maxTokens: no calls counted.
+        }
+      }
+      return { first_reply_ms: Math.round(first), ms_per_token: tokens ? Math.round((1000 * ms) / tokens) / 1000 : null, tokens, calls, missing_paths: missing, grammar_bytes: g.gbnf.length };
+    };
+    const a = await run(plain);
+    const b = await run(grounded);
+    log(`per token: today ${a.ms_per_token} ms, grounded ${b.ms_per_token} ms`);
+    return { replies, plain: a, grounded: b, ratio: a.ms_per_token && b.ms_per_token ? Math.round((100 * b.ms_per_token) / a.ms_per_token) / 100 : null };
+  } finally {
+    await engine.shutdown();
+  }
 }
