@@ -89,3 +89,20 @@ describe("grounded grammar", () => {
     expect(calls).toBeGreaterThan(50);
   });
 });
+
+describe("grounded JSON Schema for OpenAI-compatible servers", () => {
+  it("gives existing-path args an enum of the vault's paths while the vault is small, and leaves may-be-new paths free", () => {
+    const { cache } = setup();
+    const schema = JSON.stringify(cache.jsonSchema(["vault:read", "vault:move"], "dynamic"));
+    const enums = [...schema.matchAll(/"enum":(\[[^\]]*\])/g)].map((m) => JSON.parse(m[1]) as string[]);
+    const pathEnums = enums.filter((e) => e.includes("Inbox.md"));
+    expect(pathEnums).toHaveLength(2); // vault:read's path, vault:move's from; not move's to
+    for (const e of pathEnums) expect([...e].sort()).toEqual(PATHS.filter((p) => !p.startsWith("Private/")).sort());
+  });
+
+  it("falls back to free text past the enum limit (the gatekeeper then offers the nearest paths)", () => {
+    const { cache, index } = setup();
+    index.load(Array.from({ length: 600 }, (_, i) => `Notes/Note ${i}.md`));
+    expect(JSON.stringify(cache.jsonSchema(["vault:read"], "dynamic"))).not.toContain("Notes/Note 1.md");
+  });
+});
