@@ -13,17 +13,29 @@ export function toolsMayName(path: string, ctx: Pick<ToolContext, "settings"> & 
   });
 }
 
-/** The index, its first listing (awaited before each turn until it succeeds) and the end of its subscription. */
+/**
+ * The index, its listing (awaited before each turn until it succeeds, and again after the excluded folders changed)
+ * and the end of its subscription.
+ */
 export function vaultPathsFor(vault: VaultPort, ctx: ToolContext): { paths: VaultPathIndex; ensure: () => Promise<void>; stop: () => void } {
   const paths = new VaultPathIndex((p) => toolsMayName(p, ctx));
-  // Events that arrive before the first listing are applied to it (the listing is taken after subscribing).
+  // Changes follow the tree between listings (a change while a listing is under way may be missed until the next one).
   const stop = vault.onChange((change) => paths.apply(change));
   let loading: Promise<void> | null = null;
+  // The excluded folders the tree was listed with: a change in settings lists the vault again.
+  let listedWith = "";
+  const excludedKey = () => JSON.stringify(ctx.settings.excludedFolders);
   const ensure = (): Promise<void> => {
-    if (paths.ready) return Promise.resolve();
+    if (paths.ready && listedWith === excludedKey()) return Promise.resolve();
+    if (paths.ready && !loading) paths.ready = false;
+    const key = excludedKey();
     loading ??= vault
       .list()
-      .then((files) => paths.load(files.map((f) => f.path)))
+      .then((files) => {
+        paths.load(files.map((f) => f.path));
+        listedWith = key;
+        loading = null;
+      })
       .catch(() => {
         loading = null; // Listed again before the next turn; until then nothing is grounded.
       });
