@@ -164,7 +164,15 @@ export function languagesOf(text: string): string[] {
   return [...counts].filter(([, n]) => n === best).map(([code]) => code);
 }
 
+/** Language marks start with a digit after two letters: no word analysis gives looks like one. */
+const MARK = "zz0";
+
 /** The term that marks a note as written in a language ("zz0de"): a digit keeps it out of any word's way. */
 export function languageMark(code: string): string {
-  return `zz0${code}`;
+  return `${MARK}${code}`;
+}
+
+/** Whether a term is a language mark (not a word of the note: left out of the terms a snippet looks for). */
+export function isLanguageMark(term: string): boolean {
+  return term.startsWith(MARK);
 }

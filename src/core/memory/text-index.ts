@@ -12,7 +12,7 @@ import { contentHash } from "./content-hash";
 import { TextEngine } from "./text-engine";
 import type { Query } from "minisearch";
 import { parseShard, stringifyShard } from "./shard-parse";
-import { analyzeText, ANALYSIS_VERSION, languageMark, languagesOf } from "./analysis";
+import { analyzeText, ANALYSIS_VERSION, isLanguageMark, languageMark, languagesOf } from "./analysis";
 
 /** What minisearch stores per note: the fields a user writes a note's subject in, apart from its text. */
 interface TextDoc {
@@ -121,7 +121,7 @@ export class TextIndex {
     const expanded = withStems(query, (t) => this.engine.termDocs(t));
     // The best `limit`, best first (ties by path), in one pass over the matches, not a sort of every match.
     const hits = this.engine.topSearch(expanded, limit, prefix === "" ? undefined : (id) => id.startsWith(prefix));
-    return hits.map((r) => ({ path: r.id, score: r.score, terms: r.terms }));
+    return hits.map((r) => ({ path: r.id, score: r.score, terms: r.terms.filter((t) => !isLanguageMark(t)) }));
   }
 
   /** Writes the changed shards, then the head, yielding between shards. */
