@@ -110,4 +110,14 @@ describe("grounded calls in a conversation", () => {
     expect(r.toolResults[0]).toMatchObject({ ok: false, error: { code: "path_refused" } });
     expect(r.toolResults[0].content).toMatch(/^There is no note at "Projects\/Project Alfa\.md"; the nearest existing paths are "Projects\/Project Alpha\.md", /);
   });
+
+  it("a move onto a note that exists is refused in one sentence and nothing moves", async () => {
+    const { agent, dir } = await setup([envelope([{ name: "vault:move", args: { from: "Inbox.md", to: "Ideas.md" } }]), envelope([], "That name is taken.")]);
+    const before = readFileSync(join(dir, "Ideas.md"), "utf8");
+    const r = await agent.runTurn("rename my inbox to Ideas");
+    expect(r.toolResults[0]).toMatchObject({ ok: false, error: { code: "path_refused" } });
+    expect(r.toolResults[0].content).toBe('"Ideas.md" already exists and vault:move never overwrites a note; choose another name (nothing was changed).');
+    expect(readFileSync(join(dir, "Ideas.md"), "utf8")).toBe(before);
+    expect(readFileSync(join(dir, "Inbox.md"), "utf8")).toContain("# Inbox");
+  });
 });
