@@ -12,13 +12,15 @@
  *   and Japanese tables are dropped.
  * - Thai, also written without spaces, is cut into words with `Intl.Segmenter` where the platform has it.
  *
- * The index records ANALYSIS_VERSION: an index built by another analysis is rebuilt from the notes.
+ * The index records ANALYSIS_KEY (this code's version and a hash of the router's word lists it uses): an index built by
+ * another analysis, or before the router's function words changed, is rebuilt from the notes.
  */
 import { fold } from "../router/fold";
 import { stem } from "../router/stem";
 import { LANGUAGES, STOP_WORDS } from "../router/languages";
+import { contentHash } from "./content-hash";
 
-/** Changes whenever analysis gives other terms for the same text (the text index is then rebuilt). */
+/** Changes whenever this code gives other terms for the same text (the text index is then rebuilt). */
 export const ANALYSIS_VERSION = 2;
 
 /** Letters, digits and marks, with inner apostrophes ("l'article", "пам'ять"). */
@@ -176,3 +178,16 @@ export function languageMark(code: string): string {
 export function isLanguageMark(term: string): boolean {
   return term.startsWith(MARK);
 }
+
+/**
+ * What an index records of the analysis that built it: the version and a hash of the router's word lists it reads
+ * (function words, question words), which the router's authors change as it learns. Another key: rebuilt.
+ */
+export const ANALYSIS_KEY = ((): string => {
+  const lists = [
+    [...STOP_WORDS].sort().join(" "),
+    [...CJK_STOP].sort().join(" "),
+    [...STOP_LANGUAGES].map(([word, codes]) => `${word}:${codes.join(",")}`).sort().join(" "),
+  ];
+  return `${ANALYSIS_VERSION}-${contentHash(lists.join("\n")).slice(0, 8)}`;
+})();

@@ -12,7 +12,7 @@ import { contentHash } from "./content-hash";
 import { TextEngine } from "./text-engine";
 import type { Query } from "minisearch";
 import { parseShard, stringifyShard } from "./shard-parse";
-import { analyzeText, ANALYSIS_VERSION, isLanguageMark, languageMark, languagesOf } from "./analysis";
+import { analyzeText, ANALYSIS_KEY, isLanguageMark, languageMark, languagesOf } from "./analysis";
 
 /** What minisearch stores per note: the fields a user writes a note's subject in, apart from its text. */
 interface TextDoc {
@@ -136,7 +136,7 @@ export class TextIndex {
         await store.save(shardKey(key, shard), await stringifyShard(shards.get(shard)!, slices));
       }
     }
-    await store.save(key, JSON.stringify({ version: FORMAT_VERSION, shards: SHARDS, analysis: ANALYSIS_VERSION }));
+    await store.save(key, JSON.stringify({ version: FORMAT_VERSION, shards: SHARDS, analysis: ANALYSIS_KEY }));
   }
 
   /**
@@ -149,8 +149,8 @@ export class TextIndex {
     try {
       const head = await store.load(key);
       if (head === null) return false;
-      const parsed = JSON.parse(head) as { version?: number; shards?: number; analysis?: number };
-      if (parsed.version !== FORMAT_VERSION || parsed.shards !== SHARDS || parsed.analysis !== ANALYSIS_VERSION) {
+      const parsed = JSON.parse(head) as { version?: number; shards?: number; analysis?: string };
+      if (parsed.version !== FORMAT_VERSION || parsed.shards !== SHARDS || parsed.analysis !== ANALYSIS_KEY) {
         // Files of the previous format are of no use to the rebuilt index.
         if (parsed.version === 2) for (let i = 0; i < LEGACY_SHARDS; i++) await store.remove(legacyShardKey(key, i));
         return false;

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ANALYSIS_KEY } from "../../../src/core/memory/analysis";
 import { appendFile, readFile, readdir, rename, unlink, writeFile, mkdir } from "node:fs/promises";
 import { contentHash } from "../../../src/core/memory/content-hash";
 import { createMemorySearch } from "../../../src/core/memory/memory-search";
@@ -204,7 +205,7 @@ describe("Indexer over a real vectra index on disk", () => {
     expect(f.embedder.calls).toBe(0);
     expect(indexer.semantic).toBe(false);
     expect((await indexer.text.search("lentil", 3))[0].path).toBe("Recipes/Red Lentil Soup.md");
-    expect(JSON.parse(await readFile(join(f.indexDir, "text-index.json"), "utf8"))).toEqual({ version: 4, shards: 16, analysis: 2 });
+    expect(JSON.parse(await readFile(join(f.indexDir, "text-index.json"), "utf8"))).toEqual({ version: 4, shards: 16, analysis: ANALYSIS_KEY });
   });
   it("moves a folder through the vault without embedding anything: only metadata is rewritten", async () => {
     // One batch: the changes wait for flushChanges.

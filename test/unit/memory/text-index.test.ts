@@ -3,6 +3,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TextIndex } from "../../../src/core/memory/text-index";
+import { ANALYSIS_KEY } from "../../../src/core/memory/analysis";
 import { contentHash } from "../../../src/core/memory/content-hash";
 import { FolderIndexStore } from "../../../src/host/vector/folder-index-store";
 import type { IndexStore } from "../../../src/core/ports/index-store";
@@ -168,6 +169,17 @@ describe("TextIndex on disk", () => {
     const index = new TextIndex();
     expect(await index.load(store, KEY)).toBe(false);
     expect(await readdir(dir)).toEqual([KEY]);
+  });
+
+  it("rebuilds an index whose analysis differs (another analysis version or other router word lists)", async () => {
+    const index = new TextIndex();
+    fill(index, 30);
+    await index.save(store, KEY);
+    const head = JSON.parse(await readFile(join(dir, KEY), "utf8")) as { analysis: string };
+    expect(head.analysis).toBe(ANALYSIS_KEY);
+    expect(await new TextIndex().load(store, KEY)).toBe(true);
+    await writeFile(join(dir, KEY), JSON.stringify({ ...head, analysis: `${ANALYSIS_KEY.split("-")[0]}-00000000` }));
+    expect(await new TextIndex().load(store, KEY)).toBe(false);
   });
 
   it("treats a head from a newer version or with another shard count as unusable", async () => {
