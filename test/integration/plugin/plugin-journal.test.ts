@@ -77,8 +77,9 @@ describe("the plugin's change journal", () => {
 
   it("keeps the headless folder store's layout, so the CLI can undo the plugin's turns", async () => {
     const before = await vaultHash(root);
-    const { vault, session } = setup([call("vault:edit", { path: "Projects/Alpha.md", find: "draft", replace: "final" }), say("Edited.")]);
-    await session.send("edit Projects/Alpha.md: replace draft with final");
+    // Read first: an edit of a note the agent has not read is refused (docs/grounded-calls.md).
+    const { vault, session } = setup([call("vault:read", { path: "Projects/Alpha.md" }), call("vault:edit", { path: "Projects/Alpha.md", find: "draft", replace: "final" }), say("Edited.")]);
+    await session.send("read Projects/Alpha.md, then edit it: replace draft with final");
     expect(await vault.read("Projects/Alpha.md")).toBe("# Alpha\r\nCafé plans — final");
     const headless = new ChangeJournal(new FolderJournalStore(defaultJournalDir(root)));
     const turns = await headless.turns();
