@@ -6,6 +6,7 @@ import { boundedRepeat } from "./bounded-repeat";
 import { complement, contains, intersect, normalize, type CharRanges } from "./char-set";
 import { boundLength, capQuantifiers, lengthRange, narrowingWasLossy, parseRegex, resetNarrowing, UntranslatableRegex, withoutEmpty, type RegexNode } from "./regex";
 import type { RuleSet } from "./rule-set";
+import { fnv1a36 } from "../text/fnv";
 
 /** Code points a JSON string may hold raw (surrogates and ill-formed bytes are the engine's to prevent, see json-text.ts). */
 const RAW_ALLOWED: CharRanges = complement([
@@ -80,17 +81,11 @@ export type RuleDefs = Map<string, GbnfExpr>;
 /** Every name handed out, with its body, so two different bodies never share a name. */
 const namedBodies = new Map<string, string>();
 
-function fnv(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h.toString(36);
-}
-
 /** A reference to a shared rule for this body (names start with `json-`, which derived names never take). */
 export function sharedRule(prefix: string, body: GbnfExpr, defs: RuleDefs): GbnfExpr {
   const text = printExpr(body);
-  let name = `json-${prefix}-${fnv(text)}`;
-  for (let i = 2; namedBodies.has(name) && namedBodies.get(name) !== text; i++) name = `json-${prefix}-${fnv(text)}-${i}`;
+  let name = `json-${prefix}-${fnv1a36(text)}`;
+  for (let i = 2; namedBodies.has(name) && namedBodies.get(name) !== text; i++) name = `json-${prefix}-${fnv1a36(text)}-${i}`;
   namedBodies.set(name, text);
   defs.set(name, body);
   return ref(name);

@@ -11,6 +11,7 @@ import { substitutePlaceholders, type EnvelopeGrounding } from "./grounded-args"
 import { noteTextRules } from "./note-text";
 import { resolveGrammarOptions, type CompiledGrammar, type GrammarOptions, type GrammarTool } from "./types";
 import { VaultPathIndex, jsonContent, utf8Bytes } from "./vault-paths";
+import { fnv1a36 } from "../text/fnv";
 
 /** Notes in context grounded at most (the most recent ones). */
 export const MAX_GROUNDED_NOTES = 8;
@@ -88,7 +89,7 @@ export class VaultGrounding {
   }
 
   private textRule(text: string, maxChars: number): TextRules | null {
-    const name = `${hash(text)}${text.length.toString(36)}`;
+    const name = `${fnv1a36(text)}${text.length.toString(36)}`;
     const key = `${name}-${maxChars}`;
     if (this.texts.has(key)) return this.texts.get(key) ?? null;
     const rules = noteTextRules(text, name, maxChars);
@@ -131,12 +132,3 @@ function remember<V>(map: Map<string, V>, key: string, value: V): void {
   map.set(key, value);
 }
 
-/** FNV-1a over UTF-16 code units, base 36. */
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36);
-}

@@ -5,6 +5,7 @@
  */
 import type { IndexStore } from "../ports/index-store";
 import { cardText, type ToolCard } from "./tool-card";
+import { fnv1a36 } from "../text/fnv";
 
 /** What the scorer needs of an engine. */
 export interface Embedder {
@@ -26,16 +27,6 @@ function cosine(a: number[], b: number[]): number {
   return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
-/** A short stable hash (FNV-1a) so a changed card is re-embedded. */
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36);
-}
-
 export class EmbeddingScorer {
   private vectors: Map<string, number[]> | null = null;
 
@@ -54,7 +45,7 @@ export class EmbeddingScorer {
   /** Embeds the cards (or loads them from the store) once. */
   async ready(signal?: AbortSignal): Promise<void> {
     if (this.vectors) return;
-    const wanted = this.cards.map((c) => ({ name: c.name, text: cardText(c), key: hash(cardText(c)) }));
+    const wanted = this.cards.map((c) => ({ name: c.name, text: cardText(c), key: fnv1a36(cardText(c)) }));
     let stored: Record<string, number[]> = {};
     if (this.store) {
       try {

@@ -3,18 +3,14 @@
  * GBNF literal and a llama.cpp rule name), deterministic, and collision-free: a name that had to change and clashes
  * with another gets a short hash of the original, so `getSum` and `get_sum` stay two tools.
  */
+import { fnv1a36 } from "../../core/text/fnv";
 
 /** Longest part kept before a hash suffix. */
 const MAX_PART = 48;
 
 /** FNV-1a, base 36, 4 characters: enough to tell a handful of clashing names apart. */
 function shortHash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(36).padStart(4, "0").slice(-4);
+  return fnv1a36(text).padStart(4, "0").slice(-4);
 }
 
 /** One name part: camelCase split at its humps, other characters to `_`, lowercase, starting with a letter or digit. */
