@@ -7,6 +7,21 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exampleVault } from "./memory-fixture";
 
+/** Collects what the command writes to stdout into `out` and drops stderr; returns the function that restores both. */
+function captureOutput(out: string[]): () => void {
+  const write = process.stdout.write.bind(process.stdout);
+  const errWrite = process.stderr.write.bind(process.stderr);
+  process.stdout.write = (chunk: string | Uint8Array) => {
+    out.push(String(chunk));
+    return true;
+  };
+  process.stderr.write = () => true;
+  return () => {
+    process.stdout.write = write;
+    process.stderr.write = errWrite;
+  };
+}
+
 describe("index and search commands: bad usage", () => {
   it("say what is missing in one sentence", async () => {
     await expect(runIndex([])).rejects.toThrow(new UsageError("Name the vault folder with --vault DIR."));
@@ -27,13 +42,7 @@ describe("search --folder", () => {
     const root = await mkdtemp(join(tmpdir(), "cli-folder-"));
     await cp(exampleVault, root, { recursive: true });
     const out: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    const errWrite = process.stderr.write.bind(process.stderr);
-    process.stdout.write = (chunk: string | Uint8Array) => {
-      out.push(String(chunk));
-      return true;
-    };
-    process.stderr.write = () => true;
+    const restore = captureOutput(out);
     try {
       expect(await runSearch(["--vault", root, "--index-dir", join(root, ".idx"), "--json", "--limit", "50", "lentils"])).toBe(0);
       const all = out.splice(0).join("").trim().split("\n").map((l) => (JSON.parse(l) as { path: string }).path);
@@ -43,8 +52,7 @@ describe("search --folder", () => {
       expect(inFolder.length).toBeGreaterThan(0);
       for (const p of inFolder) expect(p.startsWith("Recipes/")).toBe(true);
     } finally {
-      process.stdout.write = write;
-      process.stderr.write = errWrite;
+      restore();
       await rm(root, { recursive: true, force: true });
     }
   });
@@ -57,13 +65,7 @@ describe("search --file", () => {
     const queries = join(root, ".queries.txt");
     await writeFile(queries, "lentils\n\nzzqx qqzy\nshakshuka\n");
     const out: string[] = [];
-    const write = process.stdout.write.bind(process.stdout);
-    const errWrite = process.stderr.write.bind(process.stderr);
-    process.stdout.write = (chunk: string | Uint8Array) => {
-      out.push(String(chunk));
-      return true;
-    };
-    process.stderr.write = () => true;
+    const restore = captureOutput(out);
     try {
       expect(await runSearch(["--vault", root, "--index-dir", join(root, ".idx"), "--limit", "3", "--file", queries])).toBe(0);
       const lines = out.join("").trim().split("\n").map((l) => JSON.parse(l) as { query: string; ms: number; results: { path: string }[] });
@@ -73,8 +75,7 @@ describe("search --file", () => {
       expect(lines[2].results[0].path).toBe("Recipes/Shakshuka.md");
       for (const l of lines) expect(l.ms).toBeGreaterThanOrEqual(0);
     } finally {
-      process.stdout.write = write;
-      process.stderr.write = errWrite;
+      restore();
       await rm(root, { recursive: true, force: true });
     }
   });
