@@ -184,13 +184,34 @@ function memoryPrefetch(ports: AgentPorts, staged: () => readonly StagedMemory[]
   };
 }
 
-/** Keeps the router's list of note names (a name in a message reads as "about a note") in step with the vault. */
+/** Notes whose property keys are read per refresh at most: a first turn over a large folder vault stays quick. */
+const PROPERTY_READS_PER_REFRESH = 2000;
+
+/**
+ * Keeps the router's list of note names (a name in a message reads as "about a note") and the property keys the notes
+ * use (a question naming one looks in the notes) in step with the vault. Keys are read from each note's metadata once
+ * and again only when its modification time changes, a bounded number per refresh.
+ */
 function noteNames(vault: VaultPort, router: CatalogRouter): { refresh: () => Promise<void>; refreshIfStale: () => Promise<void>; stop: () => void } {
   let stale = true;
+  const keysOf = new Map<string, { mtime: number; keys: string[] }>();
   const refresh = async (): Promise<void> => {
     stale = false;
     try {
-      router.setNotes((await vault.list()).map((f) => f.path));
+      const files = await vault.list();
+      const present = new Set(files.map((f) => f.path));
+      for (const path of keysOf.keys()) if (!present.has(path)) keysOf.delete(path);
+      let reads = 0;
+      for (const f of files) {
+        if (!f.path.endsWith(".md") || keysOf.get(f.path)?.mtime === f.mtime) continue;
+        if (reads++ >= PROPERTY_READS_PER_REFRESH) {
+          stale = true; // The rest next time.
+          break;
+        }
+        const meta = await vault.metadata(f.path).catch(() => null);
+        keysOf.set(f.path, { mtime: f.mtime, keys: Object.keys(meta?.frontmatter ?? {}) });
+      }
+      router.setNotes(files.map((f) => f.path), new Set([...keysOf.values()].flatMap((e) => e.keys)));
     } catch {
       stale = true; // Listed again before the next turn.
     }

@@ -11,6 +11,7 @@ import type { ToolRouter } from "./tool-router";
 export class CatalogRouter implements RouterPort {
   private router: ToolRouter;
   private notes: string[] | null = null;
+  private properties: string[] = [];
   /** Stops following the catalog. */
   readonly dispose: () => void;
 
@@ -22,7 +23,7 @@ export class CatalogRouter implements RouterPort {
     this.router = build(this.definitions());
     this.dispose = catalog.onChange(() => {
       this.router = this.build(this.definitions());
-      if (this.notes) this.router.setNotes(this.notes);
+      if (this.notes) this.router.setNotes(this.notes, this.properties);
     });
   }
 
@@ -35,9 +36,10 @@ export class CatalogRouter implements RouterPort {
     return this.router;
   }
 
-  setNotes(paths: Iterable<string>): void {
+  setNotes(paths: Iterable<string>, properties: Iterable<string> = []): void {
     this.notes = [...paths];
-    this.router.setNotes(this.notes);
+    this.properties = [...properties];
+    this.router.setNotes(this.notes, this.properties);
   }
 
   route(message: string, options?: AbortOptions): Promise<RouteDecision> {

@@ -27,6 +27,8 @@ export interface VaultNames {
   namesNote(text: string): boolean;
   /** The text names one of the vault's folders by its word ("projects" → Projects/). */
   namesFolder(text: string): boolean;
+  /** The text names one of the property keys the vault's notes use ("Beet 1" → `beet`). */
+  namesProperty(text: string): boolean;
 }
 
 /** The finders and the reader a request over a set of notes gets. */
@@ -73,13 +75,15 @@ export function lookupTools(message: string, d: RouteDecision, vault: VaultNames
   const changes = asksToChange(words);
   const folder = vault.namesFolder(words);
   const named = vault.namesNote(message);
+  // A question that names a property the vault's notes use asks what those notes hold ("Welche Pflanze steht in Beet 1?").
+  const property = question && !isSmallTalk(message) && vault.namesProperty(words);
   // "When is Marc's birthday?" asks, even where a word of it is a change word elsewhere ("marc…" is "mark" in Spanish).
   const asks = question && (!changes || withoutQuestionStart(words) !== null);
-  const fact = asks && !isSmallTalk(message) && (asksPersonal(words) || named);
+  const fact = asks && !isSmallTalk(message) && (asksPersonal(words) || named || property);
   // A set named in words is one of notes when the request is about the vault or changes notes ("Setze gegossen auf
   // true bei allen Beeten": setting a property on every bed is setting it on notes; a question that only matched a
   // reader weakly, "how many days has February", is not).
-  const set = folder || (asksOverSet(words) && (aboutVault(message) || named || fact || d.tools.some((t) => NOTE_WRITERS.has(t.name))));
+  const set = folder || property || (asksOverSet(words) && (aboutVault(message) || named || fact || d.tools.some((t) => NOTE_WRITERS.has(t.name))));
   // Chat stays chat unless the question asks a fact of the user's own or names what the vault keeps.
   if (d.chatOnly && !fact && !(folder && question && !isSmallTalk(message))) return none;
   const want: string[] = [];

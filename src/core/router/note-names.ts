@@ -8,10 +8,14 @@
  * "what time is it". An English possessive is the name too ("Tom Reyes's phone number").
  *
  * The folders that hold notes are kinds of note the user keeps ("Projects", "Recettes", "Fatture"): a message that
- * names one by its word, singular or plural ("every project", "le fatture"), is about the notes in it.
+ * names one by its word, singular or plural ("every project", "le fatture"), is about the notes in it. So are the
+ * vault's own property keys ("budget", "beet", "referente"): a question that names one asks what notes hold.
  */
 import { NOTE_NOUN_RE } from "./analyze";
 import { fold } from "./fold";
+
+/** Property keys every kind of vault has (Obsidian's own, dates, titles): naming one says nothing about the notes. */
+const GENERIC_PROPERTIES = new Set(["tags", "aliases", "alias", "cssclasses", "cssclass", "publish", "permalink", "title", "date", "created", "modified", "updated", "type", "status", "description"]);
 
 /** Longest note name matched, in words (longer names are still known, they just need an exact path). */
 const MAX_NAME_WORDS = 8;
@@ -58,9 +62,18 @@ export class NoteNames {
   private longest = 1;
   /** Folders that hold notes, one word each (folded), without the words that only say "notes". */
   private readonly folders = new Set<string>();
+  /** The vault's property keys of one word (folded), without Obsidian's own and the generic ones. */
+  private readonly properties = new Set<string>();
 
-  /** `paths`: vault-relative note paths (only .md and .canvas files count as notes). */
-  constructor(paths: Iterable<string>) {
+  /**
+   * `paths`: vault-relative note paths (only .md and .canvas files count as notes); `properties`: the property keys
+   * the vault's notes use.
+   */
+  constructor(paths: Iterable<string>, properties: Iterable<string> = []) {
+    for (const key of properties) {
+      const word = fold(key.trim());
+      if (/^[\p{L}]{4,}$/u.test(word) && !GENERIC_PROPERTIES.has(word) && !NOTE_NOUN_RE.test(word)) this.properties.add(word);
+    }
     for (const path of paths) {
       if (!/\.(md|canvas)$/i.test(path)) continue;
       for (const folder of path.split("/").slice(0, -1)) {
@@ -86,6 +99,13 @@ export class NoteNames {
   namesFolder(message: string): boolean {
     if (this.folders.size === 0) return false;
     for (const word of fold(message).match(/[\p{L}]+/gu) ?? []) for (const f of this.folders) if (sameWord(word, f)) return true;
+    return false;
+  }
+
+  /** The message names one of the vault's property keys by its word, singular or plural ("Beet 1" → `beet`). */
+  namesProperty(message: string): boolean {
+    if (this.properties.size === 0) return false;
+    for (const word of fold(message).match(/[\p{L}]+/gu) ?? []) for (const p of this.properties) if (sameWord(word, p)) return true;
     return false;
   }
 

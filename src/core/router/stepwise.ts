@@ -55,7 +55,7 @@ export interface StepScorer {
 }
 
 /** No vault: no names. */
-const NO_NAMES: VaultNames = { namesNote: () => false, namesFolder: () => false };
+const NO_NAMES: VaultNames = { namesNote: () => false, namesFolder: () => false, namesProperty: () => false };
 
 /** Tools a step offers at most from its scores. */
 const STEP_TOP_K = 2;

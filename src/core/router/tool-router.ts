@@ -76,9 +76,12 @@ export class ToolRouter implements RouterPort {
     this.text = new TextScorer(this.cards);
   }
 
-  /** Tells the router which notes the vault has (vault-relative paths), so their names in a message read as "a note". */
-  setNotes(paths: Iterable<string>): void {
-    this.notes = new NoteNames(paths);
+  /**
+   * Tells the router which notes the vault has (vault-relative paths), so their names in a message read as "a note",
+   * and which property keys its notes use, so a question that names one looks in the notes.
+   */
+  setNotes(paths: Iterable<string>, properties: Iterable<string> = []): void {
+    this.notes = new NoteNames(paths, properties);
   }
 
   /** Routes with text scores only (synchronous; what `bench router` measures). */
@@ -99,6 +102,7 @@ export class ToolRouter implements RouterPort {
     vault: {
       namesNote: (text: string): boolean => this.notes.namesNote(text),
       namesFolder: (text: string): boolean => this.notes.namesFolder(text),
+      namesProperty: (text: string): boolean => this.notes.namesProperty(text),
     },
   };
 

@@ -121,3 +121,21 @@ describe("a request over a set of notes finds them first", () => {
     expect(offered(bare, "Summarize Notes/Vendor email.md")).not.toContain("vault:search");
   });
 });
+
+describe("a question that names a property the vault's notes use looks in the notes", () => {
+  const garden = new ToolRouter(catalog);
+  garden.setNotes(["Garten/Kartoffeln.md", "Garten/Kräuter.md", "Start.md"], ["beet", "gepflanzt", "gegossen", "tags", "status"]);
+
+  it("offers the finders and the reader for it, where the same question without the vault stays chat", () => {
+    const q = "Welche Pflanze steht in Beet 1, und wann wurde sie gepflanzt?";
+    expect(offered(bare, q)).toEqual([]);
+    expect(offered(garden, q)).toEqual(expect.arrayContaining(["vault:list", "vault:search", "vault:read"]));
+  });
+
+  it("ignores generic keys, statements and small talk", () => {
+    expect(new NoteNames([], ["tags", "status", "date", "beet"]).namesProperty("what is the status of the world")).toBe(false);
+    expect(new NoteNames([], ["tags", "status", "date", "beet"]).namesProperty("welches Beet")).toBe(true);
+    expect(offered(garden, "Hallo, wie geht's?")).toEqual([]);
+    expect(offered(garden, "What is the capital of France?")).toEqual([]);
+  });
+});
