@@ -42,14 +42,15 @@ const moduleObject = { exports: {} as Record<string, unknown> };
 w.module = moduleObject;
 w.exports = moduleObject.exports;
 w.require = (name: string) => {
+  // Obsidian provides the CodeMirror 6 it embeds, on mobile as on desktop; main.js keeps them external (the editor
+  // extension uses them).
+  if (name === "@codemirror/state") return codemirrorState;
+  if (name === "@codemirror/view") return codemirrorView;
   if (mobile) {
     if (name === "obsidian") return mobileObsidian;
     throw new Error(`Cannot find module '${name}' (no Node on mobile).`);
   }
   if (name === "obsidian") return phone ? { ...obsidian, Platform: MOBILE_PLATFORM } : obsidian;
-  // Obsidian provides the CodeMirror 6 it embeds; main.js keeps them external (the editor extension uses them).
-  if (name === "@codemirror/state") return codemirrorState;
-  if (name === "@codemirror/view") return codemirrorView;
   const bare = name.replace(/^node:/, "");
   if (bare === "path") return pathShim;
   // Other Node modules are only used by the desktop services, which the harness replaces.

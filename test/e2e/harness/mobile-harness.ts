@@ -1,6 +1,6 @@
 /**
  * The harness's mobile mode: Obsidian on a phone. Platform says mobile, the body carries Obsidian's `is-mobile`
- * and `is-phone` classes, there is no Node (no `process`, `require` knows only `obsidian`), and requestUrl goes
+ * and `is-phone` classes, there is no Node (no `process`, `require` knows only `obsidian` and the CodeMirror packages the app provides), and requestUrl goes
  * through the test runner's own fetch (`window.harnessFetch`, exposed by run.mjs), which, like Obsidian's native
  * requestUrl, is not bound by the page's CORS.
  */
