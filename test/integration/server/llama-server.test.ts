@@ -215,8 +215,17 @@ describe.skipIf(!bin)("llama.cpp server engine (real llama-server)", () => {
       // six requests are repeated, up to three passes, until some call has come back.
       for (let pass = 0; pass < 3 && (pass === 0 || results.length === 0); pass++) {
         for (const [i, message] of messages.entries()) {
-          const r = await headless.agent.runTurn(message, { onEvent: (e) => e.type === "tool-result" && results.push(e) });
-          expect(["done", "round-cap"], `pass ${pass}, turn ${i}`).toContain(r.outcome);
+          let stopped: AgentEvent | undefined;
+          const r = await headless.agent.runTurn(message, {
+            onEvent: (e) => {
+              if (e.type === "tool-result") results.push(e);
+              if (e.type === "error" && !e.recoverable) stopped = e;
+            },
+          });
+          // Random weights may also run the agent's own bounded recovery out (a repeated or fruitless call, attempts
+          // spent): the turn then ends in one sentence. The server and the envelope must never be the reason.
+          const ownStop = r.outcome === "failed" && stopped?.type === "error" && ["recovery_exhausted", "repeated_call", "no_progress"].includes(stopped.code);
+          expect(ownStop || ["done", "round-cap"].includes(r.outcome), `pass ${pass}, turn ${i}: ${r.outcome} ${JSON.stringify(stopped)}`).toBe(true);
           expect(r.constraint).toBe("gbnf");
         }
       }
