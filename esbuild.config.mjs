@@ -39,14 +39,9 @@ const MAIN_EXTERNALS = [
   ...builtinModules.map((name) => `node:${name}`),
 ];
 
-/** Bundles the engine host as one ESM script (node-llama-cpp is ESM-only). Returns its text. */
-export async function buildHost() {
-  if (!existsSync(HOST_ENTRY)) {
-    if (production) throw new Error(`${HOST_ENTRY} is missing: the engine host must exist for a release build.`);
-    console.warn(`warning: ${HOST_ENTRY} is missing; main.js embeds an empty engine host.`);
-    return "";
-  }
-  await esbuild.build({
+/** esbuild's options for the engine host: one ESM script (node-llama-cpp is ESM-only), minified for a release. */
+export function hostOptions(release = production) {
+  return {
     entryPoints: [HOST_ENTRY],
     bundle: true,
     platform: "node",
@@ -55,11 +50,21 @@ export async function buildHost() {
     external: [...HOST_EXTERNALS, ...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
     // Bundled CommonJS dependencies call require(); give the ESM bundle a real one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    minify: production,
+    minify: release,
     sourcemap: false,
     logLevel: "warning",
     outfile: HOST_OUT,
-  });
+  };
+}
+
+/** Bundles the engine host (hostOptions) to HOST_OUT. Returns its text. */
+export async function buildHost() {
+  if (!existsSync(HOST_ENTRY)) {
+    if (production) throw new Error(`${HOST_ENTRY} is missing: the engine host must exist for a release build.`);
+    console.warn(`warning: ${HOST_ENTRY} is missing; main.js embeds an empty engine host.`);
+    return "";
+  }
+  await esbuild.build(hostOptions());
   return readFileSync(HOST_OUT, "utf8");
 }
 
@@ -175,7 +180,8 @@ export function packHost(hostText) {
   return brotliCompressSync(Buffer.from(hostText, "utf8"), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).toString("base64");
 }
 
-export function mainOptions(hostText) {
+/** esbuild's options for main.js with `hostText` embedded; minified for a release. */
+export function mainOptions(hostText, release = production) {
   const hostHash = createHash("sha256").update(hostText).digest("hex").slice(0, 16);
   return {
     entryPoints: ["main.ts"],
@@ -193,9 +199,9 @@ export function mainOptions(hostText) {
       __RUNTIME_PACKS__: JSON.stringify(runtimePacks()),
     },
     logLevel: "info",
-    sourcemap: production ? false : "inline",
+    sourcemap: release ? false : "inline",
     treeShaking: true,
-    minify: production,
+    minify: release,
     // Non-ASCII text (the router's words in 14 languages) as UTF-8, not \uXXXX escapes: 2-3 bytes a letter, not 6.
     charset: "utf8",
     outfile: "main.js",
