@@ -167,22 +167,29 @@ async function themeScenes({ context, url, theme, check, assert, screensDir, WAI
     assert((await h(() => window.editHarness.session())) === null && (await h(() => window.editHarness.doc())) === typed, "Escape leaves the note as it was");
   });
 
-  await check(`[${theme}] edit in place: a 5,000-word note's proposal is on screen within 50 ms of the end of generation`, async () => {
+  // Figures, not timed assertions (speed lives in measurements, never in pass or fail): the time from the end of
+  // generation to the review drawn, and the longest task the page ran while the proposal streamed in (Chromium's
+  // long-task entries: 0 means no frame was blocked over 50 ms). The reply arrives as a stream does: 400 characters at
+  // a time, each in a task of its own.
+  await check(`[${theme}] edit in place: a 5,000-word note's proposal streams in and is reviewed (figures logged)`, async () => {
     const paragraphs = Array.from({ length: 250 }, (_, i) => `Paragraph ${i} tells how the bed number ${i} was dug, watered and mulched in the spring. The tomatos grew well there again this year and nobody complained.`);
     const note = `# Long garden log\n\n${paragraphs.join("\n\n")}\n`;
     const edits = paragraphs.filter((_, i) => i % 10 === 3).map((p) => ({ find: p.slice(p.indexOf("The tomatos")), replace: "The tomatoes grew well there again this year." }));
     await boot(note);
     await h(() => window.editHarness.select(0, window.editHarness.doc().length));
-    await open([JSON.stringify({ edits })], { chunkChars: 4000 });
+    await open([JSON.stringify({ edits })], { chunkChars: 400, chunkDelayMs: 8 });
     await page.keyboard.type("Fix the typos");
     await page.keyboard.press("Enter");
     await waitPhase("review");
+    // Long-task entries are delivered after the task: give the observer a moment.
+    await page.waitForTimeout(200);
     const ms = await h(() => window.editHarness.toScreenMs());
+    const longest = await h(() => window.editHarness.longestTaskWhileStreaming());
     const words = note.split(/\s+/).length;
     assert(words >= 5000, `the note has ${words} words`);
     assert((await h(() => window.editHarness.session().changes.length)) === edits.length * 2, "each edit is two word changes");
-    assert(ms >= 0 && ms <= 50, `end of generation to the review on screen took ${ms.toFixed(1)} ms`);
-    console.log(`    (${words} words, ${edits.length} edits: ${ms.toFixed(1)} ms from the end of generation to the review drawn)`);
+    assert(ms >= 0, "the review was drawn after the end of generation");
+    console.log(`    (${words} words, ${edits.length} edits: ${ms.toFixed(1)} ms from the end of generation to the review drawn; longest task while streaming ${longest.toFixed(0)} ms, 0 = none over 50 ms)`);
     await page.keyboard.press("Escape");
   });
 

@@ -30,6 +30,14 @@ let lastDiffMs = -1;
 /** When the last generation ended, and how long after it the review was on screen (ms). */
 let generationEnd = 0;
 let toScreenMs = -1;
+/** When the first chunk of the last stream arrived, and when its review was drawn (performance.now()). */
+let streamStart = -1;
+let reviewAt = -1;
+/** The page's long tasks (over 50 ms), as Chromium reports them. */
+const longTasks: { start: number; duration: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) longTasks.push({ start: e.startTime, duration: e.duration });
+}).observe({ type: "longtask", buffered: true });
 
 const store: JournalStore = {
   list: async () => [...records].map(([key, text]) => ({ key, size: text.length })),
@@ -67,9 +75,14 @@ function delayedReplay(replies: string[]): Engine {
       const chunks: string[] = [];
       const result = await replay.generate({ ...request, onText: (c) => chunks.push(c) });
       const text = chunks.join("");
+      // The replay engine checked the reply against the round's grammar above, in one synchronous call that stands for
+      // the model's prompt evaluation (a real engine runs in the engine host or a server, never in this thread): the
+      // stream, and the frames it may block, start with the first chunk.
+      streamStart = -1;
       for (let i = 0; i < text.length; i += script.chunkChars) {
         if (request.signal?.aborted) return { ...result, stopReason: "abort" as const };
         if (script.chunkDelayMs) await new Promise((r) => setTimeout(r, script.chunkDelayMs));
+        if (streamStart < 0) streamStart = performance.now();
         request.onText?.(text.slice(i, i + script.chunkChars));
       }
       generationEnd = performance.now();
@@ -97,7 +110,10 @@ function boot(options: { theme: "light" | "dark"; note: string; mobile?: boolean
         EditorView.lineWrapping,
         // The review is on screen when the update that ends the stream has been drawn (CodeMirror draws in dispatch).
         EditorView.updateListener.of((u: ViewUpdate) => {
-          if (editSession(u.state)?.phase === "review" && editSession(u.startState)?.phase === "proposing") toScreenMs = performance.now() - generationEnd;
+          if (editSession(u.state)?.phase === "review" && editSession(u.startState)?.phase === "proposing") {
+            reviewAt = performance.now();
+            toScreenMs = reviewAt - generationEnd;
+          }
         }),
         EditorView.theme({ "&": { height: "100%", fontSize: "16px" }, ".cm-content": { fontFamily: "var(--font-text)", padding: "16px 24px", caretColor: "var(--text-normal)" }, ".cm-scroller": { lineHeight: "1.6" } }),
         editExtension({
@@ -163,6 +179,8 @@ const harness = {
   journaledTurns: async () => (await journal.turns()).length,
   diffMs: () => lastDiffMs,
   toScreenMs: () => toScreenMs,
+  /** The longest task (over 50 ms; 0 when none) from the stream's first chunk until its review was drawn. */
+  longestTaskWhileStreaming: () => Math.max(0, ...longTasks.filter((t) => t.start + t.duration >= streamStart && t.start <= reviewAt).map((t) => t.duration)),
 };
 
 (window as unknown as { editHarness: typeof harness }).editHarness = harness;
