@@ -75,28 +75,47 @@ export async function runSearchSuite(options: SearchSuiteOptions = {}): Promise<
   const memory = await openFolderMemory({ vault: root, embedModel: options.embedModel });
   try {
     await memory.indexer.build();
-    const rows: SearchSuiteRow[] = [];
-    for (const l of SEARCH_LANGUAGES) {
-      const row: SearchSuiteRow = { language: l.code, questions: 0, top1: 0, top3: 0, top3_rate: 0, misses: [] };
-      for (let i = 0; i < l.questions.length; i++) {
-        const want = notePath(l, l.titles[i]);
-        const got = await rank(memory.search, l.questions[i], !!options.embedModel);
-        row.questions++;
-        if (got[0] === want) row.top1++;
-        if (got.slice(0, 3).includes(want)) row.top3++;
-        else row.misses.push({ question: l.questions[i], want, got: got.slice(0, 3) });
-      }
-      row.top3_rate = Math.round((row.top3 / row.questions) * 1000) / 1000;
-      rows.push(row);
-      options.log?.(`[search] ${l.code}: top-3 ${row.top3}/${row.questions}`);
-    }
-    const total = rows.reduce((s, r) => s + r.questions, 0);
-    const hit = rows.reduce((s, r) => s + r.top3, 0);
-    return { suite: "search", mode: options.embedModel ? "hybrid" : "text", notes, rows, top3_rate: Math.round((hit / total) * 1000) / 1000, min_top3_rate: Math.min(...rows.map((r) => r.top3_rate)) };
+    const asked = SEARCH_LANGUAGES.flatMap((l) => l.questions.map((question, i) => ({ language: l.code, question, expected: notePath(l, l.titles[i]) })));
+    const rows = await scoreQuestions(memory.search, asked, !!options.embedModel, options.log);
+    return summarize(options.embedModel ? "hybrid" : "text", notes, rows);
   } finally {
     await memory.close();
     if (!options.keep) rmSync(root, { recursive: true, force: true });
   }
+}
+
+/** A question whose right note is known: the path the search should put in its first three. */
+export interface AskedQuestion {
+  language: string;
+  question: string;
+  /** The right note's path, relative to the vault. */
+  expected: string;
+}
+
+/** Every question asked as `search` asks it; one row per language, in the order the languages first appear. */
+export async function scoreQuestions(search: Awaited<ReturnType<typeof openFolderMemory>>["search"], asked: AskedQuestion[], hybrid: boolean, log?: (line: string) => void): Promise<SearchSuiteRow[]> {
+  const rows = new Map<string, SearchSuiteRow>();
+  for (const q of asked) {
+    let row = rows.get(q.language);
+    if (!row) rows.set(q.language, (row = { language: q.language, questions: 0, top1: 0, top3: 0, top3_rate: 0, misses: [] }));
+    const got = await rank(search, q.question, hybrid);
+    row.questions++;
+    if (got[0] === q.expected) row.top1++;
+    if (got.slice(0, 3).includes(q.expected)) row.top3++;
+    else row.misses.push({ question: q.question, want: q.expected, got: got.slice(0, 3) });
+  }
+  for (const row of rows.values()) {
+    row.top3_rate = Math.round((row.top3 / row.questions) * 1000) / 1000;
+    log?.(`[search] ${row.language}: top-3 ${row.top3}/${row.questions}`);
+  }
+  return [...rows.values()];
+}
+
+/** The result over every language's row. */
+export function summarize(mode: "text" | "hybrid", notes: number, rows: SearchSuiteRow[]): SearchSuiteResult {
+  const total = rows.reduce((s, r) => s + r.questions, 0);
+  const hit = rows.reduce((s, r) => s + r.top3, 0);
+  return { suite: "search", mode, notes, rows, top3_rate: total === 0 ? 0 : Math.round((hit / total) * 1000) / 1000, min_top3_rate: rows.length === 0 ? 0 : Math.min(...rows.map((r) => r.top3_rate)) };
 }
 
 /** Note paths for a question, best first: full-text, or the hybrid ranking when vectors are there. */
