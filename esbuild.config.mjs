@@ -4,7 +4,7 @@
 // Usage: `node esbuild.config.mjs production` (minified, one shot) or `node esbuild.config.mjs` (watch).
 import esbuild from "esbuild";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { brotliCompressSync, constants as zlibConstants } from "node:zlib";
 import { pathToFileURL } from "node:url";
@@ -48,6 +48,7 @@ export function hostOptions(release = production) {
     format: "esm",
     target: "node18",
     external: [...HOST_EXTERNALS, ...builtinModules, ...builtinModules.map((name) => `node:${name}`)],
+    plugins: [hostLanguagesSlot],
     // Bundled CommonJS dependencies call require(); give the ESM bundle a real one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     minify: release,
@@ -57,15 +58,27 @@ export function hostOptions(release = production) {
   };
 }
 
-/** Bundles the engine host (hostOptions) to HOST_OUT. Returns its text. */
-export async function buildHost() {
+/**
+ * Bundles the engine host (hostOptions) and fills its language slot. Returns `text`, the runnable host as it is written
+ * to HOST_OUT and to the plugin folder, and `slotted`, the same with the slot left open, which main.js embeds.
+ */
+export async function buildHostParts() {
   if (!existsSync(HOST_ENTRY)) {
     if (production) throw new Error(`${HOST_ENTRY} is missing: the engine host must exist for a release build.`);
     console.warn(`warning: ${HOST_ENTRY} is missing; main.js embeds an empty engine host.`);
-    return "";
+    return { text: "", slotted: "" };
   }
-  await esbuild.build(hostOptions());
-  return readFileSync(HOST_OUT, "utf8");
+  const out = await esbuild.build({ ...hostOptions(), write: false });
+  const slotted = out.outputFiles[0].text;
+  const text = fillHostLanguages(slotted, (await routerLanguagesJson()).json);
+  mkdirSync(dirname(HOST_OUT), { recursive: true });
+  writeFileSync(HOST_OUT, text);
+  return { text, slotted };
+}
+
+/** Bundles the engine host (buildHostParts) to HOST_OUT. Returns its runnable text. */
+export async function buildHost() {
+  return (await buildHostParts()).text;
 }
 
 /** Versions the plugin folder's runtime install uses (the user-initiated `npm install` there). */
@@ -174,14 +187,47 @@ const routerLanguagesPacked = {
   },
 };
 
+/**
+ * The engine host needs the router's language tables too (its text index drops every language's function words, as
+ * src/core/memory/analysis.ts does in main.js), but main.js already carries them: the host bundle gets a slot in their
+ * place, a string literal that main.js fills with the tables it has loaded when it writes the host out
+ * (src/plugin/engine/host-source.ts), and buildHostParts fills for the host it writes itself. About 50 KiB of main.js.
+ */
+export const HOST_LANGUAGES_SLOT = "__VAULT_AGENT_ROUTER_LANGUAGES__";
+
+/** Puts the language tables' module in the host bundle as the slot (hostOptions). */
+const hostLanguagesSlot = {
+  name: "host-languages-slot",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]core[\\/]router[\\/]languages[\\/]all\.ts$/ }, () => ({
+      contents: `export const ALL_LANGUAGES = JSON.parse(${JSON.stringify(HOST_LANGUAGES_SLOT)});\n`,
+      loader: "js",
+    }));
+  },
+};
+
+/**
+ * The host text with its slot filled by the tables' JSON as a string literal (the same as host-source.ts does). A host
+ * without the slot (one that no longer reads the tables) is left as it is; one with it twice is a build error.
+ */
+export function fillHostLanguages(slotted, json) {
+  const slot = JSON.stringify(HOST_LANGUAGES_SLOT);
+  const count = slotted.split(slot).length - 1;
+  if (count > 1) throw new Error(`The engine host bundle holds ${slot} ${count} times; it must hold it once.`);
+  return slotted.replace(slot, () => JSON.stringify(json));
+}
+
 /** The host text brotli-compressed, in base64 (src/plugin/engine/host-source.ts unpacks it). */
 export function packHost(hostText) {
   if (!hostText) return "";
   return brotliCompressSync(Buffer.from(hostText, "utf8"), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).toString("base64");
 }
 
-/** esbuild's options for main.js with `hostText` embedded; minified for a release. */
-export function mainOptions(hostText, release = production) {
+/**
+ * esbuild's options for main.js with the engine host embedded: `hostText` is the runnable host (its hash marks the
+ * script on disk), `hostSlotted` what main.js carries of it (buildHostParts; the same text for a host without the slot).
+ */
+export function mainOptions(hostText, release = production, hostSlotted = hostText) {
   const hostHash = createHash("sha256").update(hostText).digest("hex").slice(0, 16);
   return {
     entryPoints: ["main.ts"],
@@ -193,7 +239,7 @@ export function mainOptions(hostText, release = production) {
     plugins: [forbidHostPackages, zodEnglishOnly, mcpWithoutAjv, routerLanguagesPacked],
     define: {
       // Compressed: the host is text only the desktop writes to disk, and packed it is about a third of the size.
-      __ENGINE_HOST_BROTLI__: JSON.stringify(packHost(hostText)),
+      __ENGINE_HOST_BROTLI__: JSON.stringify(packHost(hostSlotted)),
       __ENGINE_HOST_HASH__: JSON.stringify(hostHash),
       __RUNTIME_DEPENDENCIES__: JSON.stringify(runtimeDependencies()),
       __RUNTIME_PACKS__: JSON.stringify(runtimePacks()),
@@ -213,18 +259,18 @@ const invokedDirectly = process.argv[1] !== undefined && import.meta.url === pat
 if (!invokedDirectly) {
   // Imported (by tests) for buildHost(): build nothing here.
 } else if (production) {
-  const hostText = await buildHost();
-  await esbuild.build(mainOptions(hostText));
+  const host = await buildHostParts();
+  await esbuild.build(mainOptions(host.text, true, host.slotted));
   const size = statSync("main.js").size;
-  const hostSize = Buffer.byteLength(hostText);
-  console.log(`main.js: ${(size / 1024).toFixed(1)} KiB (engine host embedded: ${(hostSize / 1024).toFixed(1)} KiB, packed ${(packHost(hostText).length / 1024).toFixed(1)} KiB); limit ${MAX_MAIN_JS_BYTES / 1024} KiB`);
+  const hostSize = Buffer.byteLength(host.slotted);
+  console.log(`main.js: ${(size / 1024).toFixed(1)} KiB (engine host embedded: ${(hostSize / 1024).toFixed(1)} KiB without the language tables, packed ${(packHost(host.slotted).length / 1024).toFixed(1)} KiB); limit ${MAX_MAIN_JS_BYTES / 1024} KiB`);
   const { problem } = bundleReport("main.js");
   if (problem) {
     console.error(problem);
     process.exitCode = 1;
   }
 } else {
-  const hostText = await buildHost();
-  const context = await esbuild.context(mainOptions(hostText));
+  const host = await buildHostParts();
+  const context = await esbuild.context(mainOptions(host.text, false, host.slotted));
   await context.watch();
 }
