@@ -14,6 +14,13 @@ export interface VaultUnderTest {
   /** The folder on disk holding the vault's files. */
   root: string;
   cleanup(): Promise<void>;
+  /** Puts a binary file into the vault as its app would (default: written to disk under `root`). */
+  addBinary?(path: string, bytes: Uint8Array): Promise<void>;
+}
+
+async function writeRawBytes(root: string, path: string, bytes: Uint8Array): Promise<void> {
+  await fs.mkdir(dirname(join(root, path)), { recursive: true });
+  await fs.writeFile(join(root, path), bytes);
 }
 
 async function writeRaw(root: string, path: string, text: string): Promise<void> {
@@ -69,6 +76,15 @@ const NOTE_WITH_EVERYTHING = [
   "",
 ].join("\n");
 
+/** Waits until the vault sees a file written outside it (Obsidian's index follows the disk a moment later). */
+async function waitForFile(vault: VaultPort, path: string, ms = 3000): Promise<void> {
+  const start = Date.now();
+  while (!(await vault.exists(path))) {
+    if (Date.now() - start > ms) throw new Error(`${path} did not appear in the vault within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 export function describeVaultContract(name: string, make: () => Promise<VaultUnderTest>): void {
   describe(`VaultPort contract: ${name}`, () => {
     let t: VaultUnderTest;
@@ -91,6 +107,14 @@ export function describeVaultContract(name: string, make: () => Promise<VaultUnd
       expect(stat?.size).toBe(6);
       expect(stat?.mtime).toBeGreaterThan(0);
       expect(await vault.stat("Nope.md")).toBeNull();
+    });
+
+    it("reads a binary file's bytes exactly, and reports a missing one as not_found", async () => {
+      const bytes = Uint8Array.from([0x25, 0x50, 0x44, 0x46, 0x2d, 0x00, 0xff, 0xfe, 0x80, 0x0a]);
+      await (t.addBinary ?? ((path: string, data: Uint8Array) => writeRawBytes(t.root, path, data)))("Files/scan.pdf", bytes);
+      await waitForFile(vault, "Files/scan.pdf");
+      expect([...new Uint8Array(await vault.readBinary("Files/scan.pdf"))]).toEqual([...bytes]);
+      await rejectsWith(vault.readBinary("Files/missing.pdf"), "not_found");
     });
 
     it("refuses to create over an existing note and keeps its content", async () => {

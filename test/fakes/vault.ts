@@ -299,7 +299,8 @@ export class Vault extends Events {
     return this.backend.read(file.path);
   }
   async readBinary(file: TFile): Promise<ArrayBuffer> {
-    return new TextEncoder().encode(this.backend.read(file.path)).buffer;
+    const bytes = this.backend.readBytes(file.path);
+    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   }
 
   async create(path: string, data: string): Promise<TFile> {
@@ -308,6 +309,18 @@ export class Vault extends Events {
     const parentPath = p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "/";
     if (!this.byPath.has(parentPath)) throw new Error(`ENOENT: no such file or directory, open '${p}'`);
     const stat = this.backend.write(p, data);
+    const file = this.addFile(p, stat);
+    this.trigger("create", file);
+    return file;
+  }
+
+  /** Creates a file from bytes (a PDF, an image), as Obsidian's `Vault.createBinary`. */
+  async createBinary(path: string, data: ArrayBuffer): Promise<TFile> {
+    const p = normalizePath(path);
+    if (this.byPath.has(p) || this.backend.exists(p)) throw new Error("File already exists.");
+    const parentPath = p.includes("/") ? p.slice(0, p.lastIndexOf("/")) : "/";
+    if (!this.byPath.has(parentPath)) throw new Error(`ENOENT: no such file or directory, open '${p}'`);
+    const stat = this.backend.writeBytes(p, new Uint8Array(data));
     const file = this.addFile(p, stat);
     this.trigger("create", file);
     return file;

@@ -23,6 +23,9 @@ export class JournalingVault implements VaultPort {
   read(path: string): Promise<string> {
     return this.inner.read(path);
   }
+  readBinary(path: string): Promise<ArrayBuffer> {
+    return this.inner.readBinary(path);
+  }
   stat(path: string): Promise<FileStat | null> {
     return this.inner.stat(path);
   }

@@ -11,6 +11,8 @@ export interface VaultPort {
   exists(path: string): Promise<boolean>;
   /** A file's full text. Rejects with VaultError "not_found". */
   read(path: string): Promise<string>;
+  /** A file's bytes (a PDF, an image). Rejects with VaultError "not_found". */
+  readBinary(path: string): Promise<ArrayBuffer>;
   /** Size and times without reading the content; null when absent. */
   stat(path: string): Promise<FileStat | null>;
   /** Creates a new file (and missing parent folders). Rejects with "exists" when the path is taken. */

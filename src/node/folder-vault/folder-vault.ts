@@ -84,6 +84,15 @@ export class FolderVault implements VaultPort {
     }
   }
 
+  async readBinary(path: string): Promise<ArrayBuffer> {
+    try {
+      const bytes = await fs.readFile(this.abs(path));
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+    } catch (err) {
+      throw this.ioError(err, path);
+    }
+  }
+
   async stat(path: string): Promise<FileStat | null> {
     try {
       const s = await fs.stat(this.abs(path));

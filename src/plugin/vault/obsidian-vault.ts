@@ -46,6 +46,10 @@ export class ObsidianVault implements VaultPort {
     return this.vault.cachedRead(this.file(path));
   }
 
+  async readBinary(path: string): Promise<ArrayBuffer> {
+    return this.vault.readBinary(this.file(path));
+  }
+
   async stat(path: string): Promise<FileStat | null> {
     const file = this.vault.getFileByPath(normalizePath(path));
     return file ? toStat(file) : null;

@@ -13,6 +13,11 @@ describeVaultContract("ObsidianVault", async () => {
   return {
     vault,
     root,
+    async addBinary(path: string, bytes: Uint8Array) {
+      const folder = path.split("/").slice(0, -1).join("/");
+      if (folder && !app.vault.getFolderByPath(folder)) await app.vault.createFolder(folder);
+      await app.vault.createBinary(path, bytes.slice().buffer);
+    },
     async cleanup() {
       await rm(root, { recursive: true, force: true });
     },
