@@ -1,5 +1,5 @@
 /** Zod pieces the tools share, with bounds tight enough to keep the compiled grammars small. */
-import { z } from "zod";
+import * as z from "zod";
 
 /** A vault-relative note path. */
 export const pathArg = (what = "Vault-relative path of the note, e.g. Projects/Alpha.md") => z.string().min(1).max(300).describe(what);

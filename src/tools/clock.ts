@@ -1,5 +1,5 @@
 /** The `clock` family: the current date and time, so the model never guesses "today". */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { formatDate } from "./date-format";

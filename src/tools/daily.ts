@@ -1,5 +1,5 @@
 /** The `daily` family: today's (or any day's) daily note, read and appended to. */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolContext, ToolDefinition, ToolSettings } from "../core/protocol/tool";
 import { defineNoteWriteTool, defineTool } from "./define-tool";
 import { contentArg, headingArg } from "./arg-schemas";

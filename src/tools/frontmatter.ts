@@ -1,5 +1,5 @@
 /** The `frontmatter` family: read and set a note's properties (YAML frontmatter). */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
 import { defineNoteWriteTool, defineTool } from "./define-tool";
 import { PATH_ALIASES, pathArg } from "./arg-schemas";

@@ -1,5 +1,5 @@
 /** The `links` family: which notes link here, and where a note links to. */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { PATH_ALIASES, pathArg } from "./arg-schemas";

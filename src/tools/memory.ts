@@ -2,7 +2,7 @@
  * The `memory` family: save a fact (as a dated, tagged note in the memory folder after a confirmation, or — where the
  * host keeps a staging tier — staged in the conversation until the user reviews it); recall saved and staged facts.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { MemoryFact, StagedHit } from "../core/protocol/staged-memory";
 import type { ToolContext, ToolDefinition, ToolResult } from "../core/protocol/tool";
 import { searchStaged } from "../core/memory/staging-search";

@@ -1,5 +1,5 @@
 /** The `note` family: the note open in the editor, the selection, and any note's outline. */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { PATH_ALIASES, pathArg } from "./arg-schemas";

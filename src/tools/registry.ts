@@ -3,7 +3,7 @@
  * point at real keys), with the JSON Schema that both the grammar and the validator use. Tools join and leave at run
  * time (MCP servers start, stop and change their lists); listeners hear of every change.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { compileArgsValidator } from "./args-validator";
 import type { ToolDefinition } from "../core/protocol/tool";
 import type { CatalogChange, GrammarTool, JsonSchema, RegisteredTool, ToolCatalog } from "../core/protocol/registry";

@@ -1,5 +1,5 @@
 /** The `tags` family: every tag with its count, and the notes carrying a tag. */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { limitArg } from "./arg-schemas";

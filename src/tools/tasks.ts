@@ -1,5 +1,5 @@
 /** The `tasks` family: open and done checkboxes across the vault; add a task; check one off. */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
 import type { NoteTask } from "../core/ports/vault";
 import { defineNoteWriteTool, defineTool } from "./define-tool";

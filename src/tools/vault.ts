@@ -1,5 +1,5 @@
 /** The `vault` family: read, write, append, edit, list, search, semantic search, move, delete. */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolContext, ToolDefinition } from "../core/protocol/tool";
 import { defineNoteWriteTool, defineTool } from "./define-tool";
 import { PATH_ALIASES, contentArg, headingArg, limitArg, pathArg } from "./arg-schemas";

@@ -1,5 +1,5 @@
 /** The `web` family: fetch one web page as text. Off unless the user turns network tools on. */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolDefinition } from "../core/protocol/tool";
 import { defineTool } from "./define-tool";
 import { ToolError } from "./tool-error";

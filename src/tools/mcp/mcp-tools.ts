@@ -3,7 +3,7 @@
  * `inputSchema` compiled by the grammar compiler. Each tool's compilation is reported (exact, relaxed with the places,
  * or refused with the reason: a refused tool is left out and the others work).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { compileSchema, type GrammarOptions } from "../../core/grammar";
 import type { JsonSchema } from "../../core/protocol/registry";
 import type { ToolDefinition, ToolEffect } from "../../core/protocol/tool";
