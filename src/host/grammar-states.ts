@@ -14,6 +14,20 @@ function acceptIntoGrammar(state: LlamaGrammarEvaluationState, token: Token): vo
   s._llama._bindings.AddonSampler.acceptGrammarEvaluationStateToken(s._state, token);
 }
 
+/** A fresh state per grammar, kept to be cloned: building one parses the GBNF again (58 ms for the 317 KB grammar of a
+ * 10,000-note vault's paths, 0.2 ms for a plain envelope), cloning a fresh one copies it (3 ms and 0.02 ms). */
+const pristine = new WeakMap<LlamaGrammar, LlamaGrammarEvaluationState>();
+
+/** A grammar state at the grammar's start, cloned from the one kept for this grammar. */
+export function freshGrammarState(model: LlamaModel, grammar: LlamaGrammar): LlamaGrammarEvaluationState {
+  let state = pristine.get(grammar);
+  if (!state) {
+    state = new (llamaRuntime().LlamaGrammarEvaluationState)({ model, grammar });
+    pristine.set(grammar, state);
+  }
+  return state.clone();
+}
+
 export class GrammarStates {
   /** The state the sampler uses. */
   state: LlamaGrammarEvaluationState;
@@ -21,8 +35,7 @@ export class GrammarStates {
   private shadow: LlamaGrammarEvaluationState | null;
 
   constructor(model: LlamaModel, grammar: LlamaGrammar, jump: boolean) {
-    this.state = new (llamaRuntime().LlamaGrammarEvaluationState)({ model, grammar });
-    // A copy of a fresh state costs about a tenth of building one (which parses the grammar again).
+    this.state = freshGrammarState(model, grammar);
     this.shadow = jump ? this.state.clone() : null;
   }
 
