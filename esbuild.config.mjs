@@ -149,6 +149,28 @@ const mcpWithoutAjv = {
   },
 };
 
+/**
+ * The MCP client connects with headers the user sets (an API key), never with an OAuth provider
+ * (src/engine/mcp/mcp-connection.ts passes none): the SDK's OAuth client, which its HTTP transport imports for when one
+ * is given, is replaced by one that says so, and the OAuth flow, its metadata schemas and PKCE stay out of main.js
+ * (about 18 KiB). The transport touches it only with a provider, but for the one error class it throws without one.
+ */
+const mcpWithoutOAuth = {
+  name: "mcp-without-oauth",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]client[\\/]auth\.js$/ }, () => ({
+      contents: [
+        "export class UnauthorizedError extends Error { constructor(message) { super(message ?? \"Unauthorized\"); } }",
+        "function noOAuth() { throw new Error(\"Vault Agent connects to MCP servers with headers; OAuth is not part of the plugin.\"); }",
+        "export const auth = noOAuth;",
+        "export const extractWWWAuthenticateParams = noOAuth;",
+        "",
+      ].join("\n"),
+      loader: "js",
+    }));
+  },
+};
+
 /** The module of every router language table (src/core/router/languages/all.ts). */
 const LANGUAGES_ENTRY = "src/core/router/languages/all.ts";
 
@@ -236,7 +258,7 @@ export function mainOptions(hostText, release = production, hostSlotted = hostTe
     format: "cjs",
     target: "es2022",
     external: MAIN_EXTERNALS,
-    plugins: [forbidHostPackages, zodEnglishOnly, mcpWithoutAjv, routerLanguagesPacked],
+    plugins: [forbidHostPackages, zodEnglishOnly, mcpWithoutAjv, mcpWithoutOAuth, routerLanguagesPacked],
     define: {
       // Compressed: the host is text only the desktop writes to disk, and packed it is about a third of the size.
       __ENGINE_HOST_BROTLI__: JSON.stringify(packHost(hostSlotted)),
