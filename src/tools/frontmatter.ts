@@ -22,6 +22,8 @@ const get = defineTool({
   effect: "read",
   pathArgs: ["path"],
   existingPaths: ["path"],
+  // For a note in context, the key the grammar admits is one of its properties.
+  noteArgs: { key: "key" },
   async handler(args, ctx) {
     const { path, meta } = await noteWithMetadata(args.path, ctx);
     const fm = meta.frontmatter ?? {};

@@ -10,6 +10,7 @@ import { taskTools } from "./tasks";
 import { clockTools } from "./clock";
 import { memoryTools, stagedMemoryTools } from "./memory";
 import { webTools } from "./web";
+import { canvasTools } from "./canvas";
 
 export interface ToolCatalogOptions {
   /** Include vault:semantic_search (false when no embedding model is configured, so the router never offers it). Default true. */
@@ -35,6 +36,7 @@ export function createToolCatalog(options: ToolCatalogOptions = {}): ToolDefinit
     ...clockTools,
     ...(options.stagedMemory ? stagedMemoryTools : memoryTools),
     ...webTools,
+    ...canvasTools,
   ];
   return all.filter((t) => (options.semantic === false ? !SEMANTIC_TOOLS.includes(t.name) : true) && (options.network === false ? t.family !== "web" : true));
 }

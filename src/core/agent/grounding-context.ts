@@ -40,7 +40,7 @@ export async function groundingContext(input: TurnLoopInput): Promise<GroundingC
     const text = await deps.toolContext.vault.read(path).catch(() => null);
     if (text === null) continue;
     const meta = await deps.toolContext.vault.metadata(path).catch(() => null);
-    notes.push({ path, text, headings: meta?.headings.map((h) => h.text) ?? [] });
+    notes.push({ path, text, headings: meta?.headings.map((h) => h.text) ?? [], keys: Object.keys(meta?.frontmatter ?? {}) });
   }
   return { notes };
 }

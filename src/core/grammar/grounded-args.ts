@@ -5,8 +5,8 @@
  *
  * - The generic variant: every existing-path arg is one of the vault's paths (the path rule); when the tool also has
  *   a heading or find arg, its `path` is one of the paths outside the conversation's context (the "other" rule).
- * - One variant per note in context: `path` is that note (with or without `.md`), `heading` one of its headings, and
- *   `find` one of its texts. The variants' path sets are disjoint, so every call names what exists.
+ * - One variant per note in context: `path` is that note (with or without `.md`), `heading` one of its headings,
+ *   `find` one of its texts, and a property `key` one of its properties' keys. The variants' path sets are disjoint, so every call names what exists.
  */
 import type { JsonSchema, ToolGrounding } from "./types";
 
@@ -15,6 +15,8 @@ export interface GroundedNote {
   path: string;
   /** Its headings' texts. */
   headings: string[];
+  /** Its properties' keys. */
+  keys?: string[];
   /** Whether a text rule exists for it (notes too long have none: `find` stays free text there). */
   text: boolean;
 }
@@ -33,12 +35,14 @@ export const PLACEHOLDER = { path: "QQgroundedpathQQ", other: "QQgroundedotherQQ
 
 /** Longest heading the tools' heading arg allows. */
 const MAX_HEADING_CHARS = 200;
+/** Longest property key the tools' key arg allows. */
+const MAX_KEY_CHARS = 100;
 
 /** The args schemas whose union is the tool's grounded args (empty when nothing is grounded). */
 export function groundedVariants(schema: JsonSchema, g: ToolGrounding, grounding: EnvelopeGrounding): JsonSchema[] {
   if (typeof schema !== "object" || !grounding.paths) return [];
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const dependants = [g.heading, g.find].filter((k): k is string => !!k && k in props);
+  const dependants = [g.heading, g.find, g.key].filter((k): k is string => !!k && k in props);
   const withNotes = dependants.length > 0 && "path" in props && g.existingPaths.includes("path") && grounding.notes.length > 0;
   const variants: JsonSchema[] = [];
   if (!withNotes || grounding.other) {
@@ -58,6 +62,12 @@ export function groundedVariants(schema: JsonSchema, g: ToolGrounding, grounding
       if (heads.length) p[g.heading] = { ...p[g.heading], enum: heads };
       else if (required.includes(g.heading)) return;
       else delete p[g.heading];
+    }
+    if (g.key && g.key in p) {
+      const keys = [...new Set((note.keys ?? []).filter((k) => k.trim() !== "" && [...k].length <= MAX_KEY_CHARS))];
+      if (keys.length) p[g.key] = { ...p[g.key], enum: keys };
+      else if (required.includes(g.key)) return;
+      else delete p[g.key];
     }
     if (g.find && g.find in p && note.text) p[g.find] = { ...p[g.find], const: PLACEHOLDER.text(i) };
     variants.push({ ...schema, properties: p });

@@ -19,6 +19,8 @@ export interface ToolGrounding {
   heading?: string;
   /** An arg that is text of the note the `path` arg names, exact to the character (notes in context). */
   find?: string;
+  /** An arg that is one of the property (frontmatter) keys of the note the `path` arg names (notes in context). */
+  key?: string;
 }
 
 /** Compiler options; every default is stated. */

@@ -44,7 +44,7 @@ export class VaultGrounding {
 
   /** The grounded envelope; `plain` is today's grammar of the same subset (its byte bound holds here too). */
   grammar(tools: GrammarTool[], options: GrammarOptions, key: string, plain: CompiledGrammar, context?: GroundingContext): CompiledGrammar {
-    const dependent = tools.some((t) => t.grounding?.heading || t.grounding?.find);
+    const dependent = tools.some((t) => t.grounding?.heading || t.grounding?.find || t.grounding?.key);
     const notes = dependent ? this.contextNotes(context) : [];
     const maxFind = findChars(tools);
     const textRules = notes.map((n) => this.textRule(n.text, maxFind));
@@ -53,7 +53,7 @@ export class VaultGrounding {
     const grounding: EnvelopeGrounding = {
       paths: all !== null,
       other: other !== null,
-      notes: notes.map((n, i) => ({ path: n.path, headings: n.headings, text: textRules[i] !== null })),
+      notes: notes.map((n, i) => ({ path: n.path, headings: n.headings, ...(n.keys?.length ? { keys: n.keys } : {}), text: textRules[i] !== null })),
     };
     const skeletonKey = `${key}\u001f${JSON.stringify(grounding)}\u001f${textRules.map((r) => r?.root ?? "").join(",")}`;
     const doneKey = `${skeletonKey}\u001f${this.paths.version}`;
@@ -106,12 +106,13 @@ type TextRules = { root: string; text: string; maxBytes: number };
  */
 function extraBytes(tools: GrammarTool[], options: GrammarOptions, pathBytes: number, notes: GroundingContext["notes"], texts: (TextRules | null)[]): number {
   const headingBytes = Math.max(0, ...notes.flatMap((n) => n.headings.map((h) => utf8Bytes(jsonContent(h)))));
+  const keyBytes = Math.max(0, ...notes.flatMap((n) => (n.keys ?? []).map((k) => utf8Bytes(jsonContent(k)))));
   const textBytes = Math.max(0, ...texts.map((t) => t?.maxBytes ?? 0));
   let perCall = 0;
   for (const t of tools) {
     const g = t.grounding;
     if (!g) continue;
-    perCall = Math.max(perCall, g.existingPaths.length * pathBytes + (g.heading ? headingBytes : 0) + (g.find ? textBytes : 0));
+    perCall = Math.max(perCall, g.existingPaths.length * pathBytes + (g.heading ? headingBytes : 0) + (g.find ? textBytes : 0) + (g.key ? keyBytes : 0));
   }
   return perCall * resolveGrammarOptions(options).maxToolCalls;
 }

@@ -32,6 +32,8 @@ export interface GroundingNote {
   text: string;
   /** Its headings' texts. */
   headings: string[];
+  /** Its properties' (frontmatter) keys; absent = none known. */
+  keys?: string[];
 }
 
 /** What a round's grammar grounds beyond the vault's paths: the notes in the conversation's context, most recent first. */

@@ -44,8 +44,8 @@ export interface ToolDefinition<Args extends z.ZodObject = z.ZodObject> {
   existingPaths?: string[];
   /** Path args that must not name an existing file (the gatekeeper refuses, nothing is overwritten). */
   newPaths?: string[];
-  /** Args that depend on the note the `path` arg names: a heading of it, or text of it (an edit's `find`). */
-  noteArgs?: { heading?: string; find?: string };
+  /** Args that depend on the note the `path` arg names: a heading of it, text of it (an edit's `find`), or one of its properties' keys. */
+  noteArgs?: { heading?: string; find?: string; key?: string };
   /** For write/destructive tools: what the confirmation shows. */
   preview?(args: z.infer<Args>, ctx: ToolContext): Promise<ToolPreview>;
   handler(args: z.infer<Args>, ctx: ToolContext): Promise<ToolResult>;

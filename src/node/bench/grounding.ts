@@ -12,7 +12,8 @@
  * `--engine`: also generates `--replies` envelopes (default 20) on the random-weight test model through the engine
  * host under today's grammar and the grounded one (this vault's paths), and reports ms per produced token of each
  * (engine.plain_ms_per_token, engine.grounded_ms_per_token, their ratio; first_reply_ms includes the host's grammar
- * parse) and the missing paths among the grounded replies' calls.
+ * parse) and the missing paths among the grounded replies' calls; the replies alternate between the two grammars.
+ * `--model F`: another GGUF for `--engine` (a family model: `make-test-model --family qwen2.5` has the 152k vocabulary).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,7 +34,7 @@ import type { GroundingContext } from "../../core/ports/agent";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import { defaultTestModelPath, TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../compose";
 
-export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
+export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--model F] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
 
 const TOOLS = ["vault:read", "vault:edit", "vault:search", "vault:list"];
 
@@ -116,7 +117,7 @@ function longNote(words: string[]): string {
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies"], booleans: ["engine"] });
+  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model"], booleans: ["engine"] });
   const notes = Number(options.notes ?? 1000);
   const calls = Number(options.calls ?? 1000);
   const seed = Number(options.seed ?? 7);
@@ -155,7 +156,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       missing_heading_pct: pct(m.missing_heading, m.heading_calls),
       missing_find_pct: pct(m.missing_find, m.find_calls),
     });
-    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20)) : undefined;
+    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined) : undefined;
     return {
       notes,
       paths: index.size,
@@ -188,43 +189,46 @@ function pct(n: number, of: number): number | null {
 }
 
 /** ms per produced token on the test model through the host, today's grammar vs grounded (see the file comment). */
-async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext, replies: number): Promise<Record<string, unknown>> {
-  const engine = createNodeEngine({ model: { path: defaultTestModelPath(), contextSize: 2048, threads: 1 } });
+async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext, replies: number, model = defaultTestModelPath()): Promise<Record<string, unknown>> {
+  const engine = createNodeEngine({ model: { path: model, contextSize: 2048, threads: 1 } });
   try {
     const tools = clampTools(registry.grammarTools(), TEST_MODEL_CLAMP);
     const plain = new SubsetCache(tools, TEST_MODEL_GRAMMAR);
     const grounded = new SubsetCache(tools, TEST_MODEL_GRAMMAR);
     grounded.setVaultPaths(index);
-    const run = async (cache: SubsetCache) => {
-      const g = cache.get(TOOLS, "dynamic", context);
-      let tokens = 0;
-      let ms = 0;
-      let first = 0;
-      let calls = 0;
-      let missing = 0;
-      for (let i = 0; i < replies; i++) {
+    // Replies alternate between the two grammars (same seed for each pair), so load on the machine weighs on both alike.
+    const tally = () => ({ tokens: 0, ms: 0, first: 0, calls: 0, missing: 0 });
+    const totals = { plain: tally(), grounded: tally() };
+    const grammars = { plain: plain.get(TOOLS, "dynamic", context), grounded: grounded.get(TOOLS, "dynamic", context) };
+    for (let i = 0; i < replies; i++) {
+      for (const kind of ["plain", "grounded"] as const) {
+        const g = grammars[kind];
+        const sum = totals[kind];
         const t = performance.now();
         const r = await engine.generate({ messages: [{ role: "user", content: `Reply ${i + 1}.` }], grammar: g.gbnf, maxTokens: Math.min(g.maxBytes, 1024), temperature: 1, seed: i + 1 });
         const took = performance.now() - t;
-        if (i === 0) first = took;
+        if (i === 0) sum.first = took;
         else {
-          ms += took;
-          tokens += r.tokensOut;
+          sum.ms += took;
+          sum.tokens += r.tokensOut;
         }
         try {
           for (const c of (JSON.parse(r.text) as { tool_calls: { name: string; args: Record<string, unknown> }[] }).tool_calls) {
             if (c.name !== "vault:read" && c.name !== "vault:edit") continue;
-            calls++;
-            if (typeof c.args.path !== "string" || index.resolve(c.args.path) === null) missing++;
+            sum.calls++;
+            if (typeof c.args.path !== "string" || index.resolve(c.args.path) === null) sum.missing++;
           }
         } catch {
           // A reply cut at maxTokens: no calls counted.
         }
       }
-      return { first_reply_ms: Math.round(first), ms_per_token: tokens ? Math.round((1000 * ms) / tokens) / 1000 : null, tokens, calls, missing_paths: missing, grammar_bytes: g.gbnf.length };
+    }
+    const figures = (kind: "plain" | "grounded") => {
+      const s = totals[kind];
+      return { first_reply_ms: Math.round(s.first), ms_per_token: s.tokens ? Math.round((1000 * s.ms) / s.tokens) / 1000 : null, tokens: s.tokens, calls: s.calls, missing_paths: s.missing, grammar_bytes: grammars[kind].gbnf.length };
     };
-    const a = await run(plain);
-    const b = await run(grounded);
+    const a = figures("plain");
+    const b = figures("grounded");
     log(`per token: today ${a.ms_per_token} ms, grounded ${b.ms_per_token} ms`);
     return { replies, plain: a, grounded: b, ratio: a.ms_per_token && b.ms_per_token ? Math.round((100 * b.ms_per_token) / a.ms_per_token) / 100 : null };
   } finally {

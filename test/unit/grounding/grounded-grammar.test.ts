@@ -70,6 +70,23 @@ describe("grounded grammar", () => {
     expect(r.accepts(envelope([{ name: "vault:edit", args: { path: "Projects/Beta.md", find: "anything", replace: "x" } }]))).toBe(true);
   });
 
+  it("grounds a property key in the keys of the note the same call names, for notes in context", () => {
+    const { cache } = setup();
+    const text = "---\nstatus: active\nowner: Priya\n---\n# Alpha\n";
+    const context = { notes: [{ path: "Projects/Alpha.md", text, headings: ["Alpha"], keys: ["status", "owner"] }, { path: "Inbox.md", text: "no properties", headings: [], keys: [] }] };
+    const r = new GbnfRecognizer(cache.get(["frontmatter:get"], "dynamic", context).gbnf);
+    const get = (args: object) => r.accepts(envelope([{ name: "frontmatter:get", args }]));
+    expect(get({ path: "Projects/Alpha.md", key: "owner" })).toBe(true);
+    expect(get({ path: "Projects/Alpha", key: "status" })).toBe(true);
+    expect(get({ path: "Projects/Alpha.md" })).toBe(true);
+    expect(get({ path: "Projects/Alpha.md", key: "budget" })).toBe(false);
+    // A note in context without properties: no key can be asked for, all of them can.
+    expect(get({ path: "Inbox.md", key: "status" })).toBe(false);
+    expect(get({ path: "Inbox.md" })).toBe(true);
+    // A note outside the context: the key stays free text (the tool lists the note's keys when it misses).
+    expect(get({ path: "Projects/Beta.md", key: "anything" })).toBe(true);
+  });
+
   it("samples only existing paths and real note text under the grounded grammar", () => {
     const { cache, index } = setup();
     const text = "# Alpha\nOne two three.\nFour five.\n";

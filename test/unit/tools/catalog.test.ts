@@ -13,6 +13,7 @@ const NAMES = [
   "vault:move", "vault:delete", "note:active", "note:selection", "note:outline", "tags:list", "tags:notes",
   "links:backlinks", "links:outgoing", "frontmatter:get", "frontmatter:set", "daily:get", "daily:append",
   "tasks:list", "tasks:add", "tasks:complete", "clock:now", "memory:save", "memory:recall", "web:fetch",
+  "canvas:read", "canvas:create", "canvas:edit",
 ];
 
 describe("tool catalog", () => {
@@ -79,6 +80,8 @@ describe("path policy in every path-taking tool", () => {
     "tasks:add": { text: "x" },
     "tasks:complete": { task: "x" },
     "vault:move": { from: "Inbox.md", to: "Moved.md" },
+    "canvas:create": { ops: [{ op: "add_text", text: "x" }] },
+    "canvas:edit": { ops: [{ op: "add_text", text: "x" }] },
   };
   const bad = [".obsidian/app.json", "../escape.md", ".trash/x.md", "Private/secret.md"];
 
