@@ -14,8 +14,8 @@ import { literalChoice, type LiteralBranch } from "./literal-choice";
 export const PATH_RULE_PREFIX = "vpt-";
 /** Paths longer than this (code points) are left out: the tools' path argument allows at most 300 characters. */
 const MAX_PATH_CHARS = 300;
-/** A file name that already ends in an extension (as the tools' notePath decides). */
-const HAS_EXTENSION = /\.[A-Za-z0-9]{1,5}$/;
+/** A file name that already ends in an extension (as the tools' notePath decides; `.canvas`, longer, as canvas tools do). */
+const HAS_EXTENSION = /\.(?:[A-Za-z0-9]{1,5}|canvas)$/;
 
 /** One folder of the tree. */
 interface FolderNode {
