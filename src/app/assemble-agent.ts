@@ -13,6 +13,7 @@ import type { MemoryPrefetch, TranscriptSink } from "../core/ports/agent";
 import type { Engine } from "../core/ports/engine";
 import type { IndexStore } from "../core/ports/index-store";
 import type { JournalStore } from "../core/ports/journal-store";
+import type { YamlPort } from "../core/ports/yaml";
 import { ChangeJournal, type ChangeJournalOptions } from "../core/journal";
 import type { McpToolHost } from "../core/ports/mcp";
 import type { StagedMemory } from "../core/protocol/staged-memory";
@@ -56,6 +57,8 @@ export interface AgentPorts {
   notice?: (message: string) => void;
   /** The clock tools read; default the system clock. */
   now?: () => Date;
+  /** The host's YAML parser, for `.base` files. */
+  yaml?: YamlPort;
 }
 
 /** The choices that shape the agent; each host maps its own settings or flags onto these. */
@@ -126,6 +129,7 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
   const toolContext: ToolContext = {
     vault: ports.vault,
     user: ports.user,
+    yaml: ports.yaml,
     workspace: ports.workspace,
     settings: { ...DEFAULT_TOOL_SETTINGS, networkTools: choices.catalog.network, ...choices.tools },
     now: ports.now ?? (() => new Date()),

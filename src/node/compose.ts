@@ -5,6 +5,7 @@
  */
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import type { Agent } from "../core/agent/agent";
 import { Indexer, createMemorySearch } from "../core/memory";
 import type { IndexStore } from "../core/ports/index-store";
@@ -166,6 +167,7 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
       journal: options.journalDir === false ? undefined : new FolderJournalStore(options.journalDir ?? defaultJournalDir(root, vault.configDir)),
       notice: (m) => user.notify(m, "warning"),
       now: options.now,
+      yaml: { parse: parseYaml, stringify: stringifyYaml },
     },
     {
       // Headless memory is text only, so semantic search is not offered unless a caller wires vectors and asks for it.

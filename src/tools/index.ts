@@ -10,6 +10,7 @@ import { taskTools } from "./tasks";
 import { clockTools } from "./clock";
 import { memoryTools, stagedMemoryTools } from "./memory";
 import { webTools } from "./web";
+import { baseTools } from "./base";
 import { canvasTools } from "./canvas";
 
 export interface ToolCatalogOptions {
@@ -36,6 +37,7 @@ export function createToolCatalog(options: ToolCatalogOptions = {}): ToolDefinit
     ...clockTools,
     ...(options.stagedMemory ? stagedMemoryTools : memoryTools),
     ...webTools,
+    ...baseTools,
     ...canvasTools,
   ];
   return all.filter((t) => (options.semantic === false ? !SEMANTIC_TOOLS.includes(t.name) : true) && (options.network === false ? t.family !== "web" : true));

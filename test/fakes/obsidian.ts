@@ -7,6 +7,8 @@ import { installDomHelpers } from "./dom";
 installDomHelpers();
 
 export { Events, Component, type EventRef } from "./events";
+// Obsidian's own YAML functions; the fake uses the `yaml` package as the CLI does.
+export { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 export {
   normalizePath,
   MemoryBackend,

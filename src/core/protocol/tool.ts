@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { UserPort, VaultPort, WorkspacePort } from "../ports";
 import type { JsonSchema } from "../ports/json-schema";
+import type { YamlPort } from "../ports/yaml";
 import type { MemoryStaging } from "./staged-memory";
 
 /** What a tool does to the vault; decides whether the gatekeeper asks before running it. */
@@ -121,6 +122,8 @@ export const DEFAULT_TOOL_SETTINGS: ToolSettings = {
 export interface ToolContext {
   vault: VaultPort;
   user: UserPort;
+  /** The host's YAML parser for `.base` files; the base tools refuse without one. */
+  yaml?: YamlPort;
   /** Absent headless. */
   workspace?: WorkspacePort;
   memory?: MemorySearch;

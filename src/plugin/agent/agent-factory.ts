@@ -2,6 +2,7 @@
  * The chat pane's agent: the plugin's settings mapped onto the one assembly (src/app), rebuilt only when a setting
  * it depends on changed.
  */
+import { parseYaml, stringifyYaml } from "obsidian";
 import type { Agent } from "../../core/agent/agent";
 import type { Conversation } from "../../core/agent/conversation";
 import type { Engine } from "../../core/ports/engine";
@@ -85,7 +86,7 @@ export class AgentFactory {
     if (!this.cached || this.cached.key !== key) {
       this.cached?.assembled.close();
       const { engine, vault, workspace, memory, mcp, readConfigFile, routerStore, journal, notice } = this.deps;
-      this.cached = { key, assembled: assembleAgent({ engine, vault, user, workspace, memory, mcp, readConfigFile, routerStore, journal, notice, fetch: networkFetch }, choices) };
+      this.cached = { key, assembled: assembleAgent({ engine, vault, user, workspace, memory, mcp, readConfigFile, routerStore, journal, notice, fetch: networkFetch, yaml: { parse: parseYaml, stringify: stringifyYaml } }, choices) };
     }
     const { agent, toolContext } = this.cached.assembled;
     agent.conversation = conversation;
