@@ -3,7 +3,7 @@
  * summary, over the vault's notes, so counts and sums are computed rather than generated; base:read says what a base
  * does; base:create and base:edit write `.base` YAML that is parsed back and checked before it is written.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolContext } from "../core/protocol/tool";
 import type { YamlPort } from "../core/ports/yaml";
 import { BaseError, describeBase, loadRows, parseBaseText, runQuery, toJson, toText, type BaseSpec, type QueryResult, type Value } from "../core/bases";

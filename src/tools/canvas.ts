@@ -3,7 +3,7 @@
  * every file they leave is valid JSON Canvas 1.0 without overlapping cards; they preview the canvas as text and
  * write with compare-and-swap like every note write (journaled by the turn, so undo works).
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolContext, ToolDefinition, ToolPreview } from "../core/protocol/tool";
 import { applyCanvasOps, CANVAS_OPS, CanvasEditError, type CanvasOp } from "../core/canvas/edit";
 import { describeCanvas, parseCanvas, serializeCanvas, type CanvasData } from "../core/canvas";
