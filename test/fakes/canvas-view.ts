@@ -56,16 +56,16 @@ export class FakeCanvasView {
       if (typeof shows !== "string") throw new CanvasOpenError(`node ${String(n.id)} of type ${String(n.type)} has nothing to show`);
       for (const k of ["x", "y", "width", "height"]) if (!Number.isInteger(n[k])) throw new CanvasOpenError(`node ${String(n.id)} has no integer ${k}`);
       if ((n.width as number) <= 0 || (n.height as number) <= 0) throw new CanvasOpenError(`node ${String(n.id)} has no area`);
-      if (n.color !== undefined && !COLOR.test(String(n.color))) throw new CanvasOpenError(`node ${String(n.id)} has color ${String(n.color)}`);
-      if (n.subpath !== undefined && !String(n.subpath).startsWith("#")) throw new CanvasOpenError(`node ${String(n.id)} has subpath ${String(n.subpath)}`);
+      if (n.color !== undefined && !(typeof n.color === "string" && COLOR.test(n.color))) throw new CanvasOpenError(`node ${String(n.id)} has color ${JSON.stringify(n.color)}`);
+      if (n.subpath !== undefined && !(typeof n.subpath === "string" && n.subpath.startsWith("#"))) throw new CanvasOpenError(`node ${String(n.id)} has subpath ${JSON.stringify(n.subpath)}`);
       view.nodes.push({ id: fresh(n.id), type: n.type as string, x: n.x as number, y: n.y as number, width: n.width as number, height: n.height as number, shows });
     }
     const nodeIds = new Set(view.nodes.map((n) => n.id));
     for (const e of data.edges ?? []) {
       if (!nodeIds.has(e.fromNode as string) || !nodeIds.has(e.toNode as string)) throw new CanvasOpenError(`edge ${String(e.id)} joins a node that is not there`);
-      for (const k of ["fromSide", "toSide"]) if (e[k] !== undefined && !SIDES.has(e[k] as string)) throw new CanvasOpenError(`edge ${String(e.id)} has ${k} ${String(e[k])}`);
-      for (const k of ["fromEnd", "toEnd"]) if (e[k] !== undefined && !ENDS.has(e[k] as string)) throw new CanvasOpenError(`edge ${String(e.id)} has ${k} ${String(e[k])}`);
-      if (e.color !== undefined && !COLOR.test(String(e.color))) throw new CanvasOpenError(`edge ${String(e.id)} has color ${String(e.color)}`);
+      for (const k of ["fromSide", "toSide"]) if (e[k] !== undefined && !SIDES.has(e[k] as string)) throw new CanvasOpenError(`edge ${String(e.id)} has ${k} ${JSON.stringify(e[k])}`);
+      for (const k of ["fromEnd", "toEnd"]) if (e[k] !== undefined && !ENDS.has(e[k] as string)) throw new CanvasOpenError(`edge ${String(e.id)} has ${k} ${JSON.stringify(e[k])}`);
+      if (e.color !== undefined && !(typeof e.color === "string" && COLOR.test(e.color))) throw new CanvasOpenError(`edge ${String(e.id)} has color ${JSON.stringify(e.color)}`);
       view.edges.push({ id: fresh(e.id), from: e.fromNode as string, to: e.toNode as string, label: typeof e.label === "string" ? e.label : "" });
     }
     return view;
