@@ -5,8 +5,13 @@
  * use — a reply under the envelope grammar must start with `{`, so the prompt closes the think span
  * the way the template does for non-thinking mode (Qwen3's and SmolLM3's empty `<think></think>`,
  * Gemma 4 without `<|think|>` in the system turn).
+ *
+ * Such templates begin the generation prompt with more than they keep of a past reply (Qwen3 and Qwen3.5 drop the
+ * empty think span from replies already given), so each round's prompt would differ from the sequence just before
+ * the previous reply and re-read it. Grammar turns therefore render past replies with the same lead their
+ * generation prompt had: every prompt extends the last (checked once per model; kept only where it holds).
  */
-import type { ChatHistoryItem, ChatWrapper, LlamaModel, Token } from "node-llama-cpp";
+import type { ChatHistoryItem, ChatModelSegment, ChatWrapper, LlamaModel, Token } from "node-llama-cpp";
 import { llamaRuntime } from "./llama-runtime";
 
 /** Where a thinking model's think span opens and closes, as text. */
@@ -28,6 +33,8 @@ export class ChatFormats {
   readonly thinkingModel: boolean;
   /** Think-span markers of a thinking model; null otherwise. */
   readonly think: ThinkMarkers | null;
+  /** What grammar turns' generation prompts put before a reply and the template leaves out of past replies; null when nothing. */
+  readonly pastReplyLead: string | null;
 
   constructor(private readonly model: LlamaModel) {
     const { GeneralChatWrapper, LlamaText, resolveChatWrapper } = llamaRuntime();
@@ -51,6 +58,44 @@ export class ChatFormats {
     } else {
       this.think = null;
     }
+    this.pastReplyLead = this.findPastReplyLead();
+  }
+
+  /**
+   * The text a grammar turn's generation prompt adds before the reply that a past reply lacks (`<think>\n\n</think>\n\n`
+   * on Qwen3), found by rendering a prompt and its continuation; kept only when rendering it into past replies makes the
+   * continuation extend the prompt token for token.
+   */
+  private findPastReplyLead(): string | null {
+    if (this.grammar === this.chat && !this.thinkingModel) return null;
+    const reply = '{"thought":"x"}';
+    const open: ChatHistoryItem[] = [{ type: "user", text: "a" }, { type: "model", response: [] }];
+    const next = (lead: string | null): ChatHistoryItem[] => [
+      { type: "user", text: "a" },
+      { type: "model", response: lead === null ? [reply] : [this.leadSegment(lead), reply] },
+      { type: "user", text: "b" },
+      { type: "model", response: [] },
+    ];
+    const text = (history: ChatHistoryItem[]): string => this.grammar.generateContextState({ chatHistory: history }).contextText.toString();
+    const openText = text(open);
+    const pastText = text(next(null));
+    const at = pastText.indexOf(reply);
+    if (at < 0 || openText.length <= at || !openText.startsWith(pastText.slice(0, at))) return null;
+    const lead = openText.slice(at);
+    const prompt = this.promptTokens(open, this.grammar);
+    const extended = this.renderTokens(next(lead), this.grammar);
+    return prompt.every((t, i) => extended[i] === t) ? lead : null;
+  }
+
+  /** A past reply's lead as a response segment the wrappers write out verbatim (a comment, which none of them drops). */
+  private leadSegment(lead: string): ChatModelSegment {
+    const { LlamaText, SpecialTokensText } = llamaRuntime();
+    return { type: "segment", segmentType: "comment", text: "", ended: true, raw: LlamaText(new SpecialTokensText(lead)).toJSON() };
+  }
+
+  private renderTokens(history: ChatHistoryItem[], wrapper: ChatWrapper): Token[] {
+    const { contextText } = wrapper.generateContextState({ chatHistory: history });
+    return contextText.tokenize(this.model.tokenizer);
   }
 
   /** The name of the wrapper (what the settings and logs show). */
@@ -58,10 +103,16 @@ export class ChatFormats {
     return this.chat.wrapperName;
   }
 
-  /** Prompt tokens for a reply to `history` (which ends with an open model item). */
+  /**
+   * Prompt tokens for a reply to `history` (which ends with an open model item). Under the grammar wrapper, past replies
+   * keep the lead their generation prompt had (pastReplyLead), so the prompt extends the previous round's.
+   */
   promptTokens(history: ChatHistoryItem[], wrapper: ChatWrapper): Token[] {
-    const { contextText } = wrapper.generateContextState({ chatHistory: history });
-    return contextText.tokenize(this.model.tokenizer);
+    const lead = wrapper === this.grammar ? this.pastReplyLead : null;
+    if (lead === null) return this.renderTokens(history, wrapper);
+    const segment = this.leadSegment(lead);
+    const led = history.map((item, i) => (item.type === "model" && i < history.length - 1 ? { ...item, response: [segment, ...item.response] } : item));
+    return this.renderTokens(led, wrapper);
   }
 
   /**

@@ -8,6 +8,7 @@
  */
 import type { ChatWrapper, LlamaChat, LlamaContext, LlamaContextSequence } from "node-llama-cpp";
 import { llamaRuntime } from "./llama-runtime";
+import { checkpointOptions, DEFAULT_CHECKPOINT_BYTES } from "./sequence-checkpoints";
 import { StateRefused, type SequenceStates } from "./sequence-states";
 
 /** How conversation states persist. */
@@ -55,14 +56,25 @@ export class ConversationSlots {
   private readonly states: SlotState[];
   private clock = 0;
 
-  constructor(context: LlamaContext, chatWrapper?: ChatWrapper, private readonly persistence?: SlotPersistence) {
+  /** Bound on the checkpoints of all sequences together (sequence-checkpoints.ts). */
+  readonly checkpointBytes: number;
+
+  constructor(context: LlamaContext, chatWrapper?: ChatWrapper, private readonly persistence?: SlotPersistence, checkpointBytes = DEFAULT_CHECKPOINT_BYTES) {
     this.states = [];
+    this.checkpointBytes = checkpointBytes;
     const { LlamaChat: Chat } = llamaRuntime();
+    const checkpoints = checkpointOptions(checkpointBytes, context.totalSequences);
     for (let i = 0; i < context.totalSequences; i++) {
-      const sequence = context.getSequence();
+      const sequence = context.getSequence({ checkpoints });
       const chat = new Chat({ contextSequence: sequence, chatWrapper: chatWrapper ?? "auto" });
       this.states.push({ slot: { sequence, chat }, lastUsed: 0, tail: Promise.resolve(), dirty: false });
     }
+  }
+
+  /** Bytes the checkpoints of all sequences take now; undefined when the model needs none (attention only). */
+  get checkpointUsage(): number | undefined {
+    if (!this.states[0]?.slot.sequence.needsCheckpoints) return undefined;
+    return this.states.reduce((sum, s) => sum + s.slot.sequence.checkpointsMemoryUsage, 0);
   }
 
   /** Conversations that currently keep a sequence. */

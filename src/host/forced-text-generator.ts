@@ -16,6 +16,7 @@ import { llamaRuntime } from "./llama-runtime";
 import type { GbnfWalker, WalkPosition } from "../core/grammar/gbnf-walker";
 import type { ChoiceMasks } from "./choice-masks";
 import { planJump, type JumpPlan } from "./forced-jump";
+import { preparePrompt } from "./sequence-checkpoints";
 import { GrammarStates } from "./grammar-states";
 import { TokenTexts } from "./token-texts";
 import { sealBias, useSealedBiases } from "./sealed-bias";
@@ -71,7 +72,7 @@ export interface ConstrainedGenerationResult {
   sampled: number;
   /** Tokens appended without sampling. */
   forced: number;
-  /** Prompt tokens evaluated (not reused from the sequence). */
+  /** Prompt tokens passed to evaluate (the rest was kept in the sequence; an erase on a recurrent model may re-read more: the sequence's meter says). */
   promptEvaluated: number;
   /** "eos": the grammar's sentence is complete (or the model ended); "maxTokens": cut at the cap or the context's end. */
   stopReason: "eos" | "maxTokens" | "abort";
@@ -98,7 +99,7 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
   const { sequence, signal } = input;
   if (signal?.aborted) return { text: "", tokens: [], sampled: 0, forced: 0, promptEvaluated: 0, stopReason: "abort", utf8Valid: true };
   const run = new ConstrainedRun(input);
-  let evalTokens = await reusePrefix(sequence, input.prompt);
+  let evalTokens = await preparePrompt(sequence, input.prompt);
   run.result.promptEvaluated = evalTokens.length;
   // Forced text at the very start ({"thought":") joins the prompt batch.
   evalTokens = [...evalTokens, ...run.open()];
@@ -136,14 +137,6 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
   } finally {
     await iterator.return();
   }
-}
-
-/** Reuses the evaluated prefix; at least the last prompt token is evaluated again, for its logits. The tokens left to evaluate. */
-async function reusePrefix(sequence: LlamaContextSequence, prompt: Token[]): Promise<Token[]> {
-  let keep = Math.min(sequence.compareContextTokens(prompt).firstDifferentIndex, prompt.length - 1);
-  keep = Math.max(0, keep);
-  if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
-  return prompt.slice(sequence.nextTokenIndex);
 }
 
 /** One generation's state between steps: the result so far, the walker position, undecoded tokens, the bias. */

@@ -8,7 +8,8 @@
  * (LlamaChat reports tokens late, holding back partial characters and possible stop texts).
  */
 import type { LlamaContextSequence, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
-import { llamaRuntime } from "./llama-runtime";
+import { freshGrammarState } from "./grammar-states";
+import { preparePrompt } from "./sequence-checkpoints";
 import { useSealedBiases } from "./sealed-bias";
 import type { GenerateResult } from "../core/ports/engine";
 import type { Utf8TokenGuard } from "./utf8-token-guard";
@@ -41,7 +42,7 @@ export interface GrammarGenerationOutput {
   tokens: Token[];
   tokensOut: number;
   stopReason: GenerateResult["stopReason"];
-  /** Prompt tokens the sequence already held (not evaluated again). */
+  /** Prompt tokens the sequence kept (not passed to evaluate; on a recurrent model an erase may have re-read some: the caller's meter says). */
   reusedTokens: number;
   /** performance.now() when the first token was sampled; undefined when none was. */
   firstTokenAt?: number;
@@ -49,26 +50,12 @@ export interface GrammarGenerationOutput {
   utf8Valid: boolean;
 }
 
-/** Brings the sequence to hold a prefix of `tokens` and returns the tokens still to evaluate (at least one). */
-async function alignSequence(sequence: LlamaContextSequence, tokens: Token[]): Promise<Token[]> {
-  const input = [...tokens];
-  if (input.length === 1 && sequence.nextTokenIndex !== 0) {
-    await sequence.eraseContextTokenRanges([{ start: 0, end: sequence.nextTokenIndex }]);
-    return input;
-  }
-  // The last prompt token is always evaluated again: its logits choose the first reply token.
-  const last = input.pop()!;
-  await sequence.adaptStateToTokens(input, false);
-  input.push(last);
-  return input.slice(sequence.nextTokenIndex);
-}
-
 export async function generateUnderGrammar(input: GrammarGenerationInput): Promise<GrammarGenerationOutput> {
   const { model, sequence, guard } = input;
-  const toEvaluate = await alignSequence(sequence, input.promptTokens);
+  const toEvaluate = await preparePrompt(sequence, input.promptTokens);
   const reusedTokens = input.promptTokens.length - toEvaluate.length;
   const tracker = guard.tracker();
-  const grammarEvaluationState = input.grammar ? new (llamaRuntime().LlamaGrammarEvaluationState)({ model, grammar: input.grammar }) : undefined;
+  const grammarEvaluationState = input.grammar ? freshGrammarState(model, input.grammar) : undefined;
   const generated: Token[] = [];
   let emitted = 0;
   let text = "";

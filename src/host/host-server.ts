@@ -251,6 +251,7 @@ export class HostServer {
         llama, model, context, info, threads, grammars: this.grammars, embeddingModel,
         states,
         saveDelayMs: options.states?.saveDelayMs,
+        ...(options.checkpointBytes !== undefined ? { checkpointBytes: options.checkpointBytes } : {}),
         onStateError: (message) => process.stderr.write(`${message}\n`),
       });
       return this.loaded;
@@ -288,6 +289,7 @@ export class HostServer {
       availableParallelism: availableParallelism(),
       gpu: llama ? llama.gpu : false,
       conversations: this.remote?.engine.conversations ?? this.loaded?.conversations ?? 0,
+      ...(this.loaded?.checkpoints ? { checkpoints: this.loaded.checkpoints } : {}),
       ...(this.remote ? { server: this.remote.engine.http.label } : {}),
     };
   }

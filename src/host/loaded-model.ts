@@ -2,12 +2,13 @@
  * A chat model loaded in the host, with its context, per-conversation sequences, grammar cache and
  * (lazily) an embedding context: everything generate / embed / countTokens need.
  */
-import type { ChatHistoryItem, ChatWrapper, Llama, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
+import type { ChatHistoryItem, ChatWrapper, Llama, LlamaChat, LlamaContext, LlamaContextSequence, LlamaEmbeddingContext, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { EngineError, type GenerateResult, type ModelInfo } from "../core/ports/engine";
 import type { ChatMessage } from "../core/protocol/messages";
 import { ChatFormats } from "./chat-formats";
 import { ConversationSlots } from "./conversation-slots";
 import { alignToEvaluated } from "./evaluated-prefix";
+import { checkpointAtEnd, cutBackTo, meteredTokens } from "./sequence-checkpoints";
 import type { SequenceStates } from "./sequence-states";
 import { GrammarCache } from "./grammar-cache";
 import { generateConstrained } from "./forced-text-generator";
@@ -35,6 +36,8 @@ export interface LoadedModelParts {
   saveDelayMs?: number;
   /** Where a failed save is reported (the host log). */
   onStateError?: (message: string) => void;
+  /** Bound on the sequences' checkpoints together (recurrent and hybrid models); default DEFAULT_CHECKPOINT_BYTES. */
+  checkpointBytes?: number;
 }
 
 /** Largest context an embedding context gets: chunks are short, and memory is better spent on chat. */
@@ -83,6 +86,7 @@ export class LoadedModel {
       parts.context,
       this.formats.chat,
       parts.states ? { states: parts.states, saveDelayMs: parts.saveDelayMs, onError: parts.onStateError } : undefined,
+      parts.checkpointBytes,
     );
     this.walkers = new GrammarWalkers(parts.model);
   }
@@ -95,6 +99,12 @@ export class LoadedModel {
   /** Conversations whose sequence is kept. */
   get conversations(): number {
     return this.slots.conversations;
+  }
+
+  /** The checkpoints' bytes now and their bound; undefined for a model that needs none. */
+  get checkpoints(): { bytes: number; maxBytes: number } | undefined {
+    const bytes = this.slots.checkpointUsage;
+    return bytes === undefined ? undefined : { bytes, maxBytes: this.slots.checkpointBytes };
   }
 
   /** Header facts plus the context size this model runs with and how its turns are rendered. */
@@ -129,55 +139,16 @@ export class LoadedModel {
     const { slot, release, notice, restoredTokens } = await this.slots.acquire(params.conversationId);
     const sequence = slot.sequence;
     const stateFacts = { ...(notice ? { stateNotice: notice } : {}), ...(restoredTokens ? { restoredTokens } : {}) };
+    const meterAtStart = meteredTokens(sequence);
+    let held = [...sequence.contextTokens];
     if (params.conversationId !== undefined && sequence.contextTokens.length === 0) {
-      await this.primeSystemPrompt(params.messages, grammar ? this.formats.grammar : this.formats.chat, sequence);
+      // A system prompt restored from its saved state is held like a restored conversation; one evaluated now is not.
+      if (await this.primeSystemPrompt(params.messages, grammar ? this.formats.grammar : this.formats.chat, sequence)) held = [...sequence.contextTokens];
     }
-    const before = [...sequence.contextTokens];
-    const started = performance.now();
-    let firstTokenAt: number | undefined;
-    let prompt: Token[] | undefined;
-    let tokensOut = 0;
-    const utf8 = Utf8TokenGuard.for(this.parts.model).tracker();
     try {
       if (signal.aborted) return abortedReply();
-      if (grammar) return { ...(await this.grammarTurn(params, grammar, sequence, signal, onText)), ...stateFacts };
-      const response = await slot.chat.generateResponse(toHistory(params.messages), {
-        maxTokens: params.maxTokens,
-        temperature: params.temperature ?? 0.7,
-        topP: params.topP ?? 0.95,
-        seed: params.seed,
-        customStopTriggers: params.stop && params.stop.length > 0 ? params.stop : undefined,
-        // Penalizing repeats would fight JSON, whose punctuation repeats by design.
-        repeatPenalty: false,
-        signal,
-        stopOnAbortSignal: true,
-        onToken: (tokens) => {
-          if (firstTokenAt === undefined) {
-            firstTokenAt = performance.now();
-            // The sampled token is not in the sequence yet: what is there now is exactly the prompt.
-            prompt = sequence.contextTokens.slice(0, sequence.nextTokenIndex);
-          }
-          tokensOut += tokens.length;
-          for (const t of tokens) utf8.push(t);
-        },
-        onTextChunk: (text) => {
-          if (text) onText(text);
-        },
-      });
-      const ended = performance.now();
-      const promptTokens = prompt ?? sequence.contextTokens.slice(0, Math.max(0, sequence.nextTokenIndex - tokensOut));
-      const reused = commonPrefixLength(before, promptTokens);
-      return {
-        text: response.response,
-        tokensIn: promptTokens.length,
-        tokensOut,
-        promptEvalMs: (firstTokenAt ?? ended) - started,
-        generateMs: firstTokenAt === undefined ? 0 : ended - firstTokenAt,
-        stopReason: STOP_REASONS[response.metadata.stopReason] ?? "eos",
-        utf8Valid: !utf8.broken,
-        tokensEvaluated: Math.max(promptTokens.length > 0 ? 1 : 0, promptTokens.length - reused),
-        ...stateFacts,
-      };
+      const turn = grammar ? await this.grammarTurn(params, grammar, sequence, signal, onText) : await this.freeTurn(params, slot.chat, sequence, signal, onText);
+      return { ...(await this.metered(turn, sequence, meterAtStart, held, params.conversationId !== undefined)), ...stateFacts };
     } catch (err) {
       // Aborted before the first token: node-llama-cpp throws the abort reason.
       if (signal.aborted) return abortedReply();
@@ -185,6 +156,87 @@ export class LoadedModel {
     } finally {
       release();
     }
+  }
+
+  /**
+   * The turn's figures from what the engine evaluated (node-llama-cpp's token meter on the sequence), not from the
+   * prefix the sequence held: an erase on a recurrent model restores a checkpoint, or nothing, and evaluates again
+   * inside the call. `tokensEvaluated` is the meter's count less the reply's tokens fed back into the sequence; a
+   * cancelled reply is cut back to its prompt (the next prompt goes on from there), and what that re-reads counts too.
+   */
+  private async metered(
+    turn: { result: OpResults["generate"]; prompt: Token[] },
+    sequence: LlamaContextSequence,
+    meterAtStart: number,
+    held: readonly Token[],
+    kept: boolean,
+  ): Promise<OpResults["generate"]> {
+    const { result, prompt } = turn;
+    const fed = Math.max(0, sequence.nextTokenIndex - prompt.length);
+    let evaluated = meteredTokens(sequence) - meterAtStart - fed;
+    if (kept && result.stopReason === "abort" && prompt.length > 0) {
+      const before = meteredTokens(sequence);
+      await cutBackTo(sequence, prompt.length);
+      evaluated += meteredTokens(sequence) - before;
+    }
+    return {
+      ...result,
+      tokensEvaluated: Math.max(0, evaluated),
+      tokensHeld: Math.min(commonPrefixLength(held, prompt), Math.max(0, prompt.length - 1)),
+      tokensMetered: meteredTokens(sequence) - meterAtStart,
+      checkpointBytes: sequence.checkpointsMemoryUsage,
+    };
+  }
+
+  /** One free turn through LlamaChat (its chat wrapper, its stop triggers). */
+  private async freeTurn(
+    params: OpParams["generate"],
+    chat: LlamaChat,
+    sequence: LlamaContextSequence,
+    signal: AbortSignal,
+    onText: (text: string) => void,
+  ): Promise<{ result: OpResults["generate"]; prompt: Token[] }> {
+    const started = performance.now();
+    let firstTokenAt: number | undefined;
+    let prompt: Token[] | undefined;
+    let tokensOut = 0;
+    const utf8 = Utf8TokenGuard.for(this.parts.model).tracker();
+    const response = await chat.generateResponse(toHistory(params.messages), {
+      maxTokens: params.maxTokens,
+      temperature: params.temperature ?? 0.7,
+      topP: params.topP ?? 0.95,
+      seed: params.seed,
+      customStopTriggers: params.stop && params.stop.length > 0 ? params.stop : undefined,
+      // Penalizing repeats would fight JSON, whose punctuation repeats by design.
+      repeatPenalty: false,
+      signal,
+      stopOnAbortSignal: true,
+      onToken: (tokens) => {
+        if (firstTokenAt === undefined) {
+          firstTokenAt = performance.now();
+          // The sampled token is not in the sequence yet: what is there now is exactly the prompt.
+          prompt = sequence.contextTokens.slice(0, sequence.nextTokenIndex);
+        }
+        tokensOut += tokens.length;
+        for (const t of tokens) utf8.push(t);
+      },
+      onTextChunk: (text) => {
+        if (text) onText(text);
+      },
+    });
+    const ended = performance.now();
+    const promptTokens = prompt ?? sequence.contextTokens.slice(0, Math.max(0, sequence.nextTokenIndex - tokensOut));
+    const result = {
+      text: response.response,
+      tokensIn: promptTokens.length,
+      tokensOut,
+      promptEvalMs: (firstTokenAt ?? ended) - started,
+      generateMs: firstTokenAt === undefined ? 0 : ended - firstTokenAt,
+      stopReason: STOP_REASONS[response.metadata.stopReason] ?? "eos",
+      utf8Valid: !utf8.broken,
+      tokensEvaluated: 0,
+    };
+    return { result, prompt: promptTokens };
   }
 
   /**
@@ -198,7 +250,7 @@ export class LoadedModel {
     sequence: LlamaContextSequence,
     signal: AbortSignal,
     onText: (text: string) => void,
-  ): Promise<OpResults["generate"]> {
+  ): Promise<{ result: OpResults["generate"]; prompt: Token[] }> {
     const { model } = this.parts;
     const formats = this.formats;
     const guard = Utf8TokenGuard.for(model);
@@ -208,7 +260,6 @@ export class LoadedModel {
     const think = params.thinkFirst && params.thinkFirst.maxTokens > 0 ? formats.think : null;
     let prompt: Token[];
     let thoughtTokens = 0;
-    let reused: number;
     let firstTokenAt: number | undefined;
     if (think) {
       prompt = alignToEvaluated(model, sequence.contextTokens, formats.promptTokens(history, formats.chat));
@@ -220,9 +271,8 @@ export class LoadedModel {
         stop: [think.close.trim()],
         signal,
       });
-      if (thinking.stopReason === "abort") return abortedReply();
+      if (thinking.stopReason === "abort") return { result: abortedReply(), prompt };
       thoughtTokens = thinking.tokensOut;
-      reused = thinking.reusedTokens;
       firstTokenAt = thinking.firstTokenAt;
       // Closed by the model: only the template's separator is missing; otherwise close the span ourselves.
       const closing = thinking.stopReason === "stop" ? think.after : think.close + think.after;
@@ -231,11 +281,13 @@ export class LoadedModel {
       prompt = alignToEvaluated(model, sequence.contextTokens, formats.promptTokens(history, formats.grammar));
     }
     const initialPrompt = think ? prompt.length - thoughtTokens : prompt.length;
+    // Where the reply begins: the meter's count past it is the reply's (metered()).
+    const replyStart = think ? prompt.length - thoughtTokens - formats.markerTokens(think.after).length : prompt.length;
     // Forced text is evaluated in batches and small choices get cheap masks (forced-text-generator.ts);
     // with stop strings, or when asked for llama.cpp's grammar alone, the plain loop runs.
     const jumping = params.jumpForward !== false && !(params.stop && params.stop.length > 0);
     const walking = jumping ? this.walkers.get(params.grammar!, guard.bias(UTF8_BOUNDARY)) : null;
-    let out: { text: string; tokensOut: number; stopReason: GenerateResult["stopReason"]; reusedTokens: number; firstTokenAt?: number; utf8Valid: boolean; tokensSampled?: number };
+    let out: { text: string; tokensOut: number; stopReason: GenerateResult["stopReason"]; firstTokenAt?: number; utf8Valid: boolean; tokensSampled?: number };
     if (walking) {
       let promptDoneAt: number | undefined;
       const forced = await generateConstrained({
@@ -252,7 +304,6 @@ export class LoadedModel {
         tokensOut: forced.tokens.length,
         tokensSampled: forced.sampled,
         stopReason: forced.stopReason,
-        reusedTokens: prompt.length - forced.promptEvaluated,
         firstTokenAt: promptDoneAt,
         utf8Valid: forced.utf8Valid,
       };
@@ -265,11 +316,10 @@ export class LoadedModel {
         onText,
       });
     }
-    if (!think) reused = out.reusedTokens;
     firstTokenAt ??= out.firstTokenAt;
     const ended = performance.now();
     const tokensIn = think ? initialPrompt : prompt.length;
-    return {
+    const result = {
       text: out.text,
       tokensIn,
       tokensOut: out.tokensOut,
@@ -278,29 +328,37 @@ export class LoadedModel {
       generateMs: firstTokenAt === undefined ? 0 : ended - firstTokenAt,
       stopReason: out.stopReason,
       utf8Valid: out.utf8Valid,
-      tokensEvaluated: Math.max(tokensIn > 0 ? 1 : 0, tokensIn - reused!),
+      tokensEvaluated: 0,
       thoughtTokens,
     };
+    return { result, prompt: prompt.slice(0, replyStart) };
   }
 
   /**
    * A conversation starting on an empty sequence: its system prompt's evaluated state is loaded from the
-   * per-model state (or evaluated once and saved), so the first turn evaluates only its own messages.
+   * per-model state (or evaluated once and saved), so the first turn evaluates only its own messages. On a model that
+   * needs checkpoints the system prompt is evaluated (without a state folder too) and checkpointed, so a trim, which
+   * diverges right after it, restores it instead of reading everything again. True when it was restored from its state.
    */
-  private async primeSystemPrompt(messages: ChatMessage[], wrapper: ChatWrapper, sequence: LlamaContextSequence): Promise<void> {
+  private async primeSystemPrompt(messages: ChatMessage[], wrapper: ChatWrapper, sequence: LlamaContextSequence): Promise<boolean> {
     const states = this.parts.states;
-    if (!states || messages[0]?.role !== "system") return;
+    if ((!states && !sequence.needsCheckpoints) || messages[0]?.role !== "system") return false;
     const tokens = this.formats.systemPrefixTokens(messages[0].content, wrapper);
-    if (tokens.length < 2) return;
-    const name = `system:${states.key}:${tokens.join(",")}`;
+    if (tokens.length < 2) return false;
+    const name = states ? `system:${states.key}:${tokens.join(",")}` : "";
     try {
-      if (await states.restore(name, sequence)) return;
+      if (states && (await states.restore(name, sequence))) {
+        await checkpointAtEnd(sequence);
+        return true;
+      }
     } catch {
       // A refused system state was removed; it is evaluated and saved again below.
       await sequence.clearHistory();
     }
     await sequence.evaluateWithoutGeneratingNewTokens(tokens);
-    await states.save(name, sequence).catch((err: unknown) => this.parts.onStateError?.(`The system prompt's state could not be saved: ${String(err)}`));
+    await checkpointAtEnd(sequence);
+    await states?.save(name, sequence).catch((err: unknown) => this.parts.onStateError?.(`The system prompt's state could not be saved: ${String(err)}`));
+    return false;
   }
 
   /** Writes every conversation state not yet saved (before unload or shutdown). */

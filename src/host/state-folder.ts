@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../engine/atomic-file";
 
 /** Bumped whenever the rendering of prompts changes, so states of the old rendering are never loaded. */
-export const PROMPT_FORMAT_VERSION = 1;
+export const PROMPT_FORMAT_VERSION = 2;
 /** Default bound of a state folder. */
 export const DEFAULT_STATE_BYTES = 300 * 1024 * 1024;
 /** Bytes of the model file's start hashed into its identity (the header: metadata and tensor directory). */

@@ -82,6 +82,11 @@ export interface ModelOptions {
     /** Idle time after a generation before the state is written; default 1000 ms. */
     saveDelayMs?: number;
   };
+  /**
+   * Bound on the in-memory checkpoints of recurrent and hybrid models' sequences, all together (RAM): where a prompt
+   * leaves the evaluated tokens, the state is restored from one instead of read again. Default 512 MB.
+   */
+  checkpointBytes?: number;
 }
 
 /** Parameters of the built-in ops. */
@@ -116,6 +121,8 @@ export interface HostStatus {
   gpu: string | false;
   /** Conversations whose context sequence is kept. */
   conversations: number;
+  /** Bytes the checkpoints of all sequences take now, and their bound (recurrent and hybrid models; absent otherwise). */
+  checkpoints?: { bytes: number; maxBytes: number };
   /** The server a server engine talks to ("the llama.cpp server at …"); absent for the built-in engine. */
   server?: string;
 }
@@ -130,8 +137,17 @@ export interface OpResults {
   load: ModelInfo;
   info: ModelInfo;
   generate: import("../../core/ports/engine").GenerateResult & {
-    /** Prompt tokens evaluated this turn (tokensIn minus the reused prefix). */
+    /**
+     * Prompt tokens the engine evaluated this turn, by its own meter (node-llama-cpp's token meter; llama-server's
+     * prompt count): what an erase re-read on a recurrent model counts, so tokensIn minus this is what was reused.
+     */
     tokensEvaluated: number;
+    /** Prompt tokens the sequence held when the turn began (what reuse could keep); tokensIn minus this is what had to be read. */
+    tokensHeld?: number;
+    /** Every token the engine evaluated on the sequence during the call (prompt, re-reads and the reply's own), by its meter. */
+    tokensMetered?: number;
+    /** Bytes the sequence's checkpoints take after the turn (recurrent and hybrid models; 0 otherwise). */
+    checkpointBytes?: number;
     /** Tokens of a "think first" span (sampled, then dropped from the reply); 0 or absent without one. */
     thoughtTokens?: number;
     /** Of tokensOut, those the model sampled (the rest were forced by the grammar); absent without forced-text generation. */

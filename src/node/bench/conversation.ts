@@ -2,15 +2,21 @@
  * `bench conversation --model F [--turns 8] [--threads 2] [--context 4096] [--layout previous] --json`: a fixed
  * multi-turn conversation through the real agent (routing, memory prefetch, tools, results) over a copy of
  * examples/vault, reporting per turn and round the prompt, evaluated and reused tokens, prompt-evaluation and
- * first-token times; then the engine host restarts and the conversation continues (its saved state restored), and a
- * new conversation starts (the system prompt's saved state). `--layout previous` runs the old layout too, in the same
- * run, so the ratio is side by side.
+ * first-token times; then a turn is cancelled and the next one measured, the engine host restarts and the conversation
+ * continues (its saved state restored), and a new conversation starts (the system prompt's saved state).
+ * `--layout previous` runs the old layout too, in the same run, so the ratio is side by side.
+ *
+ * Evaluated tokens are the engine's own count (node-llama-cpp's token meter), so a prefix the sequence held but the
+ * engine read again (an erase on a recurrent model without a checkpoint) counts as evaluated, and the goals fall short.
+ * Each round also records what the sequence held when it began: the goal `evaluated_within_held_claim` fails whenever
+ * the engine evaluated more than the prompt's part past that (it re-read what it held).
  */
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Conversation } from "../../core/agent/conversation";
+import type { AgentEvent } from "../../core/agent/events";
 import type { PromptLayout } from "../../core/agent/prompt";
 import { userText } from "../../core/agent/prompt";
 import type { ChatMessage, Engine, GenerateRequest, GenerateResult } from "../../core/ports/engine";
@@ -37,8 +43,17 @@ const SCRIPT = [
 
 interface RoundRow {
   prompt_tokens: number;
+  /** Prompt tokens the engine evaluated, by its meter. */
   evaluated_tokens: number;
+  /** prompt_tokens less evaluated_tokens. */
   reused_tokens: number;
+  /** Prompt tokens the sequence held when the round began (a reuse that holds evaluates only the rest). */
+  held_tokens: number;
+  /** Every token the engine's meter counted in the round (prompt, re-reads, the reply fed back). */
+  metered_tokens: number;
+  tokens_out: number;
+  /** Bytes of the sequence's checkpoints after the round (recurrent and hybrid models). */
+  checkpoint_bytes: number;
   prompt_eval_ms: number;
   first_token_ms: number;
 }
@@ -97,6 +112,10 @@ class RecordingEngine implements Engine {
       prompt_tokens: result.tokensIn,
       evaluated_tokens: result.tokensEvaluated,
       reused_tokens: result.tokensIn - result.tokensEvaluated,
+      held_tokens: result.tokensHeld ?? 0,
+      metered_tokens: result.tokensMetered ?? 0,
+      tokens_out: result.tokensOut,
+      checkpoint_bytes: result.checkpointBytes ?? 0,
       prompt_eval_ms: round(result.promptEvalMs),
       first_token_ms: round((firstAt ?? performance.now()) - sent),
     });
@@ -135,9 +154,22 @@ interface RunSetup {
   states?: string;
 }
 
-type Phase = { new_tokens: number; evaluated_tokens: number; reused_tokens: number; prompt_eval_ms: number };
+type Phase = { new_tokens: number; evaluated_tokens: number; reused_tokens: number; held_tokens: number; prompt_eval_ms: number };
 
-async function runConversation(setup: RunSetup): Promise<{ turns: TurnRow[]; restart?: Phase; new_conversation?: Phase }> {
+interface RunOutcome {
+  turns: TurnRow[];
+  /** The turn after a cancelled one (its first round). */
+  after_cancel?: Phase;
+  restart?: Phase;
+  new_conversation?: Phase;
+  /** Every round of the run, cancelled and later phases included (for the meter checks). */
+  rounds: RoundRow[];
+}
+
+/** Chunks of a reply streamed before the cancelled turn is stopped. */
+const CANCEL_AFTER_CHUNKS = 6;
+
+async function runConversation(setup: RunSetup): Promise<RunOutcome> {
   const vault = mkdtempSync(join(tmpdir(), "bench-conversation-"));
   cpSync(exampleVault, vault, { recursive: true });
   const client = (): EngineClient =>
@@ -154,10 +186,17 @@ async function runConversation(setup: RunSetup): Promise<{ turns: TurnRow[]; res
     agentOptions: { promptLayout: setup.layout, maxTokensCap: 4096, seed: 1, temperature: 0.7 },
   });
   const { agent } = headless;
-  const turn = async (n: number, message: string): Promise<TurnRow> => {
+  const turn = async (n: number, message: string, cancel = false): Promise<TurnRow> => {
     const from = engine.rounds.length;
     const trimmedBefore = agent.conversation.trim?.throughTurnId;
-    const result = await agent.runTurn(message);
+    const controller = new AbortController();
+    let chunks = 0;
+    const onEvent = cancel
+      ? (e: AgentEvent): void => {
+          if ((e.type === "thought-delta" || e.type === "message-delta") && ++chunks === CANCEL_AFTER_CHUNKS) controller.abort();
+        }
+      : undefined;
+    const result = await agent.runTurn(message, { signal: controller.signal, onEvent });
     const unseen = engine.unseen[from];
     const user = agent.conversation.entries.find((e) => e.turnId === result.turnId && e.kind === "user");
     const newTokens = unseen !== undefined ? await engine.countTokens(unseen) : user?.kind === "user" ? await engine.countTokens(userText(user)) : 0;
@@ -166,19 +205,28 @@ async function runConversation(setup: RunSetup): Promise<{ turns: TurnRow[]; res
   };
   const phase = (row: TurnRow): Phase => {
     const first = row.rounds[0];
-    return { new_tokens: row.new_tokens, evaluated_tokens: first?.evaluated_tokens ?? 0, reused_tokens: first?.reused_tokens ?? 0, prompt_eval_ms: first?.prompt_eval_ms ?? 0 };
+    return {
+      new_tokens: row.new_tokens,
+      evaluated_tokens: first?.evaluated_tokens ?? 0,
+      reused_tokens: first?.reused_tokens ?? 0,
+      held_tokens: first?.held_tokens ?? 0,
+      prompt_eval_ms: first?.prompt_eval_ms ?? 0,
+    };
   };
   try {
     const turns: TurnRow[] = [];
     for (let i = 0; i < setup.turns; i++) turns.push(await turn(i + 1, SCRIPT[i % SCRIPT.length]));
-    if (!setup.states) return { turns };
+    if (!setup.states) return { turns, rounds: engine.rounds };
+    // A turn stopped while its reply streams; the next turn goes on from its prompt.
+    await turn(setup.turns + 1, SCRIPT[setup.turns % SCRIPT.length], true);
+    const afterCancel = phase(await turn(setup.turns + 2, SCRIPT[(setup.turns + 1) % SCRIPT.length]));
     // Restart: the shutdown writes the conversation's state; the new host restores it on the next turn.
     await engine.client.shutdown();
     engine.client = client();
-    const restart = phase(await turn(setup.turns + 1, SCRIPT[setup.turns % SCRIPT.length]));
+    const restart = phase(await turn(setup.turns + 3, SCRIPT[(setup.turns + 2) % SCRIPT.length]));
     agent.conversation = new Conversation();
     const fresh = phase(await turn(1, SCRIPT[0]));
-    return { turns, restart, new_conversation: fresh };
+    return { turns, after_cancel: afterCancel, restart, new_conversation: fresh, rounds: engine.rounds };
   } finally {
     await headless.close();
     await engine.client.shutdown();
@@ -186,8 +234,30 @@ async function runConversation(setup: RunSetup): Promise<{ turns: TurnRow[]; res
   }
 }
 
+/**
+ * The engine's meter against what the run reports: the evaluated tokens reported plus the reply tokens fed back
+ * (all but the last of each reply) against everything the meter counted; and the evaluated tokens against the part of
+ * each prompt the sequence did not hold (more means the engine re-read what it held).
+ */
+function meterChecks(rounds: RoundRow[]): Record<string, boolean | number> {
+  const sum = (f: (r: RoundRow) => number): number => rounds.reduce((n, r) => n + f(r), 0);
+  const metered = sum((r) => r.metered_tokens);
+  const reported = sum((r) => r.evaluated_tokens + Math.max(0, r.tokens_out - 1));
+  const evaluated = sum((r) => r.evaluated_tokens);
+  const unheld = sum((r) => r.prompt_tokens - r.held_tokens);
+  return {
+    metered_tokens: metered,
+    reported_tokens: reported,
+    reported_within_1pct_of_meter: metered > 0 && Math.abs(reported - metered) <= metered * 0.01,
+    evaluated_tokens: evaluated,
+    unheld_prompt_tokens: unheld,
+    evaluated_within_held_claim: evaluated <= unheld * 1.01,
+    max_checkpoint_bytes: Math.max(0, ...rounds.map((r) => r.checkpoint_bytes)),
+  };
+}
+
 /** The issue's goals, checked on this run's rows. */
-function goals(turns: TurnRow[], previous: TurnRow[] | undefined, restart: Phase | undefined): Record<string, boolean | number | number[] | null> {
+function goals(turns: TurnRow[], previous: TurnRow[] | undefined, restart: Phase | undefined, afterCancel?: Phase): Record<string, boolean | number | number[] | null> {
   const first = (t: TurnRow | undefined) => t?.rounds[0];
   const later = turns.slice(1);
   const fits = (t: TurnRow): boolean => (first(t)?.evaluated_tokens ?? Infinity) <= t.new_tokens + 64;
@@ -205,12 +275,17 @@ function goals(turns: TurnRow[], previous: TurnRow[] | undefined, restart: Phase
     last_vs_turn2_prompt_eval: t2 && t8 !== undefined ? Math.round((t8 / t2) * 100) / 100 : null,
     last_vs_previous_layout_prompt_eval: p8 && t8 !== undefined ? Math.round((t8 / p8) * 1000) / 1000 : null,
     restart_within_new_plus_64: restart ? restart.evaluated_tokens <= restart.new_tokens + 64 : null,
+    after_cancel_within_new_plus_64: afterCancel ? afterCancel.evaluated_tokens <= afterCancel.new_tokens + 64 : null,
   };
+}
+
+function pick<T extends Record<string, unknown>>(o: T, keys: (keyof T)[]): Partial<T> {
+  return Object.fromEntries(keys.map((k) => [k, o[k]])) as Partial<T>;
 }
 
 /** This benchmark's line in `bench --help`. */
 export const usage =
-  "conversation --model F [--turns 8] [--threads 2] [--context 4096] [--layout previous] [--json]   a fixed conversation through the real agent: per turn and round prompt, evaluated and reused tokens and times, then a host restart and a new conversation; --layout previous runs the old layout in the same run";
+  "conversation --model F [--turns 8] [--threads 2] [--context 4096] [--layout previous] [--json]   a fixed conversation through the real agent: per turn and round prompt, evaluated (by the engine's meter) and reused tokens and times, then a cancelled turn, a host restart and a new conversation; --layout previous runs the old layout in the same run";
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
   const model = option(argv, "model");
@@ -233,9 +308,11 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       context_size: base.contextSize,
       turns: growing.turns,
       ...(previous ? { previous: { turns: previous.turns } } : {}),
+      after_cancel: growing.after_cancel,
       restart: growing.restart,
       new_conversation: growing.new_conversation,
-      goals: goals(growing.turns, previous?.turns, growing.restart),
+      meter: meterChecks(growing.rounds),
+      goals: { ...goals(growing.turns, previous?.turns, growing.restart, growing.after_cancel), ...pick(meterChecks(growing.rounds), ["reported_within_1pct_of_meter", "evaluated_within_held_claim"]) },
     };
   } finally {
     rmSync(states, { recursive: true, force: true });

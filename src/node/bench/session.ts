@@ -6,7 +6,10 @@
  * no_progress), rounds per turn, turn wall time (median, max), prompt and evaluated tokens per turn, context trims,
  * resident memory of the engine host and of this process (MB, at the block's end), and the conversation file's size
  * (bytes of its saved JSON). Then the goals: valid_all (100% in every block), last_over_second_median (≤ 1.5),
- * rss_growth_mb from turn 10 to the last (≤ 50, host and agent together), file_bytes (≤ 2 MB).
+ * rss_growth_mb from turn 10 to the last (≤ 50, host and agent together), file_bytes (≤ 2 MB), and
+ * evaluated_within_held_claim: the evaluated tokens are the engine's meter, and they stay within the part of each
+ * prompt the sequence did not already hold (more means the engine re-read what it held, as an erase without a
+ * checkpoint does on a recurrent model).
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -71,6 +74,8 @@ interface TurnRow {
   valid: number;
   promptTokens: number;
   evaluatedTokens: number;
+  /** Prompt tokens past what the sequence held when each round began. */
+  unheldTokens: number;
   recoveries: Record<string, number>;
   trims: number;
 }
@@ -106,7 +111,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       row.replies++;
       if (parseEnvelope(result.text).ok) row.valid++;
       row.promptTokens += result.tokensIn;
-      row.evaluatedTokens += (result as GenerateResult & { tokensEvaluated?: number }).tokensEvaluated ?? result.tokensIn;
+      const facts = result as GenerateResult & { tokensEvaluated?: number; tokensHeld?: number };
+      row.evaluatedTokens += facts.tokensEvaluated ?? result.tokensIn;
+      row.unheldTokens += result.tokensIn - (facts.tokensHeld ?? 0);
     }
     return result;
   };
@@ -121,7 +128,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   let fileBytes = 0;
   try {
     for (let t = 0; t < turns; t++) {
-      row = { ms: 0, rounds: 0, replies: 0, valid: 0, promptTokens: 0, evaluatedTokens: 0, recoveries: {}, trims: 0 };
+      row = { ms: 0, rounds: 0, replies: 0, valid: 0, promptTokens: 0, evaluatedTokens: 0, unheldTokens: 0, recoveries: {}, trims: 0 };
       const trimmedBefore = headless.agent.conversation.trim?.throughTurnId;
       const r = await headless.agent.runTurn(SCRIPT[t % SCRIPT.length], { onEvent });
       // A trim moves the conversation's trimmed-through mark (old turns left the prompt, summarized).
@@ -148,6 +155,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
           turn_ms_max: Math.max(...block.map((b) => b.ms)),
           prompt_tokens_per_turn: Math.round(sum((b) => b.promptTokens) / 10),
           evaluated_tokens_per_turn: Math.round(sum((b) => b.evaluatedTokens) / 10),
+          unheld_prompt_tokens_per_turn: Math.round(sum((b) => b.unheldTokens) / 10),
           context_trims: sum((b) => b.trims),
           host_rss_mb: host,
           agent_rss_mb: agent,
@@ -161,6 +169,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     rmSync(vault, { recursive: true, force: true });
   }
   const medians = blocks.map((b) => b.turn_ms_median as number);
+  const evaluated = rows.reduce((n, r) => n + r.evaluatedTokens, 0);
+  const unheld = rows.reduce((n, r) => n + r.unheldTokens, 0);
   return {
     turns: rows.length,
     model: headless.modelPath || "test model",
@@ -169,6 +179,9 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
     last_over_second_median: medians.length >= 2 && medians[1] > 0 ? Math.round((medians.at(-1)! / medians[1]) * 100) / 100 : null,
     rss_growth_mb: round1(rssLast - rssAt10),
     file_bytes: fileBytes,
+    evaluated_tokens: evaluated,
+    unheld_prompt_tokens: unheld,
+    evaluated_within_held_claim: evaluated <= unheld * 1.01,
     summarized_turns: headless.agent.conversation.trim?.summaries.length ?? 0,
   };
 }
