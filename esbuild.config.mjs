@@ -12,6 +12,7 @@ import { runInThisContext } from "node:vm";
 import { dirname, resolve } from "node:path";
 import { MAX_MAIN_JS_BYTES, bundleReport } from "./scripts/bundle-limit.mjs";
 import { deflateSync } from "fflate";
+import { searchWorkerPacked } from "./scripts/search-worker-build.mjs";
 
 const production = process.argv[2] === "production";
 const HOST_ENTRY = "src/host/main.ts";
@@ -258,7 +259,7 @@ export function mainOptions(hostText, release = production, hostSlotted = hostTe
     format: "cjs",
     target: "es2022",
     external: MAIN_EXTERNALS,
-    plugins: [forbidHostPackages, zodEnglishOnly, mcpWithoutAjv, mcpWithoutOAuth, routerLanguagesPacked],
+    plugins: [forbidHostPackages, zodEnglishOnly, mcpWithoutAjv, mcpWithoutOAuth, routerLanguagesPacked, searchWorkerPacked],
     define: {
       // Compressed: the host is text only the desktop writes to disk, and packed it is about a third of the size.
       __ENGINE_HOST_BROTLI__: JSON.stringify(packHost(hostSlotted)),

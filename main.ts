@@ -12,6 +12,7 @@ import { McpService } from "./src/plugin/mcp/mcp-service";
 import { ChargingGate, platformBattery } from "./src/plugin/memory/charging-gate";
 import { MemoryService } from "./src/plugin/memory/memory-service";
 import { semanticSetup, textHostSetup } from "./src/plugin/memory/semantic-setup";
+import { startSearchWorker } from "./src/plugin/memory/search-worker-start";
 import { openHotkeys, openPluginSettings } from "./src/plugin/obsidian-internals";
 import { explainFailure, readinessProblem } from "./src/plugin/readiness";
 import { InstallController } from "./src/plugin/runtime/install-controller";
@@ -61,6 +62,7 @@ export default class VaultAgentPlugin extends Plugin {
       progress: (job, done, total) => statusBar.progress(job, done, total),
       notice: (message) => new Notice(message),
       charging,
+      searchWorker: () => startSearchWorker(this.app.vault.adapter, (message) => new Notice(message)),
     });
     // The indexes live partly in the engine host: save them there before the host is stopped.
     this.register(() => void memory.close().finally(() => engine.dispose()));

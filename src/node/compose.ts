@@ -29,6 +29,7 @@ import { cachedTestModel } from "./test-model/model-cache";
 import type { ClampOptions } from "../app/clamp-schema";
 import { assembleAgent } from "../app/assemble-agent";
 import { defaultJournalDir, FolderJournalStore } from "./folder-journal-store";
+import { LocalTextStore } from "../core/memory/text-store";
 
 /**
  * Grammar caps for the tiny random-weight test model: short strings keep every envelope's byte bound
@@ -140,7 +141,7 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
   if (options.memory !== false) {
     const saved = new Map<string, string>();
     const indexStore: IndexStore = { load: async (k) => saved.get(k) ?? null, save: async (k, t) => void saved.set(k, t), remove: async (k) => void saved.delete(k) };
-    indexer = new Indexer({ vault, indexStore, vectors: null, embed: null, excludedFolders });
+    indexer = new Indexer({ vault, indexStore, text: new LocalTextStore(indexStore), vectors: null, embed: null, excludedFolders });
     await indexer.build();
     search = createMemorySearch({ indexer, vault });
   }

@@ -7,7 +7,7 @@ import type { RuntimeService } from "./runtime/runtime-service";
 import type { ServerEngineConfig, ServerProbe } from "../engine/server/server-config";
 import type { VaultAgentSettings } from "./settings/settings";
 import type { McpConnectionOptions } from "../engine/mcp/mcp-connection";
-import type { VectorStore } from "../core/ports/vector-store";
+import type { FlatPrecision } from "../engine/vector/flat-codec";
 
 export interface RuntimeReport {
   /** The engine can start (the needed runtime, or a developer install, is present). */
@@ -47,10 +47,10 @@ export interface PluginServices {
   /** How MCP servers are reached on this machine (default: stdio child processes and the global fetch). */
   mcpConnection?(): Pick<McpConnectionOptions, "transport" | "fetch">;
   /**
-   * A vector index in this process for the vault folder `folder` (where there is no engine host: the flat store);
-   * absent on desktop, where vectra runs in the host.
+   * Where there is no engine host (mobile): the flat vector index, served by the search worker, written at this
+   * precision; absent on desktop, where vectra runs in the host.
    */
-  vectorStore?(folder: string, onNotice: (message: string) => void): VectorStore & { flush(): Promise<void> };
+  flatVectorPrecision?: FlatPrecision;
 }
 
 /** Thrown when the engine cannot start yet; the message names the fix. */

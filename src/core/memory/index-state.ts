@@ -9,7 +9,7 @@ import type { IndexStore } from "../ports/index-store";
 import { chunkNote, type Chunk, type ChunkOptions } from "./chunker";
 import { contentHash } from "./content-hash";
 import { emptyManifest, MANIFEST_KEY, parseManifest, stringifyManifest, vectorId, type Manifest, type SkipCounts } from "./index-manifest";
-import { LocalTextStore, type TextStore } from "./text-store";
+import type { TextStore } from "./text-store";
 import { TimeSlices } from "./yield";
 
 /** Embeds texts; the engine's `embed`. */
@@ -17,10 +17,13 @@ export type EmbedTexts = (texts: string[], signal?: AbortSignal) => Promise<numb
 
 export interface IndexerOptions {
   vault: VaultPort;
-  /** Where the manifest (and, unless `text` is given, the text index) persist. */
+  /** Where the manifest persists. */
   indexStore: IndexStore;
-  /** The full-text index; default: in this process, saved in `indexStore`. */
-  text?: TextStore;
+  /**
+   * The full-text index: in this process (LocalTextStore over an IndexStore: headless, tests), or served by the engine
+   * host or the search worker (RemoteTextStore), so that main.js carries no copy of the index code.
+   */
+  text: TextStore;
   /** The vector index; null for text-only memory (no embedding model). */
   vectors: VectorStore | null;
   /** The embedder; null for text-only memory. */
@@ -96,7 +99,7 @@ export class IndexState {
     private readonly enqueue: (job: () => Promise<void>) => Promise<void>,
   ) {
     this.now = options.now ?? (() => Date.now());
-    this.text = options.text ?? new LocalTextStore(options.indexStore);
+    this.text = options.text;
   }
 
   /** Whether semantic search is possible. */

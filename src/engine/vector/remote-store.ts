@@ -4,6 +4,8 @@
  * index) to `onNotice`.
  */
 import type { RelabelItem, VectorCodec, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
+import { LIST_SEPARATOR } from "../../core/memory/packed-list";
+import type { FlatPrecision } from "./flat-codec";
 
 /** The part of the engine client this store needs. */
 export interface EngineRequester {
@@ -14,6 +16,8 @@ export interface RemoteVectorStoreOptions {
   /** Absolute path of the index folder. */
   folder: string;
   codec?: VectorCodec;
+  /** The flat store's file precision, where the flat store serves it (the search worker); the host ignores it. */
+  precision?: FlatPrecision;
   onNotice?: (message: string) => void;
 }
 
@@ -27,7 +31,7 @@ export class RemoteVectorStore implements VectorStore {
 
   /** Opens the index in the host; resolves with its size and any notices. */
   async open(): Promise<{ items: number; dimension?: number; notices: string[] }> {
-    const result = (await this.client.request("vector.open", { folder: this.options.folder, codec: this.options.codec })) as {
+    const result = (await this.client.request("vector.open", { folder: this.options.folder, codec: this.options.codec, precision: this.options.precision })) as {
       items: number;
       dimension?: number;
       notices: string[];
@@ -60,7 +64,7 @@ export class RemoteVectorStore implements VectorStore {
   }
 
   async listIds(): Promise<{ id: string; hash: string; path: string }[]> {
-    return (await this.call("vector.listIds", {})) as { id: string; hash: string; path: string }[];
+    return unpackIds((await this.call("vector.listIds", {})) as ListedIds);
   }
 
   /** Asks the host to write the index to disk now. */
@@ -78,4 +82,16 @@ export class RemoteVectorStore implements VectorStore {
     }
     return this.client.request(op, { folder: this.options.folder, ...params });
   }
+}
+
+/** "vector.listIds" answers: a list (the host), or three strings joined by LIST_SEPARATOR (the search worker). */
+type ListedIds = { id: string; hash: string; path: string }[] | { ids: string; hashes: string; paths: string; count: number };
+
+function unpackIds(listed: ListedIds): { id: string; hash: string; path: string }[] {
+  if (Array.isArray(listed)) return listed;
+  if (listed.count === 0) return [];
+  const ids = listed.ids.split(LIST_SEPARATOR);
+  const hashes = listed.hashes.split(LIST_SEPARATOR);
+  const paths = listed.paths.split(LIST_SEPARATOR);
+  return ids.map((id, i) => ({ id, hash: hashes[i], path: paths[i] }));
 }

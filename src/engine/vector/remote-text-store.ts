@@ -5,13 +5,15 @@
  */
 import type { TextStore } from "../../core/memory/text-store";
 import type { TextFilter, TextHit } from "../../core/memory/text-index";
+import { openedHashes } from "../../core/memory/packed-list";
 import type { EngineRequester } from "./remote-store";
 
 const BATCH_CHARS = 1_000_000;
 
 export class RemoteTextStore implements TextStore {
   private readonly hashes = new Map<string, string>();
-  private queueSet: { path: string; text: string; hash: string }[] = [];
+  /** Notes to send, by path (the last text of a path wins; a remove drops it in constant time). */
+  private queueSet = new Map<string, { path: string; text: string; hash: string }>();
   private queueRemove: string[] = [];
   private queuedChars = 0;
   /** Batches in flight, in order. */
@@ -26,9 +28,9 @@ export class RemoteTextStore implements TextStore {
   ) {}
 
   async load(): Promise<boolean> {
-    const result = (await this.client.request("text.open", { folder: this.folder })) as { loaded: boolean; hashes: Record<string, string> };
+    const result = (await this.client.request("text.open", { folder: this.folder })) as { loaded: boolean; list?: string; hashes?: Record<string, string> };
     this.hashes.clear();
-    for (const [p, h] of Object.entries(result.hashes)) this.hashes.set(p, h);
+    for (const [p, h] of openedHashes(result)) this.hashes.set(p, h);
     return result.loaded;
   }
 
@@ -42,14 +44,15 @@ export class RemoteTextStore implements TextStore {
 
   set(path: string, text: string, hash: string): void {
     this.hashes.set(path, hash);
-    this.queueSet.push({ path, text, hash });
+    this.queueSet.delete(path);
+    this.queueSet.set(path, { path, text, hash });
     this.queuedChars += text.length;
     if (this.queuedChars >= BATCH_CHARS) this.send();
   }
 
   remove(path: string): void {
     this.hashes.delete(path);
-    this.queueSet = this.queueSet.filter((d) => d.path !== path);
+    this.queueSet.delete(path);
     this.queueRemove.push(path);
   }
 
@@ -75,10 +78,10 @@ export class RemoteTextStore implements TextStore {
   }
 
   private send(): void {
-    if (this.queueSet.length === 0 && this.queueRemove.length === 0) return;
-    const set = this.queueSet;
+    if (this.queueSet.size === 0 && this.queueRemove.length === 0) return;
+    const set = [...this.queueSet.values()];
     const remove = this.queueRemove;
-    this.queueSet = [];
+    this.queueSet = new Map();
     this.queueRemove = [];
     this.queuedChars = 0;
     this.sending = this.sending.then(async () => {

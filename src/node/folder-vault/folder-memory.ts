@@ -19,6 +19,7 @@ import { FlatVectorStore } from "../../engine/vector/flat-store";
 import type { FlatPrecision } from "../../engine/vector/flat-codec";
 import type { VectorStore } from "../../core/ports/vector-store";
 import { FolderVectorFiles } from "./folder-vector-files";
+import { LocalTextStore } from "../../core/memory/text-store";
 
 /** A vector store the caller can open and flush: the host's vectra index or the flat store. */
 export interface OpenableVectorStore extends VectorStore {
@@ -92,11 +93,12 @@ export async function openFolderMemory(options: FolderMemoryOptions): Promise<Fo
     modelKey = options.embed.modelKey;
   }
   if (flat && embed) vectors = new FlatVectorStore(new FolderVectorFiles(join(indexDir, "vectors")), { precision: options.precision, onNotice: options.onNotice });
+  const indexStore = new FolderIndexStore(indexDir);
   const indexer = new Indexer({
     vault,
-    indexStore: new FolderIndexStore(indexDir),
+    indexStore,
     // With a host running anyway, the full-text index lives there too (its memory and GC pauses with it).
-    text: engine && !flat ? new RemoteTextStore(engine, indexDir) : undefined,
+    text: engine && !flat ? new RemoteTextStore(engine, indexDir) : new LocalTextStore(indexStore),
     vectors,
     embed,
     modelKey,

@@ -13,6 +13,8 @@ import type { VectorStore } from "../../core/ports/vector-store";
 import type { MemorySearch } from "../../core/protocol/tool";
 import { RemoteVectorStore, type EngineRequester } from "../../engine/vector/remote-store";
 import { RemoteTextStore } from "../../engine/vector/remote-text-store";
+import type { SearchWorkerClient } from "../../engine/search-worker/worker-client";
+import type { FlatPrecision } from "../../engine/vector/flat-codec";
 import type { FolderAdapter } from "../chat/conversation-store";
 import type { ChargingGate } from "./charging-gate";
 import type { VaultAgentSettings } from "../settings/settings";
@@ -29,8 +31,8 @@ export interface SemanticSetup {
   host?: EngineRequester;
   /** Absolute folder for the vectra index (with `host`). */
   vectorFolder?: string;
-  /** The index in this process instead of the host's (the flat store). */
-  localVectors?: (notice: (message: string) => void) => FlushableVectorStore;
+  /** Instead of the host's index: the flat store in the search worker, its vault-relative folder and file precision. */
+  flat?: { folder: string; precision: FlatPrecision };
   /** Identifies the embedding model; a different one re-embeds everything. */
   modelKey: string;
 }
@@ -59,6 +61,11 @@ export interface MemoryServiceDeps {
   notice: (message: string) => void;
   /** Waits for power when "Index only while charging" is on. Default: none (indexing never waits). */
   charging?: ChargingGate;
+  /**
+   * Starts the search worker, where the indexes live when the engine host does not hold them: the full-text index, and
+   * on mobile the flat vector index (null: none here; they stay on the main thread). Default: none.
+   */
+  searchWorker?: () => Promise<SearchWorkerClient | null> | SearchWorkerClient | null;
 }
 
 /** An IndexStore over Obsidian's DataAdapter, one file per key in a vault folder. */
@@ -89,8 +96,10 @@ export class MemoryService {
   private vectors: FlushableVectorStore | null = null;
   private running: Promise<void> | null = null;
   private stopWatching: (() => void) | null = null;
-  /** Whether the current index keeps its full-text half in the engine host. */
-  private textRemote = false;
+  /** Where the current index keeps its full-text half. */
+  private textWhere: "host" | "worker" = "worker";
+  /** The search worker once started (undefined: not tried yet; null: none). */
+  private worker: SearchWorkerClient | null | undefined;
 
   constructor(private readonly deps: MemoryServiceDeps) {}
 
@@ -114,7 +123,12 @@ export class MemoryService {
 
   /** Whether the full-text index lives in the engine host (false: in this process). */
   get textInHost(): boolean {
-    return this.indexer !== null && this.textRemote;
+    return this.indexer !== null && this.textWhere === "host";
+  }
+
+  /** Whether the full-text index lives in the search worker. */
+  get textInWorker(): boolean {
+    return this.indexer !== null && this.textWhere === "worker";
   }
 
   /** Whether the last build included embeddings. */
@@ -155,12 +169,20 @@ export class MemoryService {
       if (this.indexer) await this.indexer.close();
       const textHost = (await this.deps.textHost?.().catch(() => null)) ?? null;
       if (rebuild) {
-        // The host holds the index in memory and would write it back: drop it there before deleting the files.
+        // The host or the worker holds the index in memory and would write it back: drop it there before deleting the files.
         if (textHost) await textHost.host.request("text.close", { folder: textHost.folder }).catch(() => undefined);
+        if (this.worker) await this.worker.request("text.close", { folder }).catch(() => undefined);
         for (const key of ["memory-manifest.json", "text-index.json"]) await store.remove(key);
       }
-      const text = textHost ? await this.openRemoteText(textHost) : undefined;
-      this.textRemote = text !== undefined;
+      let text = textHost ? await this.openRemoteText({ host: textHost.host, folder: textHost.folder }) : undefined;
+      this.textWhere = "host";
+      const worker = text ? null : await this.searchWorker();
+      if (!text && worker) {
+        text = await this.openRemoteText({ host: worker, folder });
+        if (text) this.textWhere = "worker";
+      }
+      // main.js carries no index code of its own: its search runs in the host or the worker, never on Obsidian's UI thread.
+      if (!text) throw new Error("memory search needs the engine host or a Web Worker, and neither could start here");
       const semantic = await this.deps.semantic().catch(() => null);
       const vectors = semantic ? this.vectorStoreFor(semantic) : null;
       this.vectors = vectors;
@@ -190,12 +212,19 @@ export class MemoryService {
   }
 
   private vectorStoreFor(semantic: SemanticSetup): FlushableVectorStore | null {
-    if (semantic.localVectors) return semantic.localVectors(this.deps.notice);
+    // The flat index lives in the search worker (its notices come from the worker); without one, text search only.
+    if (semantic.flat) return this.worker ? new RemoteVectorStore(this.worker, { folder: semantic.flat.folder, precision: semantic.flat.precision }) : null;
     if (!semantic.host || !semantic.vectorFolder) return null;
     return new RemoteVectorStore(semantic.host, { folder: semantic.vectorFolder, onNotice: this.deps.notice });
   }
 
-  /** The host's text index, or undefined (the in-process fallback) when the host cannot open it. */
+  /** The search worker, started on first use (null where there is none). */
+  private async searchWorker(): Promise<SearchWorkerClient | null> {
+    if (this.worker === undefined) this.worker = (await Promise.resolve(this.deps.searchWorker?.()).catch(() => null)) ?? null;
+    return this.worker;
+  }
+
+  /** The text index of the host or the worker, or undefined (the in-process fallback) when it cannot open it. */
   private async openRemoteText(setup: TextHostSetup): Promise<RemoteTextStore | undefined> {
     const text = new RemoteTextStore(setup.host, setup.folder);
     try {
@@ -212,5 +241,7 @@ export class MemoryService {
     this.stopWatching?.();
     await this.indexer?.close();
     await this.vectors?.flush().catch(() => undefined);
+    this.worker?.close();
+    this.worker = undefined;
   }
 }

@@ -10,11 +10,11 @@ export async function semanticSetup(settings: VaultAgentSettings, services: Plug
   const embedModel = server || settings.embeddingModelPath || settings.modelPath;
   if (!embedModel) return null;
   const modelKey = embedModel.split(/[\\/]/).pop() ?? embedModel;
-  const local = services.vectorStore?.bind(services);
-  if (local) {
-    // No engine host here (mobile): a server embeds, and the flat index lives in the vault's index folder.
+  const precision = services.flatVectorPrecision;
+  if (precision) {
+    // No engine host here (mobile): a server embeds, and the flat index lives in the vault's index folder, served by the search worker.
     if (!server) return null;
-    return { embed: (texts, signal) => engine.embed(texts, { signal }), localVectors: (notice) => local(`${indexFolder}/vectors`, notice), modelKey };
+    return { embed: (texts, signal) => engine.embed(texts, { signal }), flat: { folder: `${indexFolder}/vectors`, precision }, modelKey };
   }
   const vectorFolder = services.absolutePath(`${indexFolder}/vectors`);
   if (!vectorFolder) return null;

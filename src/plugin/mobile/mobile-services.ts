@@ -8,13 +8,11 @@ import { createServerEngine } from "../../engine/server/create-server-engine";
 import { AutoTransport, fetchTransport, requestUrlTransport, type HttpTransport, type RequestUrlFunction } from "../../engine/server/http-transport";
 import type { ServerEngineConfig, ServerProbe } from "../../engine/server/server-config";
 import type { McpConnectionOptions } from "../../engine/mcp/mcp-connection";
-import { FlatVectorStore } from "../../engine/vector/flat-store";
 import type { InnerEngine } from "../engine/managed-engine";
 import type { ModelEntry } from "../models/model-entry";
 import type { RuntimeService, RuntimeStatus } from "../runtime/runtime-service";
 import { EngineSetupError, type PluginServices, type RuntimeReport } from "../services-types";
 import { serverConfig, type VaultAgentSettings } from "../settings/settings";
-import { AdapterVectorFiles } from "./adapter-vector-files";
 import { requestUrlFetch } from "./request-url-fetch";
 
 /** Why a desktop-only part is missing here, in one line (the settings tab and errors use it). */
@@ -81,10 +79,8 @@ export class MobileServices implements PluginServices {
     return { fetch: requestUrlFetch(this.requestUrl) };
   }
 
-  /** The flat vector index in the vault folder `folder` (vault-relative). */
-  vectorStore(folder: string, onNotice: (message: string) => void): FlatVectorStore {
-    return new FlatVectorStore(new AdapterVectorFiles(this.adapter, () => folder), { precision: "int8", onNotice });
-  }
+  /** The flat vector index (in the search worker) as int8: a quarter of float32's bytes on a phone. */
+  readonly flatVectorPrecision = "int8" as const;
 
   private transportFor(config: ServerEngineConfig): HttpTransport {
     let transport = this.transports.get(config.url);

@@ -18,6 +18,7 @@ import { createMemorySearch } from "../../../src/core/memory/memory-search";
 import { chunkNote } from "../../../src/core/memory/chunker";
 import { run as runIndex } from "../../../src/node/commands/index";
 import { run as runSearch } from "../../../src/node/commands/search";
+import { LocalTextStore } from "../../../src/core/memory/text-store";
 
 const exampleVault = fileURLToPath(new URL("../../../examples/vault", import.meta.url));
 let root: string;
@@ -44,7 +45,7 @@ function open(indexDir: string) {
     counted.push(...texts);
     return client.embed(texts, { signal });
   };
-  const indexer = new Indexer({ vault, indexStore: new FolderIndexStore(indexDir), vectors, embed, modelKey: "test-model", batchSize: 16 });
+  const indexer = new Indexer({ vault, indexStore: new FolderIndexStore(indexDir), text: new LocalTextStore(new FolderIndexStore(indexDir)), vectors, embed, modelKey: "test-model", batchSize: 16 });
   return { client, vault, vectors, indexer, counted, search: createMemorySearch({ indexer, vault, vectors, embed }) };
 }
 

@@ -14,6 +14,7 @@ import { Indexer } from "../../../src/core/memory/indexer";
 import { createMemorySearch } from "../../../src/core/memory/memory-search";
 import { createToolCatalog } from "../../../src/tools";
 import { DEFAULT_TOOL_SETTINGS, type ToolContext } from "../../../src/core/protocol/tool";
+import { LocalTextStore } from "../../../src/core/memory/text-store";
 
 let root: string;
 let vault: FolderVault;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   await writeFile(join(root, "Side Notes", "Hiking.md"), `# Hiking\n${filler}\nOnce we talked about the budget.\n`);
   await writeFile(join(root, "Side Notes", "Birds.md"), "# Birds\nA heron by the river.\n");
   vault = new FolderVault(root, { watch: false });
-  indexer = new Indexer({ vault, indexStore: new FolderIndexStore(join(root, ".index")), vectors: null, embed: null });
+  indexer = new Indexer({ vault, indexStore: new FolderIndexStore(join(root, ".index")), text: new LocalTextStore(new FolderIndexStore(join(root, ".index"))), vectors: null, embed: null });
   const report = await indexer.build();
   expect(report.notes).toBe(10_002);
   ctx = {

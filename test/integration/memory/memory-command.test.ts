@@ -12,6 +12,7 @@ import { Indexer } from "../../../src/core/memory/indexer";
 import { FolderIndexStore } from "../../../src/host/vector/folder-index-store";
 import { FolderVault } from "../../../src/node/folder-vault/folder-vault";
 import { copyVault, snapshot } from "../agent/scripted-helpers";
+import { LocalTextStore } from "../../../src/core/memory/text-store";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -79,7 +80,7 @@ describe("memory command", () => {
     const saved = Conversation.fromJSON(readFileSync(join(conversationsDir, `${conversation.id}.json`), "utf8"));
     expect(saved.staged.list().map((m) => m.id)).toEqual(["m1"]);
     // The saved index holds the note already (read as saved: no build, which would sync it anyway).
-    const indexer = new Indexer({ vault: new FolderVault(vault, { watch: false }), indexStore: new FolderIndexStore(join(vault, ".obsidian", "plugins", "vault-agent", "index")), vectors: null, embed: null });
+    const indexer = new Indexer({ vault: new FolderVault(vault, { watch: false }), indexStore: new FolderIndexStore(join(vault, ".obsidian", "plugins", "vault-agent", "index")), text: new LocalTextStore(new FolderIndexStore(join(vault, ".obsidian", "plugins", "vault-agent", "index"))), vectors: null, embed: null });
     await indexer.load();
     expect((await indexer.text.search("boiler hartmann", 3)).map((h) => h.path)).toEqual(["Memory/2026-03-20 The boiler is serviced every May.md"]);
     const undo = await cli(["undo", "--vault", vault, "--last"]);

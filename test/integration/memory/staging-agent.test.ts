@@ -18,6 +18,7 @@ import { FolderVault } from "../../../src/node/folder-vault/folder-vault";
 import { Indexer } from "../../../src/core/memory/indexer";
 import { createMemorySearch } from "../../../src/core/memory/memory-search";
 import { copyVault, envelope, snapshot } from "../agent/scripted-helpers";
+import { LocalTextStore } from "../../../src/core/memory/text-store";
 
 const FACT = "Invoices for the Cobalt client go out as PDF files.";
 const dirs: string[] = [];
@@ -102,7 +103,7 @@ describe("staged memories over the real agent", () => {
     const conversation = headless.agent.conversation;
     const folder = new FolderVault(vault, { watch: false });
     const saved = new Map<string, string>();
-    const indexer = new Indexer({ vault: folder, indexStore: { load: async (k) => saved.get(k) ?? null, save: async (k, t) => void saved.set(k, t), remove: async (k) => void saved.delete(k) }, vectors: null, embed: null });
+    const indexer = localIndexer(folder, saved);
     await indexer.build();
     const journal = new ChangeJournal(new FolderJournalStore(join(vault, ".obsidian", "plugins", "vault-agent", "journal")));
     const result = await keepStaged(conversation, { vault: folder, journal, index: async (paths) => void (await Promise.all(paths.map((p) => indexer.updateNote(p)))) });
@@ -147,7 +148,7 @@ describe("staged memories over the real agent", () => {
     expect(snapshot(vault)).toEqual(before);
     const folder = new FolderVault(vault, { watch: false });
     const saved = new Map<string, string>();
-    const indexer = new Indexer({ vault: folder, indexStore: { load: async (k) => saved.get(k) ?? null, save: async (k, t) => void saved.set(k, t), remove: async (k) => void saved.delete(k) }, vectors: null, embed: null });
+    const indexer = localIndexer(folder, saved);
     await indexer.build();
     expect(await createMemorySearch({ indexer, vault: folder }).textSearch("cobalt invoices pdf files", 5, { pathPrefix: "Memory/" })).toEqual([]);
     await indexer.close();
@@ -155,3 +156,9 @@ describe("staged memories over the real agent", () => {
     folder.close();
   });
 });
+
+/** An indexer over a folder vault with its index files in a map, the text index in this process. */
+function localIndexer(vault: FolderVault, saved: Map<string, string>): Indexer {
+  const indexStore = { load: async (k: string) => saved.get(k) ?? null, save: async (k: string, t: string) => void saved.set(k, t), remove: async (k: string) => void saved.delete(k) };
+  return new Indexer({ vault, indexStore, text: new LocalTextStore(indexStore), vectors: null, embed: null });
+}

@@ -18,6 +18,7 @@ import { keepStaged } from "../../../src/app/memory-review";
 import { stagedMemoryTools } from "../../../src/tools/memory";
 import { DEFAULT_TOOL_SETTINGS } from "../../../src/core/protocol/tool";
 import { copyVault } from "../agent/scripted-helpers";
+import { LocalTextStore } from "../../../src/core/memory/text-store";
 
 const FACT = "The spare key to the garden shed hangs behind the kitchen calendar.";
 let root: string;
@@ -38,7 +39,7 @@ describe("a kept memory, recalled by meaning", () => {
     const indexDir = join(root, ".obsidian", "plugins", "vault-agent", "index");
     const vectors = new RemoteVectorStore(client, { folder: join(indexDir, "vectors") });
     const embed = (texts: string[], signal?: AbortSignal) => client.embed(texts, { signal });
-    const indexer = new Indexer({ vault, indexStore: new FolderIndexStore(indexDir), vectors, embed, modelKey: "test-model", batchSize: 16 });
+    const indexer = new Indexer({ vault, indexStore: new FolderIndexStore(indexDir), text: new LocalTextStore(new FolderIndexStore(indexDir)), vectors, embed, modelKey: "test-model", batchSize: 16 });
     await indexer.build();
     const search = createMemorySearch({ indexer, vault, vectors, embed });
 

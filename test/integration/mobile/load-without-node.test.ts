@@ -58,7 +58,7 @@ describe("main.js without Node", () => {
     const services = await plugin.createServices();
     expect(services.absolutePath("a.md")).toBeNull();
     expect(await services.listModels()).toEqual([]);
-    expect(typeof services.vectorStore).toBe("function");
+    expect(services.flatVectorPrecision).toBe("int8");
     // The built-in engine is refused with the one line that says why and what to use instead.
     await expect(services.createEngine({ engineKind: "builtin", modelPath: "/m.gguf" })).rejects.toThrow(/Needs the desktop app.*llama\.cpp or OpenAI-compatible server/);
     // A server engine is made here, in the renderer, with no engine host.

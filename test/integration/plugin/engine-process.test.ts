@@ -29,6 +29,7 @@ import { FolderBackend } from "../../fakes/folder-backend";
 import { DEFAULT_SETTINGS } from "../../../src/plugin/settings/settings";
 import { testModelPath } from "../../helpers/test-model";
 import { buildHostBundle } from "../../helpers/host-bundle";
+import { folderFiles, startNodeSearchWorker } from "../../../src/node/search-worker/node-search-worker";
 
 const repo = resolve(__dirname, "../../..");
 let pluginDir: string;
@@ -212,7 +213,7 @@ describe("engine host in the plugin folder", () => {
     }
   });
 
-  it("keeps the full-text index in the plugin when the runtime is missing, and search still works", async () => {
+  it("keeps the full-text index in the search worker when the runtime is missing, and search still works", async () => {
     const vaultRoot = mkdtempSync(join(tmpdir(), "text-only-vault-"));
     const bare = mkdtempSync(join(tmpdir(), "no-runtime-"));
     try {
@@ -231,9 +232,12 @@ describe("engine host in the plugin folder", () => {
         semantic: () => semanticSetup(settings, services, engine, memory.indexFolder()),
         progress: () => undefined,
         notice: () => undefined,
+        // The worker's script as main.js starts it, in a worker thread; its files under the vault, as the adapter's.
+        searchWorker: async () => (await startNodeSearchWorker({ files: (folder) => folderFiles(join(vaultRoot, folder)) })).client,
       });
       await memory.index(false);
       expect(memory.textInHost).toBe(false);
+      expect(memory.textInWorker).toBe(true);
       expect(memory.semantic).toBe(false);
       expect(started).toBe(0);
       expect((await memory.search()!.textSearch("tomatoes", 3))[0]?.path).toBe("Tomatoes.md");

@@ -29,6 +29,7 @@ import { requireLlamaServer, freePort, startLlamaServer, type RunningServer } fr
 import { testModelPath } from "../../helpers/test-model";
 import { copyVault } from "../agent/scripted-helpers";
 import { buildHostBundle } from "../../helpers/host-bundle";
+import { LocalTextStore } from "../../../src/core/memory/text-store";
 
 const bin = requireLlamaServer("the llama.cpp server engine tests");
 const API_KEY = "test-key-7f3a";
@@ -243,7 +244,7 @@ describe.skipIf(!bin)("llama.cpp server engine (real llama-server)", () => {
     const indexStore: IndexStore = { load: async (k) => saved.get(k) ?? null, save: async (k, t) => void saved.set(k, t), remove: async (k) => void saved.delete(k) };
     const vectors = new RemoteVectorStore(client, { folder: indexDir });
     const embed = (texts: string[], signal?: AbortSignal) => client.embed(texts, { signal });
-    const indexer = new Indexer({ vault, indexStore, vectors, embed, modelKey: "server-test-model" });
+    const indexer = new Indexer({ vault, indexStore, text: new LocalTextStore(indexStore), vectors, embed, modelKey: "server-test-model" });
     try {
       const report = await indexer.build();
       expect(report.embedded).toBeGreaterThan(5);

@@ -8,6 +8,7 @@ import { FolderIndexStore } from "../../../src/host/vector/folder-index-store";
 import { VectraStore } from "../../../src/host/vector/vectra-store";
 import { Indexer, type IndexerOptions, type IndexProgress } from "../../../src/core/memory/indexer";
 import { WordEmbedder } from "./word-embedder";
+import { LocalTextStore } from "../../../src/core/memory/text-store";
 
 export const exampleVault = fileURLToPath(new URL("../../../examples/vault", import.meta.url));
 
@@ -40,6 +41,7 @@ export async function makeMemoryFixture(): Promise<MemoryFixture> {
       const indexer = new Indexer({
         vault,
         indexStore: new FolderIndexStore(indexDir),
+        text: new LocalTextStore(new FolderIndexStore(indexDir)),
         vectors: store,
         embed: embedder.embed,
         modelKey: "word-embedder-64",
