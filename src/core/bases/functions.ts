@@ -22,7 +22,7 @@ export const SUPPORTED = {
   any: ["isEmpty", "isTruthy", "isType", "toString"],
   string: ["contains", "containsAll", "containsAny", "endsWith", "lower", "replace", "repeat", "reverse", "slice", "split", "startsWith", "title", "trim", "length"],
   number: ["abs", "ceil", "floor", "round", "toFixed"],
-  list: ["contains", "containsAll", "containsAny", "filter", "flat", "join", "map", "reduce", "reverse", "slice", "sort", "unique", "length"],
+  list: ["contains", "containsAll", "containsAny", "filter", "flat", "join", "map", "mean", "reduce", "reverse", "slice", "sort", "unique", "length"],
   date: ["date", "format", "time", "year", "month", "day", "hour", "minute", "second", "millisecond"],
   link: ["asFile", "linksTo"],
   file: ["asLink", "hasLink", "hasProperty", "hasTag", "inFolder"],
@@ -152,6 +152,10 @@ function listMethod(list: Value[], name: string, a: Value[]): Value {
     case "contains": return has(a[0] ?? null);
     case "containsAll": return a.every(has);
     case "containsAny": return a.some(has);
+    case "mean": {
+      const n = list.filter((x): x is number => typeof x === "number");
+      return n.length ? n.reduce((t, x) => t + x, 0) / n.length : null;
+    }
     case "flat": return list.flat<Value[]>();
     case "join": return list.map(toText).join(a.length ? toText(a[0]) : ",");
     case "reverse": return [...list].reverse();

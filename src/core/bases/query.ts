@@ -60,10 +60,12 @@ export async function loadRows(vault: VaultPort, admit: (path: string) => boolea
   return Promise.all(
     files.map(async (f) => {
       const meta = f.path.endsWith(".md") ? await vault.metadata(f.path) : null;
-      return {
-        path: f.path, size: f.size, ctime: f.ctime, mtime: f.mtime, frontmatter: meta ? (meta.frontmatter ?? {}) : null,
-        tags: meta?.tags ?? [], links: (meta?.links ?? []).map((l) => ({ target: l.target, resolved: l.resolved, embed: l.embed })),
-      };
+      const links = (meta?.links ?? []).map((l) => ({ target: l.target, resolved: l.resolved, embed: l.embed }));
+      // file.links includes the links in properties, as Obsidian's does.
+      for (const m of JSON.stringify(meta?.frontmatter ?? {}).matchAll(/\[\[([^\]|#]+)/g)) {
+        links.push({ target: m[1], resolved: await vault.resolveLink(m[1], f.path), embed: false });
+      }
+      return { path: f.path, size: f.size, ctime: f.ctime, mtime: f.mtime, frontmatter: meta ? (meta.frontmatter ?? {}) : null, tags: meta?.tags ?? [], links };
     }),
   );
 }
@@ -123,7 +125,7 @@ function order(a: Value, b: Value, dir: "ASC" | "DESC"): number {
 }
 
 const numbers = (vs: Value[]) => vs.filter((v): v is number => typeof v === "number" && Number.isFinite(v));
-const dates = (vs: Value[]) => vs.filter((v): v is BaseDate => v instanceof BaseDate).map((d) => d.ms);
+const dates = (vs: Value[]) => vs.filter((v): v is BaseDate => v instanceof BaseDate).sort((a, b) => a.ms - b.ms);
 
 /** The built-in summaries (the Bases syntax page's table) plus Count and Distinct; null when the name is none of them. */
 export function builtinSummary(name: string, values: Value[]): Value | undefined {
@@ -138,13 +140,13 @@ export function builtinSummary(name: string, values: Value[]): Value | undefined
     case "count": return values.length;
     case "sum": return sum;
     case "average": case "mean": return mean;
-    case "min": return n.length ? sorted[0] : d.length ? new BaseDate(Math.min(...d)) : null;
-    case "max": return n.length ? sorted[sorted.length - 1] : d.length ? new BaseDate(Math.max(...d)) : null;
-    case "range": return n.length ? sorted[sorted.length - 1] - sorted[0] : d.length ? Math.max(...d) - Math.min(...d) : null;
+    case "min": return n.length ? sorted[0] : (d[0] ?? null);
+    case "max": return n.length ? sorted[sorted.length - 1] : (d[d.length - 1] ?? null);
+    case "range": return n.length ? sorted[sorted.length - 1] - sorted[0] : d.length ? d[d.length - 1].ms - d[0].ms : null;
     case "median": return n.length ? (n.length % 2 ? sorted[(n.length - 1) / 2] : (sorted[n.length / 2 - 1] + sorted[n.length / 2]) / 2) : null;
     case "stddev": return mean === null ? null : Math.sqrt(n.reduce((s, x) => s + (x - mean) ** 2, 0) / n.length);
-    case "earliest": return d.length ? new BaseDate(Math.min(...d)) : null;
-    case "latest": return d.length ? new BaseDate(Math.max(...d)) : null;
+    case "earliest": return d[0] ?? null;
+    case "latest": return d[d.length - 1] ?? null;
     case "checked": return values.filter((v) => v === true).length;
     case "unchecked": return values.filter((v) => v === false).length;
     case "empty": return values.length - filled.length;
