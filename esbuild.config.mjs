@@ -131,6 +131,24 @@ const zodEnglishOnly = {
 };
 
 /**
+ * zod's package.json says its modules have no side effects, so esbuild leaves out its index module when code imports
+ * it as a namespace (`import * as z from "zod"`, which lets the rest be shaken) — and with it the one call that
+ * initializes zod's modules, which esbuild wraps to initialize lazily because the MCP SDK's stdio client, imported on
+ * demand, needs zod too. main.js then failed at load ("Class2 is not a constructor"). Resolving "zod" as a module with
+ * side effects keeps the index module, and its call, ahead of the first tool's schema.
+ */
+const zodEntryKept = {
+  name: "zod-entry-kept",
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, async (args) => {
+      if (args.pluginData === "zod-entry-kept") return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: "zod-entry-kept" });
+      return resolved.errors.length > 0 ? { errors: resolved.errors } : { path: resolved.path, sideEffects: true };
+    });
+  },
+};
+
+/**
  * The MCP client is always given the code-free cfworker validator (src/engine/mcp/mcp-connection.ts), the tool
  * registry uses it too (src/tools/args-validator.ts): the SDK's default ajv provider, which the client module imports
  * for when none is given, is replaced by one that says so, and ajv (about 150 KiB with its formats) stays out of
@@ -259,7 +277,7 @@ export function mainOptions(hostText, release = production, hostSlotted = hostTe
     format: "cjs",
     target: "es2022",
     external: MAIN_EXTERNALS,
-    plugins: [forbidHostPackages, zodEnglishOnly, mcpWithoutAjv, mcpWithoutOAuth, routerLanguagesPacked, searchWorkerPacked],
+    plugins: [forbidHostPackages, zodEnglishOnly, zodEntryKept, mcpWithoutAjv, mcpWithoutOAuth, routerLanguagesPacked, searchWorkerPacked],
     define: {
       // Compressed: the host is text only the desktop writes to disk, and packed it is about a third of the size.
       __ENGINE_HOST_BROTLI__: JSON.stringify(packHost(hostSlotted)),
