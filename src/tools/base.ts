@@ -36,9 +36,9 @@ const formulaArg = z.object({ name: z.string().min(1).max(100).describe("Formula
 /** A `.base` path the model wrote: cleaned, `.base` added when there is no extension. */
 function basePath(raw: string, ctx: ToolContext): string {
   const p = cleanPath(raw);
-  const path = /\.[A-Za-z0-9]{1,5}$/.test(p.split("/").pop() ?? p) ? p : `${p}.base`;
+  const path = guardPath(/\.[A-Za-z0-9]{1,5}$/.test(p.split("/").pop() ?? p) ? p : `${p}.base`, ctx);
   if (!path.endsWith(".base")) throw new ToolError(`"${path}" is not a .base file; base tools read and write Obsidian Bases files only.`, "bad_args");
-  return guardPath(path, ctx);
+  return path;
 }
 
 function yamlOf(ctx: ToolContext): YamlPort {
@@ -96,7 +96,7 @@ const query = defineTool({
   async handler(args, ctx) {
     const path = args.path === undefined ? null : basePath(args.path, ctx);
     const base: BaseSpec = path ? (await readBaseAt(ctx, path)).base : { formulas: {}, properties: {}, summaries: {}, views: [] };
-    const folder = args.folder ? cleanPath(args.folder).replace(/\/+$/, "") : "";
+    const folder = args.folder ? guardPath(cleanPath(args.folder), ctx) : "";
     const filters = [...(folder ? [`file.inFolder(${JSON.stringify(folder)})`] : []), ...(args.filters ?? [])];
     if (!path) filters.unshift('file.ext == "md"');
     const rows = await loadRows(ctx.vault, (p) => !isExcluded(p, ctx) && !p.split("/").some((s) => s.startsWith(".")));

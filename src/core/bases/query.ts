@@ -103,8 +103,9 @@ function compiled(cache: Map<string, Expr>, src: string): Expr {
 
 function passes(f: FilterNode, scope: Scope, cache: Map<string, Expr>): boolean {
   if (typeof f === "string") {
+    const expr = compiled(cache, f);
     try {
-      const v = evaluate(compiled(cache, f), scope);
+      const v = evaluate(expr, scope);
       return typeof v === "object" ? v !== null : Boolean(v);
     } catch (err) {
       // A filter that fails for a file (a method its value lacks) leaves that file out, as in Obsidian.

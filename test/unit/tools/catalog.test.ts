@@ -14,6 +14,7 @@ const NAMES = [
   "links:backlinks", "links:outgoing", "frontmatter:get", "frontmatter:set", "daily:get", "daily:append",
   "tasks:list", "tasks:add", "tasks:complete", "clock:now", "memory:save", "memory:recall", "web:fetch",
   "canvas:read", "canvas:create", "canvas:edit",
+  "base:query", "base:read", "base:create", "base:edit",
 ];
 
 describe("tool catalog", () => {
@@ -82,6 +83,7 @@ describe("path policy in every path-taking tool", () => {
     "vault:move": { from: "Inbox.md", to: "Moved.md" },
     "canvas:create": { ops: [{ op: "add_text", text: "x" }] },
     "canvas:edit": { ops: [{ op: "add_text", text: "x" }] },
+    "base:create": { views: [{ name: "All" }] },
   };
   const bad = [".obsidian/app.json", "../escape.md", ".trash/x.md", "Private/secret.md"];
 
