@@ -5,7 +5,8 @@
  * wrapper) and qwen3 (the Qwen wrapper, <think> blocks). The slow half — the large vocabularies of gemma2
  * and gemma4 (with Gemma 4's own thinking channel), smollm3 and qwen2.5 — took 460–660 s each across the
  * two files under a load average of 25–29, against 160–380 s for these. CI (.ci/run) sets
- * VAULT_AGENT_FAMILIES=all for the seven; a comma list picks others (`VAULT_AGENT_FAMILIES=gemma4`).
+ * VAULT_AGENT_FAMILIES=all for all ten (the seven attention families and the hybrid qwen3.5, lfm2 and
+ * granite4h); a comma list picks others (`VAULT_AGENT_FAMILIES=gemma4`).
  */
 import { FAMILY_IDS, type FamilyId } from "../../src/node/test-model/families";
 

@@ -5,7 +5,7 @@
  */
 
 /** The template families the model list names. */
-export type ChatTemplateKind = "ChatML" | "Llama 3" | "Gemma" | "Gemma 4" | "Phi-3" | "Mistral" | "other";
+export type ChatTemplateKind = "ChatML" | "Llama 3" | "Gemma" | "Gemma 4" | "Phi-3" | "Mistral" | "Granite" | "other";
 
 /** The template kind and whether it has a thinking mode, from the template text. */
 export function chatTemplateKind(template: string): { kind: ChatTemplateKind; thinking: boolean } {
@@ -17,5 +17,6 @@ export function chatTemplateKind(template: string): { kind: ChatTemplateKind; th
   else if (template.includes("<|im_start|>")) kind = "ChatML";
   else if (template.includes("<|user|>") && template.includes("<|end|>")) kind = "Phi-3";
   else if (template.includes("[INST]")) kind = "Mistral";
+  else if (template.includes("<|start_of_role|>")) kind = "Granite";
   return { kind, thinking };
 }

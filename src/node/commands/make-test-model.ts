@@ -1,7 +1,7 @@
 /**
  * `make-test-model --out F [--vocab N] [--seed S]`: writes the deterministic tiny random-weight GGUF and prints its path.
  * `make-test-model --family F --out F [--seed S]`: the same tiny model with a real family's tokenizer and chat template.
- * `make-test-model --family F --size 0.5b|1.5b|3b --out F`: that family at a released model's dimensions (for speed).
+ * `make-test-model --family F --size 0.5b|1.5b|2b|3b|4b --out F`: that family at a released model's dimensions (for speed).
  */
 import { resolve } from "node:path";
 import { parseArgs, UsageError } from "../cli-types";

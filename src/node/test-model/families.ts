@@ -11,7 +11,7 @@ const CONTROL = 3;
 const USER_DEFINED = 4;
 
 /** The families `make-test-model --family` knows. */
-export const FAMILY_IDS = ["qwen2.5", "qwen3", "llama3.2", "phi3.5", "gemma2", "gemma4", "smollm3"] as const;
+export const FAMILY_IDS = ["qwen2.5", "qwen3", "llama3.2", "phi3.5", "gemma2", "gemma4", "smollm3", "qwen3.5", "lfm2", "granite4h"] as const;
 export type FamilyId = (typeof FAMILY_IDS)[number];
 
 /** One family's recipe. */
@@ -38,6 +38,10 @@ export interface FamilySpec {
   tokenizer?: "sentencepiece";
   /** The tokens that end a turn in this family's template (they must never end a reply from inside a string). */
   endOfTurn: string;
+  /** Where llama.cpp ships no vocabulary of the family: which one stands in for it, and why that one. */
+  standIn?: string;
+  /** tokenizer.ggml.add_bos_token as released, where it differs from the vocabulary file's. */
+  addBos?: boolean;
 }
 
 const range = (from: number, texts: string[], type: (t: string) => number): Array<[number, string, number]> =>
@@ -141,6 +145,56 @@ export const FAMILIES: Readonly<Record<FamilyId, FamilySpec>> = {
     general: { name: "Gemma 4 31B It", basename: "gemma-4", size_label: "31B", finetune: "it" },
     restore: [],
     endOfTurn: "<turn|>",
+  },
+  "qwen3.5": {
+    id: "qwen3.5",
+    label: "Qwen3.5",
+    vocab: "qwen35",
+    template: "Qwen3.5-4B.jinja",
+    architecture: "qwen35",
+    general: { name: "Qwen3.5 4B", basename: "Qwen3.5", size_label: "4B" },
+    // llama.cpp's qwen35 vocabulary file has Qwen3.5's pre-tokenizer on Qwen2's 151,936-token layout (the
+    // released vocabulary has 248,320): Qwen3's added tokens are restored where Qwen3 has them.
+    restore: [...range(151646, QWEN25_ADDED, qwenType), ...range(151665, QWEN3_ADDED, qwenType)],
+    ids: { eos_token_id: 151645 },
+    endOfTurn: "<|im_end|>",
+    standIn: "qwen35 (Qwen3.5's pre-tokenizer over Qwen2's token list; Qwen3's added tokens restored)",
+  },
+  lfm2: {
+    id: "lfm2",
+    label: "LFM2",
+    vocab: "llama-bpe",
+    template: "LFM2.5-Instruct.jinja",
+    architecture: "lfm2",
+    general: { name: "LFM2.5 1.2B Instruct", basename: "LFM2.5", size_label: "1.2B", finetune: "Instruct" },
+    // LFM2's 65,536-token byte-level BPE is not in llama.cpp's source. Its pre-tokenizer is Llama 3's, so
+    // Llama 3's vocabulary stands in, its reserved ids giving LFM2's start-of-text and ChatML markers.
+    restore: [
+      [128000, "<|startoftext|>", CONTROL],
+      [128011, "<|im_start|>", CONTROL],
+      [128012, "<|im_end|>", CONTROL],
+    ],
+    ids: { bos_token_id: 128000, eos_token_id: 128012 },
+    endOfTurn: "<|im_end|>",
+    standIn: "llama-bpe (Llama 3's vocabulary: LFM2's pre-tokenizer; LFM2's markers on reserved ids)",
+  },
+  granite4h: {
+    id: "granite4h",
+    label: "Granite 4.0-H",
+    vocab: "llama-bpe",
+    template: "ibm-granite-granite-4.0.jinja",
+    architecture: "granitehybrid",
+    general: { name: "Granite 4.0 H Micro", basename: "granite-4.0-h", size_label: "micro" },
+    // Granite 4's 100,352-token vocabulary (cl100k-based) is not in llama.cpp's source; Llama 3's, whose first
+    // 100,000 tokens are cl100k's, stands in, with Granite's role markers on reserved ids.
+    restore: [
+      [128011, "<|start_of_role|>", CONTROL],
+      [128012, "<|end_of_role|>", CONTROL],
+    ],
+    ids: { bos_token_id: 128001, eos_token_id: 128001 },
+    addBos: false,
+    endOfTurn: "<|end_of_text|>",
+    standIn: "llama-bpe (Llama 3's vocabulary, cl100k-based as Granite 4's is; role markers on reserved ids)",
   },
   smollm3: {
     id: "smollm3",

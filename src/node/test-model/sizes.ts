@@ -4,10 +4,11 @@
  * template stay the family's real ones).
  */
 import type { FamilyId } from "./families";
+import { everyNth } from "./hybrid-tensors";
 import type { TestModelShape } from "./tensors";
 
 /** The sizes `make-test-model --size` knows; "tiny" is the test suite's shape. */
-export const MODEL_SIZES = ["tiny", "0.5b", "1.5b", "3b"] as const;
+export const MODEL_SIZES = ["tiny", "0.5b", "1.5b", "2b", "3b", "4b"] as const;
 export type ModelSize = (typeof MODEL_SIZES)[number];
 
 /** One released model's dimensions, and its name (what the size stands for in that family). */
@@ -16,12 +17,20 @@ export interface ReleasedShape extends TestModelShape {
   release: string;
   /** Whether the released GGUF has no output.weight (the token embedding is the output projection). */
   tiedOutput: boolean;
+  /** The released (padded) vocabulary size, where it is larger than the vocabulary file's. */
+  vocabSize?: number;
 }
 
 type SizedShapes = Partial<Record<Exclude<ModelSize, "tiny">, ReleasedShape>>;
 
 const qwen25 = (release: string, e: number, blocks: number, heads: number, ffn: number): ReleasedShape => ({
   release, embeddingLength: e, blockCount: blocks, headCount: heads, headCountKv: 2, feedForwardLength: ffn, contextLength: 32768, tiedOutput: true,
+});
+
+const qwen35 = (release: string, e: number, blocks: number, heads: number, kv: number, ffn: number, valueHeads: number): ReleasedShape => ({
+  release, embeddingLength: e, blockCount: blocks, headCount: heads, headCountKv: kv, headDim: 256, feedForwardLength: ffn, contextLength: 262144,
+  tiedOutput: true, vocabSize: 248320,
+  recurrent: { attentionLayers: everyNth(blocks, 4), convKernel: 4, stateSize: 128, groups: 16, heads: valueHeads },
 });
 
 /** Released dimensions per family and size (from each model's config.json). */
@@ -47,6 +56,13 @@ export const RELEASED_SHAPES: Readonly<Record<FamilyId, SizedShapes>> = {
     "1.5b": { release: "gemma-2-2b-it", embeddingLength: 2304, blockCount: 26, headCount: 8, headCountKv: 4, headDim: 256, feedForwardLength: 9216, contextLength: 8192, tiedOutput: true },
   },
   gemma4: {},
+  // Qwen3.5: three Gated DeltaNet layers (128-wide key and value heads, kernel 4), then one gated attention layer.
+  "qwen3.5": {
+    "2b": qwen35("Qwen3.5-2B", 2048, 24, 8, 2, 6144, 16),
+    "4b": qwen35("Qwen3.5-4B", 2560, 32, 16, 4, 9216, 32),
+  },
+  lfm2: {},
+  granite4h: {},
   smollm3: {
     "3b": { release: "SmolLM3-3B", embeddingLength: 2048, blockCount: 36, headCount: 16, headCountKv: 4, feedForwardLength: 11008, contextLength: 65536, tiedOutput: true },
   },

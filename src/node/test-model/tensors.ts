@@ -17,6 +17,22 @@ export interface TestModelShape {
   contextLength: number;
   /** Per-head dimension when it is not embeddingLength / headCount (Qwen3, Gemma 2). */
   headDim?: number;
+  /** The recurrent layers of a hybrid architecture (Qwen3.5, LFM2, Granite 4-H); see hybrid-tensors.ts. */
+  recurrent?: RecurrentShape;
+}
+
+/** Where a hybrid model's attention layers sit and the size of its recurrent layers. */
+export interface RecurrentShape {
+  /** Indices of the attention layers; every other layer is recurrent. */
+  attentionLayers: readonly number[];
+  /** Width of the causal convolution (LFM2's short convolution cache, the conv kernel of the others). */
+  convKernel: number;
+  /** Per-head state width: Gated DeltaNet's key/value head size, Mamba-2's d_state. Not used by LFM2. */
+  stateSize: number;
+  /** Gated DeltaNet's key heads, Mamba-2's groups. Not used by LFM2. */
+  groups: number;
+  /** Gated DeltaNet's value heads, Mamba-2's heads. Not used by LFM2. */
+  heads: number;
 }
 
 /** How the weights are produced. */
@@ -36,7 +52,10 @@ const BLOCK_ROWS = 61;
 const CHUNK_BYTES = 4 << 20;
 
 /** Architectures whose tensor layout this generator writes. */
-export type TestArchitecture = "llama" | "qwen2" | "qwen3" | "phi3" | "gemma2" | "gemma4" | "smollm3";
+export type TestArchitecture = "llama" | "qwen2" | "qwen3" | "phi3" | "gemma2" | "gemma4" | "smollm3" | HybridArchitecture;
+
+/** Hybrid recurrent/attention architectures (hybrid-tensors.ts writes them). */
+export type HybridArchitecture = "qwen35" | "lfm2" | "granitehybrid";
 
 /** Architectures whose output projection is the token embedding (llama.cpp refuses an extra output tensor). */
 const TIED_OUTPUT = new Set<string>(["gemma2", "gemma4"]);
@@ -46,6 +65,49 @@ function nameHash(name: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
   return h >>> 0;
+}
+
+/** Makes the tensors of one model: every matrix draws from its own seeded stream (see nameHash). */
+export interface TensorMaker {
+  /** A vector of ones (norm weights). */
+  ones: (name: string, n: number) => GgufTensor;
+  /** A tensor of one value everywhere (e.g. a recurrent layer's negative decay). */
+  constant: (name: string, dims: number[], value: number) => GgufTensor;
+  /** A random [cols, rows] F16 matrix scaled by `scale`, with `zeroRows` zeroed. */
+  matrix: (name: string, cols: number, rows: number, scale: number, zeroRows?: readonly number[]) => GgufTensor;
+  /** A small random F32 tensor (what converters keep in F32, such as convolution kernels). */
+  randomF32: (name: string, dims: number[], scale: number) => GgufTensor;
+}
+
+export function tensorMaker(seed: number, fill: TensorFill = {}): TensorMaker {
+  const constant = (name: string, dims: number[], value: number): GgufTensor => ({
+    name,
+    dims,
+    type: "F32",
+    values: () => new Float32Array(dims.reduce((a, b) => a * b, 1)).fill(value),
+  });
+  const matrix = (name: string, cols: number, rows: number, scale: number, zeroRows: readonly number[] = []): GgufTensor => {
+    const draw = (count: number): Float32Array => new SeededRandom((seed ^ nameHash(name)) >>> 0).fill(count, scale);
+    const tensor: GgufTensor = {
+      name,
+      dims: [cols, rows],
+      type: "F16",
+      values: () => {
+        const data = draw(cols * rows);
+        for (const r of zeroRows) data.fill(0, r * cols, (r + 1) * cols);
+        return data;
+      },
+    };
+    if (fill.repeatRows && rows > BLOCK_ROWS) tensor.chunks = () => repeatedRows(draw(cols * BLOCK_ROWS), cols, rows, zeroRows);
+    return tensor;
+  };
+  const randomF32 = (name: string, dims: number[], scale: number): GgufTensor => ({
+    name,
+    dims,
+    type: "F32",
+    values: () => new SeededRandom((seed ^ nameHash(name)) >>> 0).fill(dims.reduce((a, b) => a * b, 1), scale),
+  });
+  return { ones: (name, n) => constant(name, [n], 1), constant, matrix, randomF32 };
 }
 
 /**
@@ -63,22 +125,7 @@ export function transformerTensors(
   const headDim = s.headDim ?? s.embeddingLength / s.headCount;
   const kvDim = headDim * s.headCountKv;
   const qDim = headDim * s.headCount;
-  const ones = (name: string, n: number): GgufTensor => ({ name, dims: [n], type: "F32", values: () => new Float32Array(n).fill(1) });
-  const matrix = (name: string, cols: number, rows: number, scale: number, zeroRows: readonly number[] = []): GgufTensor => {
-    const draw = (count: number): Float32Array => new SeededRandom((seed ^ nameHash(name)) >>> 0).fill(count, scale);
-    const tensor: GgufTensor = {
-      name,
-      dims: [cols, rows],
-      type: "F16",
-      values: () => {
-        const data = draw(cols * rows);
-        for (const r of zeroRows) data.fill(0, r * cols, (r + 1) * cols);
-        return data;
-      },
-    };
-    if (fill.repeatRows && rows > BLOCK_ROWS) tensor.chunks = () => repeatedRows(draw(cols * BLOCK_ROWS), cols, rows, zeroRows);
-    return tensor;
-  };
+  const { ones, matrix } = tensorMaker(seed, fill);
   const tied = fill.tiedOutput ?? TIED_OUTPUT.has(arch);
   const e = s.embeddingLength;
   const tensors: GgufTensor[] = [matrix("token_embd.weight", e, vocabSize, 1, tied ? quietTokens : [])];

@@ -1,6 +1,7 @@
 /**
  * The per-family matrix: random-weight models with the real tokenizers and chat templates of Qwen2.5,
- * Qwen3, Llama 3.2, Phi-3.5, Gemma 2, Gemma 4 and SmolLM3, through the real engine host. Few samples per
+ * Qwen3, Llama 3.2, Phi-3.5, Gemma 2, Gemma 4 and SmolLM3, and of the hybrid recurrent/attention
+ * Qwen3.5, LFM2 and Granite 4.0-H, through the real engine host. Few samples per
  * family by default; VAULT_AGENT_FAMILY_SAMPLES raises it. Three families unless VAULT_AGENT_FAMILIES says
  * otherwise (CI runs all): see test/helpers/families.ts.
  */
@@ -29,6 +30,9 @@ const EXPECTED: Record<FamilyId, { wrapper: string; thinking: boolean }> = {
   gemma2: { wrapper: "Gemma", thinking: false },
   gemma4: { wrapper: "Gemma 4", thinking: true },
   smollm3: { wrapper: "JinjaTemplate", thinking: true },
+  "qwen3.5": { wrapper: "Qwen", thinking: true },
+  lfm2: { wrapper: "ChatML", thinking: false },
+  granite4h: { wrapper: "JinjaTemplate", thinking: false },
 };
 
 const TEXTS = [

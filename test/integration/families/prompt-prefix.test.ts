@@ -94,7 +94,7 @@ describe.each(FAMILY_IDS)("the %s template", (family) => {
   });
 
   it("writes a past reply's lead only where the template leaves it out (Qwen3's empty think span)", () => {
-    if (family === "qwen3") expect(formats.pastReplyLead).toBe("<think>\n\n</think>\n\n");
+    if (family === "qwen3" || family === "qwen3.5") expect(formats.pastReplyLead).toBe("<think>\n\n</think>\n\n");
     else if (!formats.thinkingModel) expect(formats.pastReplyLead).toBeNull();
   });
 });

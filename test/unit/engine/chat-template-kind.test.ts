@@ -5,8 +5,9 @@ import { chatTemplateKind } from "../../../src/engine/gguf/chat-template-kind";
 import { FAMILIES, FAMILY_IDS } from "../../../src/node/test-model/families";
 import { llamaSourceDir } from "../../../src/node/test-model/llama-source";
 
-const KINDS = { "qwen2.5": "ChatML", qwen3: "ChatML", "llama3.2": "Llama 3", "phi3.5": "Phi-3", gemma2: "Gemma", gemma4: "Gemma 4", smollm3: "ChatML" };
-const THINKING = new Set(["qwen3", "gemma4", "smollm3"]);
+const KINDS = { "qwen2.5": "ChatML", qwen3: "ChatML", "llama3.2": "Llama 3", "phi3.5": "Phi-3", gemma2: "Gemma", gemma4: "Gemma 4", smollm3: "ChatML",
+  "qwen3.5": "ChatML", lfm2: "ChatML", granite4h: "Granite" };
+const THINKING = new Set(["qwen3", "gemma4", "smollm3", "qwen3.5"]);
 
 describe("chat template kinds", () => {
   it.each(FAMILY_IDS)("recognizes the real %s template and whether it can think", (family) => {
