@@ -73,10 +73,10 @@ const query = defineTool({
   name: "base:query",
   family: "base",
   description:
-    "Compute over notes' properties exactly: filter notes (Bases expressions such as status == \"active\", file.inFolder(\"Projects\"), file.hasTag(\"book\")), sort, limit and summarize (Count, Sum, Average, Min, Max, Distinct...). Also runs a .base file's view. Use it for how many, totals, averages and lists of notes by property.",
+    "Compute over notes' properties exactly: filter notes (Bases expressions such as status == \"active\", file.inFolder(\"Projects\"), file.hasTag(\"book\")), sort, limit and summarize (Count, Sum, Average, Min, Max, Distinct...). Also runs a .base file's view. Use it for how many, totals, averages and which notes match.",
   routingHints: [
-    "how many projects are active", "add up the budget of every project", "total hours across all notes", "average rating of my books",
-    "list notes where status is done", "run the base view", "sum of the property", "which notes have a property greater than",
+    "how many projects are active", "add up the budgets of the projects", "total hours across all notes", "average rating of my books",
+    "projects whose status is done", "run the base view", "sum of the property", "which notes have a property greater than",
   ],
   args: z.object({
     path: basePathArg("A .base file whose view to run; omit for an ad-hoc query over every note.").optional(),
@@ -178,8 +178,8 @@ function checkedText(data: Record<string, unknown>, ctx: ToolContext, path: stri
 const create = defineNoteWriteTool({
   name: "base:create",
   family: "base",
-  description: "Create an Obsidian base (.base file): filters that choose the notes, formulas, and views (table, cards, list) with order, sort, group-by, limit and summaries.",
-  routingHints: ["create a base of my projects", "make a table view of notes with status", "new .base file", "build a database view of my books", "make a base that lists"],
+  description: "Create an Obsidian base (.base file): filters that choose the notes, formulas, and views (a table or cards) with order, sort, group-by, limit and summaries.",
+  routingHints: ["create a base of my projects", "make a table view of notes with status", "new .base file", "build a database view of my books", "make a base that shows my projects"],
   args: z.object({
     path: basePathArg("Vault-relative path of the new .base file, e.g. Projects/Active.base."),
     filters: exprList("Conditions that choose the notes of every view, e.g. file.inFolder(\"Projects\")."),

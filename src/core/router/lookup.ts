@@ -32,7 +32,7 @@ export interface VaultNames {
 }
 
 /** The finders and the reader a request over a set of notes gets. */
-const SET_TOOLS = ["vault:list", "vault:search", "vault:read"];
+const SET_TOOLS = ["vault:list", "vault:search", "vault:read", "base:query"];
 /** Tools that change notes that exist: a request that matched one is about the user's notes. */
 const NOTE_WRITERS = new Set(["vault:edit", "vault:append", "vault:move", "vault:delete", "frontmatter:set", "tasks:complete"]);
 /** A note named by its path or link. */

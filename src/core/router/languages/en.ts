@@ -40,6 +40,10 @@ export const en: RouterLanguage = {
   personal: ["my", "our", "(?:door|gate|alarm|access|entry|pin) code", "did i", "have i", "had i", "do i have", "i've", "did we", "have we", "phone", "phone number", "telephone", "e-?mail address", "home address", "password", "passcode", "pin", "wi-?fi", "birthday", "contact person", "appointment", "account number", "iban"],
   recall: ["prefer\\w*", "favou?rite", "told you", "do i like"],
   hints: {
+    "base:query": ["How many of my projects are active?", "Add up the budgets of the active projects Priya owns", "What is the average rating of my books?", "Total hours logged across all projects"],
+    "base:read": ["What does the base Projects.base show?", "Explain the filters of this base"],
+    "base:create": ["Create a base that shows my books as a table", "Make a .base file of the active projects sorted by due date"],
+    "base:edit": ["Add a view to the base", "Change the filter of Projects.base"],
     "vault:read": ["pull up my note on", "bring up Projects/Plan.md", "show me what Projects/Plan.md says", "let me see the note", "give me the text of [[Weekly Plan]]", "what's written in the file"],
     "vault:write": ["start a new note", "draft a note titled", "create a file in Projects", "put this into a brand new note", "replace the whole note with"],
     "vault:append": ["put this at the bottom of the note", "add this to the end of the note", "tack this onto my note", "add a bullet to the note"],

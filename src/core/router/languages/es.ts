@@ -39,6 +39,10 @@ export const es: RouterLanguage = {
   personal: ["mis? \\w+", "nuestr[oa]s?", "hemos \\w+", "codigo de (?:la puerta|acceso|la alarma)", "(?:yo )?he \\w+(?:ado|ido|cho|to)", "telefono", "e-?mail", "correo", "contrasena", "clave", "wi-?fi", "cumpleanos", "contacto", "cita", "iban"],
   recall: ["prefier\\w*", "prefer\\w*", "favorit[oa]s?"],
   hints: {
+    "base:query": ["¿Cuántos de mis proyectos están activos?", "Suma el presupuesto de todos los proyectos activos de Priya", "¿Cuál es la valoración media de mis libros?", "Total de horas en todos los proyectos"],
+    "base:read": ["¿Qué muestra la base Proyectos.base?", "Explica los filtros de esta base"],
+    "base:create": ["Crea una base que muestre mis libros como tabla", "Haz un archivo .base de los proyectos activos ordenados por fecha"],
+    "base:edit": ["Añade una vista a la base", "Cambia el filtro de Proyectos.base"],
     "vault:read": ["Muéstrame el contenido de Proyectos/Plan.md", "Léeme la nota de la reunión", "Abre el archivo [[Plan semanal]]", "¿Qué pone en la nota?", "Resume la nota Ideas.md"],
     "vault:write": ["Crea una nota nueva llamada Viaje.md", "Haz una nota en la carpeta Proyectos", "Escribe una nota nueva con este texto", "Sobrescribe toda la nota", "Nota nueva"],
     "vault:append": ["Añade esta frase al final de la nota", "Agrega una línea a la nota", "Completa la nota con este punto", "Pon esto abajo del todo en Inbox.md", "Apunta esto en el archivo"],

@@ -38,6 +38,10 @@ export const fr: RouterLanguage = {
   personal: ["mon", "mes (?!de |que )\\w+", "notre", "nous avons", "digicode", "code (?:de la porte|d'acces|de l'alarme)", "ai-je", "avais-je", "avons-nous", "que j'ai", "j'ai (?:\\w+ ){0,2}\\w{3,}(?:e|i|is|it|u)", "telephone", "e-?mail", "courriel", "mot de passe", "wi-?fi", "anniversaire", "contact", "rendez-vous", "iban"],
   recall: ["prefer\\w*", "favori\\w*"],
   hints: {
+    "base:query": ["Combien de mes projets sont actifs ?", "Additionne le budget de tous les projets actifs de Priya", "Quelle est la note moyenne de mes livres ?", "Total des heures sur tous les projets"],
+    "base:read": ["Que montre la base Projets.base ?", "Explique les filtres de cette base"],
+    "base:create": ["Une nouvelle base Obsidian de mes livres en tableau", "Fais un fichier .base des projets actifs triés par échéance"],
+    "base:edit": ["Ajoute une vue à la base", "Change le filtre de Projets.base"],
     "vault:read": ["Montre-moi le contenu de Projets/Plan.md", "Lis-moi la note sur la réunion", "Ouvre le fichier [[Planning]]", "Qu'est-ce qui est écrit dans la note ?", "Résume la note Idées.md"],
     "vault:write": ["Crée une nouvelle note appelée Voyage.md", "Fais une note dans le dossier Projets", "Écris une nouvelle note avec ce texte", "Remplace tout le contenu de la note", "Nouvelle note"],
     "vault:append": ["Ajoute cette phrase à la fin de la note", "Rajoute une ligne dans la note", "Complète la note avec ce point", "Mets ça en bas de Inbox.md", "Note ça dans le fichier"],

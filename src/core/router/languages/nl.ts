@@ -38,6 +38,10 @@ export const nl: RouterLanguage = {
   personal: ["mijn", "onze?", "deurcode", "toegangscode", "heb ik", "had ik", "hebben we", "ik (?:heb|had) (?:\\w+ ){0,4}ge\\w+", "telefoon\\w*", "e-?mail\\w*", "wachtwoord", "wi-?fi", "verjaardag", "contactpersoon", "afspraak", "iban"],
   recall: ["voorkeur\\w*", "favoriet\\w*", "liefst"],
   hints: {
+    "base:query": ["Hoeveel van mijn projecten zijn actief?", "Tel het budget van alle actieve projecten van Priya op", "Wat is de gemiddelde score van mijn boeken?", "Totaal aantal uren over alle projecten"],
+    "base:read": ["Wat laat de base Projecten.base zien?", "Leg de filters van deze base uit"],
+    "base:create": ["Maak een base die mijn boeken als tabel toont", "Maak een .base-bestand van de actieve projecten gesorteerd op deadline"],
+    "base:edit": ["Voeg een weergave toe aan de base", "Wijzig het filter van Projecten.base"],
     "vault:read": ["Laat de inhoud van Projecten/Plan.md zien", "Lees de notitie over de vergadering voor", "Open het bestand [[Weekplanning]]", "Wat staat er in de notitie?", "Vat de notitie Ideeën.md samen"],
     "vault:write": ["Maak een nieuwe notitie met de naam Reis.md", "Maak een bestand aan in de map Projecten", "Schrijf een nieuwe notitie met deze tekst", "Overschrijf de hele notitie", "Nieuwe notitie"],
     "vault:append": ["Voeg deze zin toe aan het einde van de notitie", "Zet er een regel bij in de notitie", "Vul de notitie aan met dit punt", "Schrijf dit onderaan Inbox.md", "Noteer dit in het bestand"],

@@ -37,6 +37,10 @@ export const pl: RouterLanguage = {
   personal: ["moj\\w*", "nasz\\w*", "\\w+(?:lismy|lysmy)", "kod do drzwi", "\\w+(?:ilem|ilam|alem|alam|elem|elam|ylem|ylam)", "telefon\\w*", "e-?mail\\w*", "hasl\\w*", "wi-?fi", "urodzin\\w*", "kontakt\\w*", "wizyt\\w*", "iban"],
   recall: ["wol\\w*", "ulubion\\w*", "preferuj\\w*"],
   hints: {
+    "base:query": ["Ile moich projektów jest aktywnych?", "Zsumuj budżet wszystkich aktywnych projektów Priyi", "Jaka jest średnia ocena moich książek?", "Ile godzin łącznie we wszystkich projektach?"],
+    "base:read": ["Co pokazuje baza Projekty.base?", "Wyjaśnij filtry tej bazy"],
+    "base:create": ["Nowa baza Obsidian z moimi książkami w tabeli", "Zrób plik .base z aktywnymi projektami posortowanymi według terminu"],
+    "base:edit": ["Dodaj widok do bazy", "Zmień filtr w Projekty.base"],
     "vault:read": ["Pokaż zawartość Projekty/Plan.md", "Przeczytaj mi notatkę ze spotkania", "Otwórz plik [[Plan tygodnia]]", "Co jest napisane w tej notatce?", "Streść notatkę Pomysły.md"],
     "vault:write": ["Stwórz nową notatkę o nazwie Podróż.md", "Załóż plik w folderze Projekty", "Napisz nową notatkę z tym tekstem", "Nadpisz całą notatkę", "Nowa notatka"],
     "vault:append": ["Dodaj to zdanie na końcu notatki", "Dopisz linijkę do notatki", "Uzupełnij notatkę o ten punkt", "Wpisz to na dole Inbox.md", "Zanotuj to w pliku"],

@@ -38,6 +38,10 @@ export const pt: RouterLanguage = {
   personal: ["meus?", "minhas?", "noss[oa]s?", "(?:temos|tinhamos) \\w+", "codigo (?:da porta|de acesso|do alarme)", "eu \\w+(?:ei|i)", "(?:eu )?(?:tenho|tinha) \\w+(?:ado|ido)", "telefone", "e-?mail", "senha", "wi-?fi", "aniversario", "contato", "consulta", "iban"],
   recall: ["prefir\\w*", "prefer\\w*", "favorit[oa]s?"],
   hints: {
+    "base:query": ["Quantos dos meus projetos estão ativos?", "Soma o orçamento de todos os projetos ativos da Priya", "Qual é a nota média dos meus livros?", "Total de horas em todos os projetos"],
+    "base:read": ["O que mostra a base Projetos.base?", "Explica os filtros desta base"],
+    "base:create": ["Cria uma base que mostre os meus livros como tabela", "Faz um arquivo .base dos projetos ativos ordenados por prazo"],
+    "base:edit": ["Adiciona uma vista à base", "Muda o filtro de Projetos.base"],
     "vault:read": ["Mostra o conteúdo de Projetos/Plano.md", "Lê pra mim a nota da reunião", "Abre o arquivo [[Plano semanal]]", "O que está escrito na nota?", "Resume a nota Ideias.md"],
     "vault:write": ["Cria uma nota nova chamada Viagem.md", "Faz uma nota na pasta Projetos", "Escreve uma nota nova com este texto", "Sobrescreve a nota inteira", "Nova nota"],
     "vault:append": ["Adiciona esta frase no final da nota", "Acrescenta uma linha na nota", "Completa a nota com este item", "Coloca isto no fim do Inbox.md", "Anota isto no arquivo"],

@@ -38,6 +38,10 @@ export const tr: RouterLanguage = {
   personal: ["benim", "bizim", "kapi kodu", "\\w{3,}(?:dim|dum|tim|tum)", "telefon\\w*", "e-?posta\\w*", "sifre\\w*", "wi-?fi", "dogum gunu\\w*", "iletisim\\w*", "randevu\\w*"],
   recall: ["tercih\\w*", "favori\\w*", "en sevdi\\w*"],
   hints: {
+    "base:query": ["Projelerimden kaçı aktif?", "Priya'nın tüm aktif projelerinin bütçesini topla", "Kitaplarımın ortalama puanı ne?", "Tüm projelerde toplam kaç saat?"],
+    "base:read": ["Projeler.base tabanı neyi gösteriyor?", "Bu tabanın filtrelerini açıkla"],
+    "base:create": ["Kitaplarımı tablo olarak gösteren bir taban oluştur", "Aktif projelerin teslim tarihine göre sıralı bir .base dosyasını yap"],
+    "base:edit": ["Tabana bir görünüm ekle", "Projeler.base filtresini değiştir"],
     "vault:read": ["Projeler/Plan.md dosyasının içeriğini göster", "Toplantı notunu bana oku", "[[Haftalık plan]] dosyasını aç", "Bu notta ne yazıyor?", "Fikirler.md notunu özetle", "notumu göster"],
     "vault:write": ["Gezi.md adında yeni bir not oluştur", "Projeler klasöründe bir dosya aç", "Bu metinle yeni bir not yaz", "Notun tamamının üzerine yaz", "Yeni not"],
     "vault:append": ["Bu cümleyi notun sonuna ekle", "Nota bir satır ekle", "Notu bu maddeyle tamamla", "Bunu Inbox.md notunun en altına yaz", "Bunu dosyaya not et"],
