@@ -20,6 +20,7 @@ import type { FlatPrecision } from "../../engine/vector/flat-codec";
 import type { VectorStore } from "../../core/ports/vector-store";
 import { FolderVectorFiles } from "./folder-vector-files";
 import { LocalTextStore } from "../../core/memory/text-store";
+import { startNodeSearchWorker, type NodeSearchWorker } from "../search-worker/node-search-worker";
 
 /** A vector store the caller can open and flush: the host's vectra index or the flat store. */
 export interface OpenableVectorStore extends VectorStore {
@@ -42,10 +43,11 @@ export interface FolderMemoryOptions {
   /** Chunks per embedding request (default 32). */
   batchSize?: number;
   /**
-   * Where vectors live: "host" (default: vectra in the engine host, the full-text index there too) or
-   * "flat" (the flat store and the full-text index in this process, as where there is no Node).
+   * Where vectors live: "host" (default: vectra in the engine host, the full-text index there too),
+   * "flat" (the flat store and the full-text index in this process), or "worker" (both in the search worker, in a
+   * worker thread: as the plugin keeps them where there is no engine host).
    */
-  store?: "host" | "flat";
+  store?: "host" | "flat" | "worker";
   /** The flat store's file precision (default float32). */
   precision?: FlatPrecision;
   onProgress?: (progress: IndexProgress) => void;
@@ -59,6 +61,8 @@ export interface FolderMemory {
   /** Null without an embedding model. */
   vectors: OpenableVectorStore | null;
   engine: EngineClient | null;
+  /** The search worker with `store: "worker"`. */
+  searchWorker: NodeSearchWorker | null;
   indexDir: string;
   close(): Promise<void>;
 }
@@ -78,7 +82,8 @@ export async function openFolderMemory(options: FolderMemoryOptions): Promise<Fo
   let vectors: OpenableVectorStore | null = null;
   let embed: ((texts: string[], signal?: AbortSignal) => Promise<number[][]>) | null = null;
   let modelKey: string | undefined;
-  const flat = options.store === "flat";
+  const flat = options.store === "flat" || options.store === "worker";
+  const searchWorker = options.store === "worker" ? await startNodeSearchWorker({ onNotice: options.onNotice }) : null;
   if (options.embedModel) {
     const path = resolve(options.embedModel);
     engine = createNodeEngine({ model: { path, threads: options.threads, contextSize: 2048 } });
@@ -93,12 +98,13 @@ export async function openFolderMemory(options: FolderMemoryOptions): Promise<Fo
     modelKey = options.embed.modelKey;
   }
   if (flat && embed) vectors = new FlatVectorStore(new FolderVectorFiles(join(indexDir, "vectors")), { precision: options.precision, onNotice: options.onNotice });
+  if (searchWorker && embed) vectors = new RemoteVectorStore(searchWorker.client, { folder: join(indexDir, "vectors"), precision: options.precision });
   const indexStore = new FolderIndexStore(indexDir);
   const indexer = new Indexer({
     vault,
     indexStore,
     // With a host running anyway, the full-text index lives there too (its memory and GC pauses with it).
-    text: engine && !flat ? new RemoteTextStore(engine, indexDir) : new LocalTextStore(indexStore),
+    text: searchWorker ? new RemoteTextStore(searchWorker.client, indexDir) : engine && !flat ? new RemoteTextStore(engine, indexDir) : new LocalTextStore(indexStore),
     vectors,
     embed,
     modelKey,
@@ -114,11 +120,13 @@ export async function openFolderMemory(options: FolderMemoryOptions): Promise<Fo
     search,
     vectors,
     engine,
+    searchWorker,
     indexDir,
     async close() {
       await indexer.close();
       if (vectors) await vectors.flush().catch(() => undefined);
       vault.close();
+      await searchWorker?.close();
       await engine?.shutdown();
     },
   };

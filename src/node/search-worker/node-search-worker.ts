@@ -12,12 +12,18 @@ import type { WorkerFolderFiles } from "../../engine/search-worker/worker-ops";
 import type { FromWorker, MessageEndpoint, ToWorker } from "../../engine/search-worker/protocol";
 import { FolderVectorFiles } from "../folder-vault/folder-vector-files";
 
-/** A worker thread as a dedicated worker sees its scope: messages arrive as `onmessage({data})`. */
+/**
+ * A worker thread as a dedicated worker sees its scope: messages arrive as `onmessage({data})`. The shim alone also
+ * answers "node-heap" (the thread's V8 heap in use, for the benchmark), which the worker's code never sees.
+ */
 const SHIM = [
   'const { parentPort } = require("node:worker_threads");',
   "globalThis.self = globalThis;",
   "globalThis.postMessage = (message, transfer) => parentPort.postMessage(message, transfer);",
-  "parentPort.on('message', (data) => globalThis.onmessage && globalThis.onmessage({ data }));",
+  "parentPort.on('message', (data) => {",
+  "  if (data && data.kind === 'node-heap') return parentPort.postMessage({ kind: 'node-heap', used: require('node:v8').getHeapStatistics().used_heap_size });",
+  "  if (globalThis.onmessage) globalThis.onmessage({ data });",
+  "});",
 ].join("\n");
 
 interface WorkerBuild {
@@ -50,8 +56,10 @@ export function folderFiles(folder: string): WorkerFolderFiles {
 
 export interface NodeSearchWorker {
   client: SearchWorkerClient;
-  /** The worker thread (for its heap statistics, and to end it). */
+  /** The worker thread. */
   thread: Worker;
+  /** Bytes of V8 heap the worker thread uses now. */
+  heapUsed(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -60,9 +68,14 @@ export async function startNodeSearchWorker(options: { onNotice?: (message: stri
   const { source, global } = await workerScript();
   const languages = `globalThis[${JSON.stringify(global)}] = ${JSON.stringify(ALL_LANGUAGES)};`;
   const thread = new Worker(`${SHIM}\n${languages}\n${source}`, { eval: true });
+  const heapWaiters: ((bytes: number) => void)[] = [];
   const endpoint: MessageEndpoint<FromWorker, ToWorker> = {
     post: (message, transfer) => thread.postMessage(message, transfer ?? []),
-    listen: (handler) => void thread.on("message", handler),
+    listen: (handler) =>
+      void thread.on("message", (message: FromWorker | { kind: "node-heap"; used: number }) => {
+        if (message.kind === "node-heap") heapWaiters.shift()?.(message.used);
+        else handler(message);
+      }),
   };
   const client = new SearchWorkerClient(endpoint, { files: options.files ?? folderFiles, onNotice: options.onNotice, terminate: () => void thread.terminate() });
   thread.on("error", (err) => client.fail(err));
@@ -70,6 +83,11 @@ export async function startNodeSearchWorker(options: { onNotice?: (message: stri
   return {
     client,
     thread,
+    heapUsed: () =>
+      new Promise((resolve) => {
+        heapWaiters.push(resolve);
+        thread.postMessage({ kind: "node-heap" });
+      }),
     async close() {
       client.close();
       await thread.terminate();

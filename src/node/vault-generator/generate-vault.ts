@@ -1,7 +1,8 @@
 /**
  * Writes a synthetic but realistic vault for benchmarks: daily notes, projects, people, meetings,
  * areas and reference notes in folders; sizes from a log-normal spread (median about 1.5 KB, a few
- * long notes near 20 KB); frontmatter, headings, tasks, tags and wikilinks between notes. Seeded, so
+ * long notes near 20 KB, and with `longEvery` a few of 60-200 KB); frontmatter, headings, tasks, tags and wikilinks
+ * between notes, words from a Zipf vocabulary. Seeded, so
  * the same options always write the same vault.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -14,6 +15,8 @@ export interface GenerateOptions {
   notes?: number;
   /** PRNG seed (default 42). */
   seed?: number;
+  /** Every n-th note is a long one, 60 to 200 KB (a book's notes, a pasted transcript); default 0: none. */
+  longEvery?: number;
 }
 
 export interface GeneratedVault {
@@ -104,7 +107,8 @@ export function generateVault(root: string, options: GenerateOptions = {}): Gene
   let bytes = 0;
   for (let i = 0; i < count; i++) {
     // Log-normal size: median ~1.5 KB, long tail to ~20 KB.
-    const target = Math.min(20_000, Math.round(Math.exp(Math.log(1500) + 0.9 * gaussian(rand))));
+    const long = (options.longEvery ?? 0) > 0 && i % options.longEvery! === options.longEvery! - 1;
+    const target = long ? 60_000 + Math.round(rand() * 140_000) : Math.min(20_000, Math.round(Math.exp(Math.log(1500) + 0.9 * gaussian(rand))));
     const tags = Array.from({ length: Math.floor(rand() * 3) }, () => pick(TAGS));
     const lines: string[] = ["---", `created: 2024-${String(1 + (i % 12)).padStart(2, "0")}-${String(1 + (i % 28)).padStart(2, "0")}`];
     if (tags.length) lines.push("tags:", ...[...new Set(tags)].map((t) => `  - ${t}`));
