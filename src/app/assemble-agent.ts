@@ -8,6 +8,7 @@ import { Agent } from "../core/agent/agent";
 import type { Conversation } from "../core/agent/conversation";
 import type { AgentOptions } from "../core/agent/options";
 import { SubsetCache, type GrammarOptions } from "../core/grammar";
+import { VaultTagSet } from "../core/grammar/vault-tags";
 import { prefetchWithStaged } from "../core/memory/staging-prefetch";
 import type { MemoryPrefetch, TranscriptSink } from "../core/ports/agent";
 import type { Engine } from "../core/ports/engine";
@@ -136,9 +137,12 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
     fetch: choices.catalog.network ? ports.fetch : undefined,
     memory: ports.memory?.(),
   };
-  const notes = noteNames(ports.vault, router);
   const grounding = choices.grounding === false ? undefined : vaultPathsFor(ports.vault, toolContext);
   grammars.setVaultPaths(grounding?.paths);
+  // The vault's tags, read with the notes' property keys: tag args then name a tag that exists.
+  const tags = grounding ? new VaultTagSet() : undefined;
+  grammars.setVaultTags(tags);
+  const notes = noteNames(ports.vault, router, tags);
   const daily = dailySettings(ports.readConfigFile, toolContext.settings, choices.tools);
   const journal = ports.journal ? new ChangeJournal(ports.journal, choices.journal) : undefined;
   const agentWith = (options: Partial<AgentOptions> | undefined): Agent => {
@@ -193,12 +197,12 @@ const PROPERTY_READS_PER_REFRESH = 2000;
 
 /**
  * Keeps the router's list of note names (a name in a message reads as "about a note") and the property keys the notes
- * use (a question naming one looks in the notes) in step with the vault. Keys are read from each note's metadata once
+ * use (a question naming one looks in the notes) in step with the vault, and the vault's tags for grounded tag args. Keys are read from each note's metadata once
  * and again only when its modification time changes, a bounded number per refresh.
  */
-function noteNames(vault: VaultPort, router: CatalogRouter): { refresh: () => Promise<void>; refreshIfStale: () => Promise<void>; stop: () => void } {
+function noteNames(vault: VaultPort, router: CatalogRouter, tags?: VaultTagSet): { refresh: () => Promise<void>; refreshIfStale: () => Promise<void>; stop: () => void } {
   let stale = true;
-  const keysOf = new Map<string, { mtime: number; keys: string[] }>();
+  const keysOf = new Map<string, { mtime: number; keys: string[]; tags: string[] }>();
   const refresh = async (): Promise<void> => {
     stale = false;
     try {
@@ -213,9 +217,10 @@ function noteNames(vault: VaultPort, router: CatalogRouter): { refresh: () => Pr
           break;
         }
         const meta = await vault.metadata(f.path).catch(() => null);
-        keysOf.set(f.path, { mtime: f.mtime, keys: Object.keys(meta?.frontmatter ?? {}) });
+        keysOf.set(f.path, { mtime: f.mtime, keys: Object.keys(meta?.frontmatter ?? {}), tags: meta?.tags ?? [] });
       }
       router.setNotes(files.map((f) => f.path), new Set([...keysOf.values()].flatMap((e) => e.keys)));
+      tags?.set([...keysOf.values()].flatMap((e) => e.tags));
     } catch {
       stale = true; // Listed again before the next turn.
     }

@@ -84,6 +84,9 @@ export class ToolRegistry implements ToolCatalog {
     for (const p of [...(definition.existingPaths ?? []), ...(definition.newPaths ?? [])]) {
       if (!(definition.pathArgs ?? []).includes(p)) throw new ToolRegistryError(`Tool "${name}" marks "${p}" as an existing or new path, but it is not in pathArgs.`);
     }
+    for (const a of definition.tagArgs ?? []) {
+      if (!keys.includes(a)) throw new ToolRegistryError(`Tool "${name}" grounds "${a}" in the vault's tags, but "${a}" is not one of its args.`);
+    }
     for (const a of Object.values(definition.noteArgs ?? {})) {
       if (!keys.includes(a) || !(definition.existingPaths ?? []).includes("path")) throw new ToolRegistryError(`Tool "${name}" grounds "${a}" in its note, but "${a}" is not an arg or "path" is not an existing path.`);
     }
@@ -159,8 +162,8 @@ export class ToolRegistry implements ToolCatalog {
     const picked = names ? names.map((n) => this.byName.get(n)).filter((t): t is RegisteredTool => !!t) : this.list();
     return picked.map((t) => {
       const d = t.definition;
-      if (!d.existingPaths?.length) return { name: d.name, schema: t.schema };
-      return { name: d.name, schema: t.schema, grounding: { existingPaths: d.existingPaths, ...d.noteArgs } };
+      if (!d.existingPaths?.length && !d.tagArgs?.length) return { name: d.name, schema: t.schema };
+      return { name: d.name, schema: t.schema, grounding: { existingPaths: d.existingPaths ?? [], ...d.noteArgs, ...(d.tagArgs?.length ? { tags: d.tagArgs } : {}) } };
     });
   }
 

@@ -61,6 +61,7 @@ const notesWithTag = defineTool({
   }),
   aliases: { name: "tag", tags: "tag", max: "limit" },
   effect: "read",
+  tagArgs: ["tag"],
   async handler(args, ctx) {
     const tag = normalizeTag(args.tag);
     const paths = (await tagsByNote(ctx))

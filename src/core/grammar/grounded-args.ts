@@ -6,7 +6,8 @@
  * - The generic variant: every existing-path arg is one of the vault's paths (the path rule); when the tool also has
  *   a heading or find arg, its `path` is one of the paths outside the conversation's context (the "other" rule).
  * - One variant per note in context: `path` is that note (with or without `.md`), `heading` one of its headings,
- *   `find` one of its texts, and a property `key` one of its properties' keys. The variants' path sets are disjoint, so every call names what exists.
+ *   `find` one of its texts, and a property `key` one of its properties' keys.
+ * - Tag args name one of the vault's tags (the tag rule, vault-tags.ts), in every variant. The variants' path sets are disjoint, so every call names what exists.
  */
 import type { JsonSchema, ToolGrounding } from "./types";
 
@@ -27,11 +28,13 @@ export interface EnvelopeGrounding {
   paths: boolean;
   /** Whether any path remains outside the notes in context. */
   other: boolean;
+  /** Whether the vault has tags (else tag args stay free text). */
+  tags?: boolean;
   notes: GroundedNote[];
 }
 
 /** The placeholder texts; letters only, so each prints unchanged inside a GBNF literal. */
-export const PLACEHOLDER = { path: "QQgroundedpathQQ", other: "QQgroundedotherQQ", text: (i: number) => `QQgroundedtext${i}QQ` } as const;
+export const PLACEHOLDER = { path: "QQgroundedpathQQ", other: "QQgroundedotherQQ", tag: "QQgroundedtagQQ", text: (i: number) => `QQgroundedtext${i}QQ` } as const;
 
 /** Longest heading the tools' heading arg allows. */
 const MAX_HEADING_CHARS = 200;
@@ -40,15 +43,17 @@ const MAX_KEY_CHARS = 100;
 
 /** The args schemas whose union is the tool's grounded args (empty when nothing is grounded). */
 export function groundedVariants(schema: JsonSchema, g: ToolGrounding, grounding: EnvelopeGrounding): JsonSchema[] {
-  if (typeof schema !== "object" || !grounding.paths) return [];
+  if (typeof schema !== "object") return [];
   const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const tagKeys = grounding.tags ? (g.tags ?? []).filter((k) => k in props) : [];
+  if (!grounding.paths) return tagKeys.length ? [withTags({ ...schema, properties: { ...props } }, tagKeys)] : [];
   const dependants = [g.heading, g.find, g.key].filter((k): k is string => !!k && k in props);
   const withNotes = dependants.length > 0 && "path" in props && g.existingPaths.includes("path") && grounding.notes.length > 0;
   const variants: JsonSchema[] = [];
   if (!withNotes || grounding.other) {
     const p = { ...props };
     for (const key of g.existingPaths) if (key in p) p[key] = { ...p[key], const: withNotes && key === "path" ? PLACEHOLDER.other : PLACEHOLDER.path };
-    variants.push({ ...schema, properties: p });
+    variants.push(withTags({ ...schema, properties: p }, tagKeys));
   }
   if (!withNotes) return variants;
   grounding.notes.forEach((note, i) => {
@@ -70,14 +75,22 @@ export function groundedVariants(schema: JsonSchema, g: ToolGrounding, grounding
       else delete p[g.key];
     }
     if (g.find && g.find in p && note.text) p[g.find] = { ...p[g.find], const: PLACEHOLDER.text(i) };
-    variants.push({ ...schema, properties: p });
+    variants.push(withTags({ ...schema, properties: p }, tagKeys));
   });
   return variants;
 }
 
+/** The variant with each tag arg standing for the vault's tag rule (its properties object is the variant's own). */
+function withTags(schema: Exclude<JsonSchema, boolean>, keys: string[]): JsonSchema {
+  const p = schema.properties as Record<string, Record<string, unknown>>;
+  for (const key of keys) p[key] = { ...p[key], const: PLACEHOLDER.tag };
+  return schema;
+}
+
 /** Replaces the placeholders in printed GBNF by references to the rules that admit the real values. */
-export function substitutePlaceholders(gbnf: string, rules: { path?: string; other?: string; texts: (string | undefined)[] }): string {
+export function substitutePlaceholders(gbnf: string, rules: { path?: string; other?: string; tag?: string; texts: (string | undefined)[] }): string {
   let out = gbnf;
+  if (rules.tag) out = out.split(PLACEHOLDER.tag).join(`" ${rules.tag} "`);
   if (rules.path) out = out.split(PLACEHOLDER.path).join(`" ${rules.path} "`);
   if (rules.other) out = out.split(PLACEHOLDER.other).join(`" ${rules.other} "`);
   rules.texts.forEach((name, i) => {

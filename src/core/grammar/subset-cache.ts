@@ -4,6 +4,7 @@ import type { GroundingContext } from "../ports/agent";
 import { resolveGrammarOptions, type CompiledGrammar, type GrammarOptions, type GrammarTool } from "./types";
 import { VaultGrounding } from "./vault-grounding";
 import type { VaultPathIndex } from "./vault-paths";
+import type { VaultTagSet } from "./vault-tags";
 
 /** Path args get an `enum` of the vault's paths in the JSON Schema form up to this many paths (servers cap enums). */
 export const MAX_ENUM_PATHS = 500;
@@ -37,6 +38,11 @@ export class SubsetCache {
   /** Grounds the args tools mark (existing paths, headings, edit text) in this vault's paths from now on. */
   setVaultPaths(paths: VaultPathIndex | undefined): void {
     this.grounding = paths ? new VaultGrounding(paths) : undefined;
+  }
+
+  /** Grounds tag args in this vault's tags from now on (after setVaultPaths; without grounding, nothing). */
+  setVaultTags(tags: VaultTagSet | undefined): void {
+    if (this.grounding) this.grounding.tags = tags;
   }
 
   /** The vault's paths the grammars are grounded in, if any. */
@@ -75,16 +81,22 @@ export class SubsetCache {
     const paths = this.grounding?.paths;
     // Existing-path args as an enum of the vault's paths where the server can take it; beyond that the gatekeeper
     // checks the path after generation and offers the nearest ones.
-    const grounded = paths?.ready && paths.size > 0 && paths.size <= MAX_ENUM_PATHS ? tools.map((t) => withPathEnum(t, [...paths.paths()].sort())) : tools;
+    let grounded = paths?.ready && paths.size > 0 && paths.size <= MAX_ENUM_PATHS ? tools.map((t) => withPathEnum(t, [...paths.paths()].sort())) : tools;
+    const tags = this.grounding?.tags;
+    if (tags && tags.size > 0 && tags.size <= MAX_ENUM_PATHS) grounded = grounded.map((t) => withEnum(t, t.grounding?.tags ?? [], tags.list().flatMap((tag) => [tag, `#${tag}`])));
     return envelopeJsonSchema(grounded, { ...o, mode: mode ?? o.mode });
   }
 }
 
 /** The tool with an `enum` of these paths on each of its existing-path args. */
 function withPathEnum(tool: GrammarTool, paths: string[]): GrammarTool {
-  const keys = tool.grounding?.existingPaths ?? [];
+  return withEnum(tool, tool.grounding?.existingPaths ?? [], paths);
+}
+
+/** The tool with an `enum` of these values on each of the named args. */
+function withEnum(tool: GrammarTool, keys: string[], values: string[]): GrammarTool {
   if (keys.length === 0 || typeof tool.schema !== "object") return tool;
   const props = { ...((tool.schema.properties ?? {}) as Record<string, Record<string, unknown>>) };
-  for (const k of keys) if (props[k]) props[k] = { ...props[k], enum: paths };
+  for (const k of keys) if (props[k]) props[k] = { ...props[k], enum: values };
   return { ...tool, schema: { ...tool.schema, properties: props } };
 }

@@ -21,6 +21,8 @@ export interface ToolGrounding {
   find?: string;
   /** An arg that is one of the property (frontmatter) keys of the note the `path` arg names (notes in context). */
   key?: string;
+  /** Args that name one of the vault's tags (with or without `#`). */
+  tags?: string[];
 }
 
 /** Compiler options; every default is stated. */

@@ -11,6 +11,7 @@ import { substitutePlaceholders, type EnvelopeGrounding } from "./grounded-args"
 import { noteTextRules } from "./note-text";
 import { resolveGrammarOptions, type CompiledGrammar, type GrammarOptions, type GrammarTool } from "./types";
 import { VaultPathIndex, jsonContent, utf8Bytes } from "./vault-paths";
+import type { VaultTagSet } from "./vault-tags";
 import { fnv1a36 } from "../text/fnv";
 
 /** Notes in context grounded at most (the most recent ones). */
@@ -29,11 +30,16 @@ export class VaultGrounding {
   /** Finished grammars by skeleton key + vault version. */
   private readonly done = new Map<string, CompiledGrammar>();
 
+  /** The vault's tags, when the assembly keeps them (tag args stay free text without). */
+  tags?: VaultTagSet;
+
   constructor(readonly paths: VaultPathIndex) {}
 
   /** Whether these tools in this mode get a grounded grammar. */
   applies(tools: GrammarTool[], mode: "dynamic" | "static"): boolean {
-    return this.paths.ready && mode === "dynamic" && tools.some((t) => t.grounding && t.grounding.existingPaths.length > 0);
+    if (mode !== "dynamic") return false;
+    const byPath = this.paths.ready && tools.some((t) => t.grounding && t.grounding.existingPaths.length > 0);
+    return byPath || (!!this.tags?.size && tools.some((t) => t.grounding?.tags?.length));
   }
 
   /** Drops every compiled grammar (the catalog or the options changed). */
@@ -48,15 +54,17 @@ export class VaultGrounding {
     const notes = dependent ? this.contextNotes(context) : [];
     const maxFind = findChars(tools);
     const textRules = notes.map((n) => this.textRule(n.text, maxFind));
-    const all = this.paths.rules();
+    const all = this.paths.ready ? this.paths.rules() : null;
     const other = notes.length ? this.paths.rules(new Set(notes.map((n) => n.path))) : all;
+    const tagRules = tools.some((t) => t.grounding?.tags?.length) ? (this.tags?.rules() ?? null) : null;
     const grounding: EnvelopeGrounding = {
       paths: all !== null,
       other: other !== null,
+      ...(tagRules ? { tags: true } : {}),
       notes: notes.map((n, i) => ({ path: n.path, headings: n.headings, ...(n.keys?.length ? { keys: n.keys } : {}), text: textRules[i] !== null })),
     };
     const skeletonKey = `${key}\u001f${JSON.stringify(grounding)}\u001f${textRules.map((r) => r?.root ?? "").join(",")}`;
-    const doneKey = `${skeletonKey}\u001f${this.paths.version}`;
+    const doneKey = `${skeletonKey}\u001f${this.paths.version}\u001f${tagRules ? this.tags!.version : ""}`;
     const hit = this.done.get(doneKey);
     if (hit) return hit;
     let skeleton = this.skeletons.get(skeletonKey);
@@ -64,12 +72,13 @@ export class VaultGrounding {
       skeleton = compileEnvelopeGrammar(tools, options, grounding);
       remember(this.skeletons, skeletonKey, skeleton);
     }
-    const parts = [substitutePlaceholders(skeleton.gbnf, { path: all?.root, other: notes.length ? other?.root : all?.root, texts: textRules.map((r) => r?.root) })];
+    const parts = [substitutePlaceholders(skeleton.gbnf, { path: all?.root, other: notes.length ? other?.root : all?.root, tag: tagRules?.root, texts: textRules.map((r) => r?.root) })];
     if (all) parts.push(all.text);
+    if (tagRules) parts.push(tagRules.text);
     // The excluded tree's own rules (suffix -x); its other folders are the shared ones already printed.
     if (other && other !== all) parts.push(other.own);
     for (const r of new Set(textRules)) if (r) parts.push(r.text);
-    const maxBytes = plain.maxBytes + extraBytes(tools, options, this.paths.longestBytes(), notes, textRules);
+    const maxBytes = plain.maxBytes + extraBytes(tools, options, this.paths.longestBytes(), notes, textRules, tagRules?.maxBytes ?? 0);
     const compiled: CompiledGrammar = { gbnf: parts.join(""), maxBytes, relaxations: plain.relaxations, caps: plain.caps };
     remember(this.done, doneKey, compiled);
     return compiled;
@@ -104,7 +113,7 @@ type TextRules = { root: string; text: string; maxBytes: number };
  * Bytes a grounded envelope may have beyond the plain one (whose byte bound may come from clamped, shorter strings):
  * per call, every grounded value at its longest, times the calls an envelope holds.
  */
-function extraBytes(tools: GrammarTool[], options: GrammarOptions, pathBytes: number, notes: GroundingContext["notes"], texts: (TextRules | null)[]): number {
+function extraBytes(tools: GrammarTool[], options: GrammarOptions, pathBytes: number, notes: GroundingContext["notes"], texts: (TextRules | null)[], tagBytes: number): number {
   const headingBytes = Math.max(0, ...notes.flatMap((n) => n.headings.map((h) => utf8Bytes(jsonContent(h)))));
   const keyBytes = Math.max(0, ...notes.flatMap((n) => (n.keys ?? []).map((k) => utf8Bytes(jsonContent(k)))));
   const textBytes = Math.max(0, ...texts.map((t) => t?.maxBytes ?? 0));
@@ -112,7 +121,7 @@ function extraBytes(tools: GrammarTool[], options: GrammarOptions, pathBytes: nu
   for (const t of tools) {
     const g = t.grounding;
     if (!g) continue;
-    perCall = Math.max(perCall, g.existingPaths.length * pathBytes + (g.heading ? headingBytes : 0) + (g.find ? textBytes : 0) + (g.key ? keyBytes : 0));
+    perCall = Math.max(perCall, g.existingPaths.length * pathBytes + (g.heading ? headingBytes : 0) + (g.find ? textBytes : 0) + (g.key ? keyBytes : 0) + (g.tags?.length ?? 0) * tagBytes);
   }
   return perCall * resolveGrammarOptions(options).maxToolCalls;
 }

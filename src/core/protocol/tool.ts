@@ -47,6 +47,8 @@ export interface ToolDefinition<Args extends z.ZodObject = z.ZodObject> {
   newPaths?: string[];
   /** Args that depend on the note the `path` arg names: a heading of it, text of it (an edit's `find`), or one of its properties' keys. */
   noteArgs?: { heading?: string; find?: string; key?: string };
+  /** Args that name one of the vault's tags, with or without `#` (the grammar admits only those). */
+  tagArgs?: string[];
   /** For write/destructive tools: what the confirmation shows. */
   preview?(args: z.infer<Args>, ctx: ToolContext): Promise<ToolPreview>;
   handler(args: z.infer<Args>, ctx: ToolContext): Promise<ToolResult>;

@@ -48,6 +48,28 @@ describe("grounded calls in a conversation", () => {
     expect(second.toolResults[0].content).toContain("Renew car insurance");
   });
 
+  it("a tag the vault has is callable and one it lacks is not; a tag added between two messages becomes callable", async () => {
+    const seen: { work: boolean; missing: boolean; added: boolean }[] = [];
+    const look = (request: GenerateRequest) =>
+      seen.push({ work: admits(request, "tags:notes", { tag: "#work/alpha" }), missing: admits(request, "tags:notes", { tag: "gardening" }), added: admits(request, "tags:notes", { tag: "gardening/roses" }) });
+    const { agent, headless } = await setup([
+      (request) => (look(request), envelope([{ name: "tags:notes", args: { tag: "work" } }])),
+      envelope([], "Found them."),
+      (request) => (look(request), envelope([{ name: "tags:notes", args: { tag: "gardening" } }])),
+      envelope([], "Found it."),
+    ]);
+    const first = await agent.runTurn("which notes are tagged #work?");
+    expect(first.toolResults[0]).toMatchObject({ ok: true });
+    // The person writes a note with a new tag between two messages (Obsidian's create event; here FolderVault's).
+    await headless.vault.create("Roses.md", "# Roses\n\nPrune in March. #gardening/roses\n");
+    const second = await agent.runTurn("and which notes are tagged #gardening?");
+    expect(seen).toEqual([
+      { work: true, missing: false, added: false },
+      { work: true, missing: true, added: true },
+    ]);
+    expect(second.toolResults[0].content).toContain("Roses");
+  });
+
   it("an edit of a note the agent has not read is refused with one sentence that says to read it first; nothing is written", async () => {
     const { agent, dir } = await setup([
       envelope([{ name: "vault:edit", args: { path: "Inbox.md", find: "Renew car insurance", replace: "Renew home insurance" } }]),

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { GbnfRecognizer, SubsetCache } from "../../../src/core/grammar";
 import { GrammarSampler } from "../../../src/core/grammar/sampler";
 import { VaultPathIndex } from "../../../src/core/grammar/vault-paths";
+import { VaultTagSet } from "../../../src/core/grammar/vault-tags";
 import { ToolRegistry } from "../../../src/tools/registry";
 import { createToolCatalog } from "../../../src/tools";
 
@@ -85,6 +86,39 @@ describe("grounded grammar", () => {
     expect(get({ path: "Inbox.md" })).toBe(true);
     // A note outside the context: the key stays free text (the tool lists the note's keys when it misses).
     expect(get({ path: "Projects/Beta.md", key: "anything" })).toBe(true);
+  });
+
+  it("grounds a tag arg in the vault's tags (nested tags bring their parents), with or without #, and follows a change", () => {
+    const { cache } = setup();
+    const tags = new VaultTagSet();
+    tags.set(["#project", "#work/q3", "#café"]);
+    cache.setVaultTags(tags);
+    const call = (tag: string) => envelope([{ name: "tags:notes", args: { tag } }]);
+    const r = new GbnfRecognizer(cache.get(["tags:notes"], "dynamic").gbnf);
+    for (const ok of ["project", "#project", "work", "work/q3", "#work/q3", "café"]) expect(r.accepts(call(ok)), ok).toBe(true);
+    for (const bad of ["projects", "proj", "q3", "work/q4", "##project", ""]) expect(r.accepts(call(bad)), bad).toBe(false);
+    tags.set(["#project", "#archive"]);
+    const after = new GbnfRecognizer(cache.get(["tags:notes"], "dynamic").gbnf);
+    expect(after.accepts(call("archive"))).toBe(true);
+    expect(after.accepts(call("work/q3"))).toBe(false);
+    // Sampled: every tag named is one of the vault's.
+    const sampler = new GrammarSampler(cache.get(["tags:notes", "vault:read"], "dynamic").gbnf, { random: seeded(3) });
+    let named = 0;
+    for (let i = 0; i < 200; i++) {
+      for (const c of (JSON.parse(sampler.sample()) as { tool_calls: { name: string; args: Record<string, string> }[] }).tool_calls) {
+        if (c.name !== "tags:notes") continue;
+        named++;
+        expect(tags.has(c.args.tag), c.args.tag).toBe(true);
+      }
+    }
+    expect(named).toBeGreaterThan(20);
+  });
+
+  it("leaves a tag arg free while the vault has no tags", () => {
+    const { cache } = setup();
+    cache.setVaultTags(new VaultTagSet());
+    const r = new GbnfRecognizer(cache.get(["tags:notes"], "dynamic").gbnf);
+    expect(r.accepts(envelope([{ name: "tags:notes", args: { tag: "anything" } }]))).toBe(true);
   });
 
   it("samples only existing paths and real note text under the grounded grammar", () => {
