@@ -321,11 +321,11 @@ async function runTheme(context, theme) {
   });
 
   await check(`[${theme}] a model download shows its progress and can be cancelled`, async () => {
-    const row = page.locator(".vault-agent-recommended", { hasText: "Qwen2.5 1.5B Instruct" });
+    const row = page.locator(".vault-agent-recommended", { hasText: "Qwen3.5 2B" });
     await row.locator("button", { hasText: "Download" }).click();
     await page.waitForFunction(() => (document.querySelector("progress.vault-agent-progress")?.value ?? 0) > 20_000_000, null, { timeout: WAIT });
     const line = await page.locator(".vault-agent-download-line").textContent();
-    assert(/Qwen2\.5 1\.5B Instruct \(Q4_K_M\) — \d+ MB of 381 MB/.test(line), `progress line was ${line}`);
+    assert(/Qwen3\.5 2B \(Q4_K_M\) — \d+ MB of 381 MB/.test(line), `progress line was ${line}`);
     await page.locator(".vault-agent-download-progress button", { hasText: "Cancel" }).click();
     await page.locator(".vault-agent-download-line .vault-agent-error-text").waitFor({ timeout: WAIT });
     const error = await page.locator(".vault-agent-download-line").textContent();

@@ -6,7 +6,7 @@
 import type { ModelInfo } from "../../core/ports/engine";
 
 /** Families proven by the matrix, by the name the list shows. */
-export const TESTED_FAMILIES = ["Qwen2.5", "Qwen3", "Llama 3", "Phi-3", "Gemma 2", "Gemma 4", "SmolLM3"] as const;
+export const TESTED_FAMILIES = ["Qwen2.5", "Qwen3", "Llama 3", "Phi-3", "Gemma 2", "Gemma 4", "SmolLM3", "Qwen3.5", "LFM2", "Granite 4.0-H"] as const;
 
 const BY_ARCHITECTURE: Record<string, string> = {
   qwen2: "Qwen2.5",
@@ -18,6 +18,9 @@ const BY_ARCHITECTURE: Record<string, string> = {
   smollm3: "SmolLM3",
   mistral3: "Mistral",
   granite: "Granite",
+  qwen35: "Qwen3.5",
+  lfm2: "LFM2",
+  granitehybrid: "Granite 4.0-H",
 };
 
 /** The family name for the list, or undefined when the header does not say. */

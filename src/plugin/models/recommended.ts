@@ -16,27 +16,58 @@ export interface RecommendedModel {
   family: string | null;
 }
 
+/**
+ * Small instruct models people run on laptops in late 2026, each from a family the matrix proves, Q4_K_M (the
+ * usual 4-bit trade-off). Sizes are the model hub's listing where one was found (noted), otherwise the file's
+ * weights at Q4_K_M's ~4.9 bits each: approximate either way, shown before a download and checked against free
+ * disk. Three of the six are hybrids (recurrent layers between attention layers), whose conversations stay
+ * cheap as they grow.
+ */
 export const RECOMMENDED_MODELS: RecommendedModel[] = [
   {
-    name: "Qwen2.5 1.5B Instruct (Q4_K_M)",
-    source: "hf:Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf",
-    approxBytes: 1_120_000_000,
-    note: "Good balance of speed and tool use on most laptops.",
-    family: "qwen2.5",
+    name: "Qwen3.5 2B (Q4_K_M)",
+    source: "hf:unsloth/Qwen3.5-2B-GGUF/Qwen3.5-2B-Q4_K_M.gguf",
+    approxBytes: 1_280_000_000,
+    note: "The default: quick on any laptop, good tool use; Gated DeltaNet layers keep long chats cheap.",
+    family: "qwen3.5",
   },
   {
-    name: "Qwen2.5 0.5B Instruct (Q4_K_M)",
-    source: "hf:Qwen/Qwen2.5-0.5B-Instruct-GGUF/qwen2.5-0.5b-instruct-q4_k_m.gguf",
-    approxBytes: 398_000_000,
-    note: "Smallest and fastest; fine for lookups, weaker at multi-step edits.",
-    family: "qwen2.5",
+    name: "Qwen3.5 4B (Q4_K_M)",
+    source: "hf:unsloth/Qwen3.5-4B-GGUF/Qwen3.5-4B-Q4_K_M.gguf",
+    // Q4_K_M uploads of Qwen3.5-4B are listed at 2.6–2.7 GB.
+    approxBytes: 2_700_000_000,
+    note: "The strongest of the list at multi-step edits; wants 8 GB of memory or a GPU.",
+    family: "qwen3.5",
   },
   {
-    name: "Llama 3.2 3B Instruct (Q4_K_M)",
-    source: "hf:bartowski/Llama-3.2-3B-Instruct-GGUF/Llama-3.2-3B-Instruct-Q4_K_M.gguf",
-    approxBytes: 2_020_000_000,
-    note: "Stronger answers; wants 8 GB of memory or a GPU.",
-    family: "llama3.2",
+    name: "LFM2.5 1.2B Instruct (Q4_K_M)",
+    source: "hf:LiquidAI/LFM2.5-1.2B-Instruct-GGUF/LFM2.5-1.2B-Instruct-Q4_K_M.gguf",
+    approxBytes: 730_000_000,
+    note: "Smallest and fastest (short convolutions, few attention layers): lookups and short edits, also on old machines.",
+    family: "lfm2",
+  },
+  {
+    name: "Gemma 4 E2B Instruct (Q4_K_M)",
+    source: "hf:unsloth/gemma-4-E2B-it-GGUF/gemma-4-E2B-it-Q4_K_M.gguf",
+    // 3.41 GB as listed: the per-layer embeddings make the file larger than the 2B it computes with.
+    approxBytes: 3_410_000_000,
+    note: "Best with notes in many languages; computes like a 2B model, though the file is larger.",
+    family: "gemma4",
+  },
+  {
+    name: "Granite 4.0 H Micro (Q4_K_M)",
+    source: "hf:ibm-granite/granite-4.0-h-micro-GGUF/granite-4.0-h-micro-Q4_K_M.gguf",
+    approxBytes: 1_940_000_000,
+    note: "Mamba-2 layers with a few attention layers: steady on long sessions and long notes.",
+    family: "granite4h",
+  },
+  {
+    name: "SmolLM3 3B (Q4_K_M)",
+    source: "hf:bartowski/HuggingFaceTB_SmolLM3-3B-GGUF/HuggingFaceTB_SmolLM3-3B-Q4_K_M.gguf",
+    // 1.92 GB as listed.
+    approxBytes: 1_920_000_000,
+    note: "Fully open (weights, data and training recipe); a plain attention model for comparison.",
+    family: "smollm3",
   },
   {
     name: "nomic-embed-text v1.5 (Q8_0, embeddings)",
