@@ -16,7 +16,7 @@ import { clip } from "../core/text/clip";
 
 const basePathArg = (what = "Vault-relative path of the .base file, e.g. Projects/Active.base") => z.string().min(1).max(300).describe(what);
 const exprList = (what: string) => z.array(z.string().min(1).max(300)).max(20).optional().describe(what);
-const propertyName = z.string().min(1).max(100).describe("A property: a note property (budget), file.name, file.folder, file.mtime, formula.NAME ...");
+const propertyName = z.string().min(1).max(100).describe("A property: a note property (price), file.name, file.folder, file.mtime, formula.NAME ...");
 const direction = z.enum(["ASC", "DESC"]).optional().describe("ASC (default) or DESC.");
 const sortArg = z.object({ property: propertyName, direction });
 const SUMMARIES = ["Count", "Sum", "Average", "Min", "Max", "Range", "Median", "Stddev", "Earliest", "Latest", "Checked", "Unchecked", "Empty", "Filled", "Unique", "Distinct"] as const;
@@ -31,7 +31,7 @@ const viewArg = z.object({
   group_by: sortArg.optional().describe("Group rows by this property."),
   summaries: z.array(summaryArg).max(20).optional().describe("Summaries shown under the view."),
 });
-const formulaArg = z.object({ name: z.string().min(1).max(100).describe("Formula name (used as formula.NAME)."), expression: z.string().max(500).describe("A Bases expression, e.g. budget / hours; empty removes the formula.") });
+const formulaArg = z.object({ name: z.string().min(1).max(100).describe("Formula name (used as formula.NAME)."), expression: z.string().max(500).describe("A Bases expression, e.g. price / hours; empty removes the formula.") });
 
 /** A `.base` path the model wrote: cleaned, `.base` added when there is no extension. */
 function basePath(raw: string, ctx: ToolContext): string {
@@ -75,18 +75,18 @@ const query = defineTool({
   description:
     "Compute over notes' properties exactly: filter notes (Bases expressions such as status == \"active\", file.inFolder(\"Projects\"), file.hasTag(\"book\")), sort, limit and summarize (Count, Sum, Average, Min, Max, Distinct...). Also runs a .base file's view. Use it for how many, totals, averages and which notes match.",
   routingHints: [
-    "how many projects are active", "add up the budgets of the projects", "total hours across all notes", "average rating of my books",
+    "how many projects are active", "add up the cost of the projects", "total hours across all notes", "average rating of my books",
     "projects whose status is done", "run the base view", "sum of the property", "which notes have a property greater than",
   ],
   args: z.object({
     path: basePathArg("A .base file whose view to run; omit for an ad-hoc query over every note.").optional(),
     view: z.string().min(1).max(100).optional().describe("The view's name (default the base's first view)."),
     folder: z.string().min(1).max(300).optional().describe("Only notes in this folder (and its subfolders)."),
-    filters: exprList("Conditions every note meets (all must hold), e.g. status == \"active\", owner == \"Priya\", budget > 1000."),
+    filters: exprList("Conditions every note meets (all must hold), e.g. status == \"active\", owner == \"Priya\", price > 1000."),
     sort: z.array(sortArg).max(5).optional().describe("Sort keys (replace the view's)."),
     limit: z.number().int().min(1).max(10000).optional().describe("At most this many rows."),
     properties: z.array(propertyName).max(20).optional().describe("Properties to show for each note."),
-    summaries: z.array(summaryArg).max(10).optional().describe("Summaries over the matching notes, e.g. Sum of budget."),
+    summaries: z.array(summaryArg).max(10).optional().describe("Summaries over the matching notes, e.g. Sum of price."),
     group_by: propertyName.optional().describe("Group the notes by this property (summaries per group)."),
   }),
   aliases: { ...PATH_ALIASES, base: "path", filter: "filters", where: "filters", columns: "properties", groupBy: "group_by" },

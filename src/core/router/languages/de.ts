@@ -38,7 +38,7 @@ export const de: RouterLanguage = {
   personal: ["mein\\w*", "unser\\w*", "wir (?:haben|hatten) (?:\\w+ ){0,4}ge\\w+", "(?:ich|wir) (?:\\w+ ){0,4}\\w+ (?:habe|hab|haben|hatte|hatten)", "tur-?code", "zugangscode", "alarmcode", "habe ich", "hab ich", "hatte ich", "haben wir", "hatten wir", "ich (?:habe|hab|hatte) (?:\\w+ ){0,4}ge\\w+", "telefon\\w*", "handynummer", "e-?mail-?adresse", "anschrift", "passwort", "kennwort", "pin", "wlan", "wi-?fi", "geburtstag", "ansprechpartner\\w*", "termin\\w*", "kontonummer", "iban"],
   recall: ["bevorzug\\w*", "lieblings\\w*", "mag ich"],
   hints: {
-    "base:query": ["Wie viele Projekte sind aktiv?", "Summiere das Budget aller aktiven Projekte von Priya", "Wie hoch ist die durchschnittliche Bewertung meiner Bücher?", "Wie viele Stunden insgesamt über alle Projekte?"],
+    "base:query": ["Wie viele Projekte sind aktiv?", "Summiere die Kosten aller aktiven Projekte von Priya", "Wie hoch ist die durchschnittliche Bewertung meiner Bücher?", "Wie viele Stunden insgesamt über alle Projekte?"],
     "base:read": ["Was zeigt die Base Projekte.base?", "Erkläre die Filter dieser Base"],
     "base:create": ["Erstelle eine Base, die meine Bücher als Tabelle zeigt", "Leg eine .base-Datei der aktiven Projekte an, sortiert nach Fälligkeit"],
     "base:edit": ["Füge der Base eine Ansicht hinzu", "Ändere den Filter von Projekte.base"],

@@ -40,7 +40,7 @@ export const en: RouterLanguage = {
   personal: ["my", "our", "(?:door|gate|alarm|access|entry|pin) code", "did i", "have i", "had i", "do i have", "i've", "did we", "have we", "phone", "phone number", "telephone", "e-?mail address", "home address", "password", "passcode", "pin", "wi-?fi", "birthday", "contact person", "appointment", "account number", "iban"],
   recall: ["prefer\\w*", "favou?rite", "told you", "do i like"],
   hints: {
-    "base:query": ["How many of my projects are active?", "Add up the budgets of the active projects Priya owns", "What is the average rating of my books?", "Total hours logged across all projects"],
+    "base:query": ["How many of my projects are active?", "Add up the cost of the active projects Priya owns", "What is the average rating of my books?", "Total hours logged across all projects"],
     "base:read": ["What does the base Projects.base show?", "Explain the filters of this base"],
     "base:create": ["Create a base that shows my books as a table", "Make a .base file of the active projects sorted by due date"],
     "base:edit": ["Add a view to the base", "Change the filter of Projects.base"],

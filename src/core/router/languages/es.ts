@@ -39,7 +39,7 @@ export const es: RouterLanguage = {
   personal: ["mis? \\w+", "nuestr[oa]s?", "hemos \\w+", "codigo de (?:la puerta|acceso|la alarma)", "(?:yo )?he \\w+(?:ado|ido|cho|to)", "telefono", "e-?mail", "correo", "contrasena", "clave", "wi-?fi", "cumpleanos", "contacto", "cita", "iban"],
   recall: ["prefier\\w*", "prefer\\w*", "favorit[oa]s?"],
   hints: {
-    "base:query": ["¿Cuántos de mis proyectos están activos?", "Suma el presupuesto de todos los proyectos activos de Priya", "¿Cuál es la valoración media de mis libros?", "Total de horas en todos los proyectos"],
+    "base:query": ["¿Cuántos de mis proyectos están activos?", "Suma el coste de todos los proyectos activos de Priya", "¿Cuál es la valoración media de mis libros?", "Total de horas en todos los proyectos"],
     "base:read": ["¿Qué muestra la base Proyectos.base?", "Explica los filtros de esta base"],
     "base:create": ["Crea una base que muestre mis libros como tabla", "Haz un archivo .base de los proyectos activos ordenados por fecha"],
     "base:edit": ["Añade una vista a la base", "Cambia el filtro de Proyectos.base"],

@@ -38,7 +38,7 @@ export const fr: RouterLanguage = {
   personal: ["mon", "mes (?!de |que )\\w+", "notre", "nous avons", "digicode", "code (?:de la porte|d'acces|de l'alarme)", "ai-je", "avais-je", "avons-nous", "que j'ai", "j'ai (?:\\w+ ){0,2}\\w{3,}(?:e|i|is|it|u)", "telephone", "e-?mail", "courriel", "mot de passe", "wi-?fi", "anniversaire", "contact", "rendez-vous", "iban"],
   recall: ["prefer\\w*", "favori\\w*"],
   hints: {
-    "base:query": ["Combien de mes projets sont actifs ?", "Additionne le budget de tous les projets actifs de Priya", "Quelle est la note moyenne de mes livres ?", "Total des heures sur tous les projets"],
+    "base:query": ["Combien de mes projets sont actifs ?", "Additionne le coût de tous les projets actifs de Priya", "Quelle est la note moyenne de mes livres ?", "Total des heures sur tous les projets"],
     "base:read": ["Que montre la base Projets.base ?", "Explique les filtres de cette base"],
     "base:create": ["Une nouvelle base Obsidian de mes livres en tableau", "Fais un fichier .base des projets actifs triés par échéance"],
     "base:edit": ["Ajoute une vue à la base", "Change le filtre de Projets.base"],

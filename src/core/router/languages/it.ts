@@ -38,7 +38,7 @@ export const it: RouterLanguage = {
   personal: ["mio", "mia", "miei", "mie", "nostr[oaie]", "abbiamo \\w+", "codice (?:della porta|d'accesso|dell'allarme)", "ho \\w+(?:ato|uto|ito|so|to)", "avevo", "telefono", "e-?mail", "password", "wi-?fi", "compleanno", "referente", "contatto", "appuntamento", "iban"],
   recall: ["prefer\\w*", "preferit[oaie]"],
   hints: {
-    "base:query": ["Quanti dei miei progetti sono attivi?", "Somma il budget di tutti i progetti attivi di Priya", "Qual è la valutazione media dei miei libri?", "Totale delle ore su tutti i progetti"],
+    "base:query": ["Quanti dei miei progetti sono attivi?", "Somma il costo di tutti i progetti attivi di Priya", "Qual è la valutazione media dei miei libri?", "Totale delle ore su tutti i progetti"],
     "base:read": ["Cosa mostra la base Progetti.base?", "Spiega i filtri di questa base"],
     "base:create": ["Crea una base che mostri i miei libri come tabella", "Fai un file .base dei progetti attivi ordinati per scadenza"],
     "base:edit": ["Aggiungi una vista alla base", "Cambia il filtro di Progetti.base"],

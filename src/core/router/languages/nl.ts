@@ -38,7 +38,7 @@ export const nl: RouterLanguage = {
   personal: ["mijn", "onze?", "deurcode", "toegangscode", "heb ik", "had ik", "hebben we", "ik (?:heb|had) (?:\\w+ ){0,4}ge\\w+", "telefoon\\w*", "e-?mail\\w*", "wachtwoord", "wi-?fi", "verjaardag", "contactpersoon", "afspraak", "iban"],
   recall: ["voorkeur\\w*", "favoriet\\w*", "liefst"],
   hints: {
-    "base:query": ["Hoeveel van mijn projecten zijn actief?", "Tel het budget van alle actieve projecten van Priya op", "Wat is de gemiddelde score van mijn boeken?", "Totaal aantal uren over alle projecten"],
+    "base:query": ["Hoeveel van mijn projecten zijn actief?", "Tel de kosten van alle actieve projecten van Priya op", "Wat is de gemiddelde score van mijn boeken?", "Totaal aantal uren over alle projecten"],
     "base:read": ["Wat laat de base Projecten.base zien?", "Leg de filters van deze base uit"],
     "base:create": ["Maak een base die mijn boeken als tabel toont", "Maak een .base-bestand van de actieve projecten gesorteerd op deadline"],
     "base:edit": ["Voeg een weergave toe aan de base", "Wijzig het filter van Projecten.base"],

@@ -37,7 +37,7 @@ export const pl: RouterLanguage = {
   personal: ["moj\\w*", "nasz\\w*", "\\w+(?:lismy|lysmy)", "kod do drzwi", "\\w+(?:ilem|ilam|alem|alam|elem|elam|ylem|ylam)", "telefon\\w*", "e-?mail\\w*", "hasl\\w*", "wi-?fi", "urodzin\\w*", "kontakt\\w*", "wizyt\\w*", "iban"],
   recall: ["wol\\w*", "ulubion\\w*", "preferuj\\w*"],
   hints: {
-    "base:query": ["Ile moich projektów jest aktywnych?", "Zsumuj budżet wszystkich aktywnych projektów Priyi", "Jaka jest średnia ocena moich książek?", "Ile godzin łącznie we wszystkich projektach?"],
+    "base:query": ["Ile moich projektów jest aktywnych?", "Zsumuj koszt wszystkich aktywnych projektów Priyi", "Jaka jest średnia ocena moich książek?", "Ile godzin łącznie we wszystkich projektach?"],
     "base:read": ["Co pokazuje baza Projekty.base?", "Wyjaśnij filtry tej bazy"],
     "base:create": ["Nowa baza Obsidian z moimi książkami w tabeli", "Zrób plik .base z aktywnymi projektami posortowanymi według terminu"],
     "base:edit": ["Dodaj widok do bazy", "Zmień filtr w Projekty.base"],

@@ -38,7 +38,7 @@ export const pt: RouterLanguage = {
   personal: ["meus?", "minhas?", "noss[oa]s?", "(?:temos|tinhamos) \\w+", "codigo (?:da porta|de acesso|do alarme)", "eu \\w+(?:ei|i)", "(?:eu )?(?:tenho|tinha) \\w+(?:ado|ido)", "telefone", "e-?mail", "senha", "wi-?fi", "aniversario", "contato", "consulta", "iban"],
   recall: ["prefir\\w*", "prefer\\w*", "favorit[oa]s?"],
   hints: {
-    "base:query": ["Quantos dos meus projetos estão ativos?", "Soma o orçamento de todos os projetos ativos da Priya", "Qual é a nota média dos meus livros?", "Total de horas em todos os projetos"],
+    "base:query": ["Quantos dos meus projetos estão ativos?", "Soma o custo de todos os projetos ativos da Priya", "Qual é a nota média dos meus livros?", "Total de horas em todos os projetos"],
     "base:read": ["O que mostra a base Projetos.base?", "Explica os filtros desta base"],
     "base:create": ["Cria uma base que mostre os meus livros como tabela", "Faz um arquivo .base dos projetos ativos ordenados por prazo"],
     "base:edit": ["Adiciona uma vista à base", "Muda o filtro de Projetos.base"],

@@ -38,7 +38,7 @@ export const tr: RouterLanguage = {
   personal: ["benim", "bizim", "kapi kodu", "\\w{3,}(?:dim|dum|tim|tum)", "telefon\\w*", "e-?posta\\w*", "sifre\\w*", "wi-?fi", "dogum gunu\\w*", "iletisim\\w*", "randevu\\w*"],
   recall: ["tercih\\w*", "favori\\w*", "en sevdi\\w*"],
   hints: {
-    "base:query": ["Projelerimden kaçı aktif?", "Priya'nın tüm aktif projelerinin bütçesini topla", "Kitaplarımın ortalama puanı ne?", "Tüm projelerde toplam kaç saat?"],
+    "base:query": ["Projelerimden kaçı aktif?", "Priya'nın tüm aktif projelerinin maliyetini topla", "Kitaplarımın ortalama puanı ne?", "Tüm projelerde toplam kaç saat?"],
     "base:read": ["Projeler.base tabanı neyi gösteriyor?", "Bu tabanın filtrelerini açıkla"],
     "base:create": ["Kitaplarımı tablo olarak gösteren bir taban oluştur", "Aktif projelerin teslim tarihine göre sıralı bir .base dosyasını yap"],
     "base:edit": ["Tabana bir görünüm ekle", "Projeler.base filtresini değiştir"],
