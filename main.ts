@@ -32,6 +32,7 @@ import { StagedReview } from "./src/plugin/chat/memory-review";
 import { mountMemoryReview } from "./src/plugin/chat/memory-review-view";
 import { confirmUndoAnyway } from "./src/plugin/undo/undo-conflict-modal";
 import { registerEditInPlace } from "./src/plugin/editor/edit-command";
+import { linksCanvasAction } from "./src/plugin/links-canvas-command";
 
 export default class VaultAgentPlugin extends Plugin {
   /** Current settings (saved in the plugin's data.json). */
@@ -104,7 +105,8 @@ export default class VaultAgentPlugin extends Plugin {
     const placement = Platform.isPhone ? "tab" : "sidebar";
     this.addRibbonIcon("bot", "Open Vault Agent chat", () => void openChat(this.app.workspace, placement));
     const editInPlace = registerEditInPlace(this, { engine, vault, journal: new ChangeJournal(journal), readiness: () => readinessProblem(this.settings, services, openSettings), journaled: () => void undo.refresh() });
-    registerCommands(this, { session, openChat: async () => void (await openChat(this.app.workspace, placement)), index: (rebuild) => void memory.index(rebuild), editInPlace });
+    registerCommands(this, { session, openChat: async () => void (await openChat(this.app.workspace, placement)), index: (rebuild) => void memory.index(rebuild), editInPlace,
+      canvasOfLinks: linksCanvasAction({ app: this.app, direct: () => agents.directCalls(session.conversation, session), journaled: () => void undo.refresh(), notice: (message) => new Notice(message) }) });
     this.addSettingTab(
       new VaultAgentSettingTab(this.app, this, {
         settings: () => this.settings,

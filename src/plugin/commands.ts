@@ -11,6 +11,8 @@ export interface CommandDeps {
   index(rebuild: boolean): void;
   /** Edit in place (the editor extension); the command is offered only where it is registered. */
   editInPlace?: EditInPlace;
+  /** Builds a canvas of a note's links (journaled); absent: the command is not offered. */
+  canvasOfLinks?: (path: string) => Promise<void>;
 }
 
 /** Ids, for the hotkey filter and tests. */
@@ -25,6 +27,7 @@ export const COMMAND_IDS = [
   "new-conversation",
   "undo-last-change",
   "edit-in-place",
+  "canvas-of-links",
 ] as const;
 
 function lineRange(editor: Editor): string {
@@ -115,6 +118,17 @@ export function registerCommands(plugin: Plugin, deps: CommandDeps): void {
       const edit = deps.editInPlace;
       if (!edit?.available(editor, ctx)) return false;
       if (!checking) edit.open(editor, ctx);
+      return true;
+    },
+  });
+
+  plugin.addCommand({
+    id: "canvas-of-links",
+    name: "Make a canvas of this note's links",
+    editorCheckCallback: (checking: boolean, _editor: Editor, ctx: MarkdownView | MarkdownFileInfo) => {
+      const file = ctx.file;
+      if (!file || !deps.canvasOfLinks) return false;
+      if (!checking) void deps.canvasOfLinks(file.path);
       return true;
     },
   });

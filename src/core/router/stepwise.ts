@@ -66,13 +66,16 @@ const LOOK_BEFORE: Record<string, string> = {
   "vault:append": "vault:read",
   "frontmatter:set": "frontmatter:get",
   "tasks:complete": "tasks:list",
+  "canvas:edit": "canvas:read",
 };
 /** A note named by its path or link. */
 const NAMED_NOTE = /\.(?:md|canvas)(?![\p{L}\p{N}])|\[\[/u;
 /** What a request about notes that must change nothing gets when no tool matched it: find and read. */
 const LOOK_TOOLS = ["vault:search", "vault:read"];
 /** Writers that change a note that exists: the request must find it first when it does not name it. */
-const CHANGES_EXISTING = new Set(["vault:edit", "vault:append", "vault:move", "vault:delete", "frontmatter:set", "tasks:complete"]);
+const CHANGES_EXISTING = new Set(["vault:edit", "vault:append", "vault:move", "vault:delete", "frontmatter:set", "tasks:complete", "canvas:edit"]);
+/** Writers that gather notes into something new (a canvas of the project's notes): they find the notes first. */
+const GATHERS = new Set(["canvas:create"]);
 /** Readers that give a note's content: any of them on offer lets a request read before it writes. */
 const CONTENT_READERS = new Set(["vault:read", "note:active", "note:selection", "daily:get"]);
 /** Readers that find notes: any of them on offer lets a request find what it acts on. */
@@ -231,7 +234,7 @@ function readersFirst(
   }
   // A folder named is listed ("every note in Projects/"); when nothing on offer finds notes, in a request of several
   // steps or one that changes notes that exist, notes described are searched (a note named by path or link needs none).
-  const changes = offered.some((n) => CHANGES_EXISTING.has(n));
+  const changes = offered.some((n) => CHANGES_EXISTING.has(n) || GATHERS.has(n));
   const looksIn = several || changes || acting.some((n) => CONTENT_READERS.has(n) || n === "frontmatter:get");
   if (looksIn && namesFolder(message, terms)) add.add("vault:list");
   else if (!offered.some((n) => FINDERS.has(n)) && (several || changes) && !NAMED_NOTE.test(message)) add.add("vault:search");

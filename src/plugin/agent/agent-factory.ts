@@ -15,6 +15,7 @@ import type { MemorySearch } from "../../core/protocol/tool";
 import { assembleAgent, type AgentChoices, type AssembledAgent } from "../../app/assemble-agent";
 import { THINK_FIRST_TOKENS, type VaultAgentSettings } from "../settings/settings";
 import { networkFetch } from "./network-fetch";
+import type { DirectCallDeps } from "../../app/links-canvas";
 
 
 export interface AgentFactoryDeps {
@@ -92,5 +93,12 @@ export class AgentFactory {
     agent.conversation = conversation;
     toolContext.memory = this.deps.memory?.();
     return agent;
+  }
+
+  /** The current catalog, tool context and journal, for a command's own tool call; the arguments as for agentFor. */
+  directCalls(conversation: Conversation, user: UserPort): DirectCallDeps {
+    this.agentFor(conversation, user);
+    const { registry, toolContext, journal } = this.cached!.assembled;
+    return { tools: registry, toolContext, journal };
   }
 }
