@@ -109,6 +109,16 @@ const forbidHostPackages = {
   },
 };
 
+/** Refuses a main.js that pulled in pdfjs-dist: the plugin reads PDFs with Obsidian's own pdf.js (`loadPdfJs()`). */
+const forbidPdfjs = {
+  name: "forbid-pdfjs",
+  setup(build) {
+    build.onResolve({ filter: /^pdfjs-dist(\/|$)/ }, (args) => ({
+      errors: [{ text: `${args.path} is imported from ${args.importer}; main.js reads PDFs with Obsidian's loadPdfJs(), pdfjs-dist is for the CLI only.` }],
+    }));
+  },
+};
+
 /**
  * zod re-exports all of its ~40 error-message locales as namespaces, which esbuild cannot tree-shake (about 250 KiB of
  * main.js). The plugin only ever uses English messages (zod's default), so the locale index is reduced to `en`; and
@@ -277,7 +287,7 @@ export function mainOptions(hostText, release = production, hostSlotted = hostTe
     format: "cjs",
     target: "es2022",
     external: MAIN_EXTERNALS,
-    plugins: [forbidHostPackages, zodEnglishOnly, zodEntryKept, mcpWithoutAjv, mcpWithoutOAuth, routerLanguagesPacked, searchWorkerPacked],
+    plugins: [forbidHostPackages, forbidPdfjs, zodEnglishOnly, zodEntryKept, mcpWithoutAjv, mcpWithoutOAuth, routerLanguagesPacked, searchWorkerPacked],
     define: {
       // Compressed: the host is text only the desktop writes to disk, and packed it is about a third of the size.
       __ENGINE_HOST_BROTLI__: JSON.stringify(packHost(hostSlotted)),

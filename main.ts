@@ -32,6 +32,7 @@ import { StagedReview } from "./src/plugin/chat/memory-review";
 import { mountMemoryReview } from "./src/plugin/chat/memory-review-view";
 import { confirmUndoAnyway } from "./src/plugin/undo/undo-conflict-modal";
 import { registerEditInPlace } from "./src/plugin/editor/edit-command";
+import { obsidianPdfText } from "./src/plugin/pdf/obsidian-pdf-text";
 import { linksCanvasAction } from "./src/plugin/links-canvas-command";
 
 export default class VaultAgentPlugin extends Plugin {
@@ -53,8 +54,11 @@ export default class VaultAgentPlugin extends Plugin {
     // One install state for the settings and the chat pane's first-run card; a new runtime restarts the engine.
     const engineInstall = new InstallController(() => services.runtimeService(), () => engine.reset());
     const charging = new ChargingGate(platformBattery());
+    // PDFs are read with Obsidian's own pdf.js (its worker parses them), for pdf:read and the memory index alike.
+    const pdf = obsidianPdfText();
     const memory: MemoryService = new MemoryService({
       vault,
+      pdf,
       adapter: this.app.vault.adapter,
       settings: () => this.settings,
       defaultIndexFolder: `${this.pluginFolder()}/index`,
@@ -70,7 +74,7 @@ export default class VaultAgentPlugin extends Plugin {
     const mcp = new McpService({ settings: () => this.settings, connection: services.mcpConnection?.(), version: this.manifest.version, notice: (m) => new Notice(m), stdioUnavailable: services.desktopOnly });
     this.register(() => void mcp.close());
     const journal = new AdapterJournalStore(this.app.vault.adapter, pluginJournalFolder(this.pluginFolder()));
-    const agents = new AgentFactory({ engine, vault, workspace, settings: () => this.settings, memory: () => memory.search(),
+    const agents = new AgentFactory({ engine, vault, workspace, pdf, settings: () => this.settings, memory: () => memory.search(),
       mcp: { hub: mcp.hub, startAll: () => mcp.startAll() },
       journal,
       notice: (message) => new Notice(message),

@@ -46,6 +46,8 @@ export interface AgentPorts {
   mcp?: { hub: McpToolHost; startAll(): Promise<void> };
   /** The network transport of the web tools; absent = no network. */
   fetch?: ToolContext["fetch"];
+  /** Reads PDFs' text (Obsidian's pdf.js in the app, pdfjs-dist headless); absent: pdf:read says it cannot. */
+  pdf?: ToolContext["pdf"];
   /** Text of a file in the vault's config folder (`daily-notes.json`), or null when absent. */
   readConfigFile?: (name: string) => Promise<string | null>;
   /** Where the router keeps its tool-card vectors between runs; absent = embedded again per start. */
@@ -136,6 +138,7 @@ export function assembleAgent(ports: AgentPorts, choices: AgentChoices): Assembl
     now: ports.now ?? (() => new Date()),
     fetch: choices.catalog.network ? ports.fetch : undefined,
     memory: ports.memory?.(),
+    pdf: ports.pdf,
   };
   const grounding = choices.grounding === false ? undefined : vaultPathsFor(ports.vault, toolContext);
   grammars.setVaultPaths(grounding?.paths);

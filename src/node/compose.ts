@@ -8,6 +8,8 @@ import { join, resolve } from "node:path";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import type { Agent } from "../core/agent/agent";
 import { Indexer, createMemorySearch } from "../core/memory";
+import { SourceTexts } from "../core/memory/source-text";
+import { nodePdfText } from "./pdf/node-pdf-text";
 import type { IndexStore } from "../core/ports/index-store";
 import type { AgentOptions } from "../core/agent/options";
 import type { GrammarOptions, SubsetCache } from "../core/grammar";
@@ -130,6 +132,7 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
   const root = resolve(options.vault);
   if (!existsSync(root)) throw new Error(`The vault folder ${root} does not exist; pass an existing folder with --vault.`);
   const vault = new FolderVault(root, { watch: false });
+  const pdf = nodePdfText();
   const made = await headlessEngine(options);
   const { modelPath, testModel, stop } = made;
   const engine = options.wrapEngine ? options.wrapEngine(made.engine) : made.engine;
@@ -141,7 +144,7 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
   if (options.memory !== false) {
     const saved = new Map<string, string>();
     const indexStore: IndexStore = { load: async (k) => saved.get(k) ?? null, save: async (k, t) => void saved.set(k, t), remove: async (k) => void saved.delete(k) };
-    indexer = new Indexer({ vault, indexStore, text: new LocalTextStore(indexStore), vectors: null, embed: null, excludedFolders });
+    indexer = new Indexer({ vault, sources: new SourceTexts(vault, pdf), indexStore, text: new LocalTextStore(indexStore), vectors: null, embed: null, excludedFolders });
     await indexer.build();
     search = createMemorySearch({ indexer, vault });
   }
@@ -157,6 +160,7 @@ export async function composeHeadless(options: HeadlessOptions): Promise<Headles
       vault,
       user,
       memory: search ? () => search : undefined,
+      pdf,
       mcp: hub ? { hub, startAll: () => hub.startAll() } : undefined,
       readConfigFile: async (name) => {
         const file = join(root, vault.configDir, name);

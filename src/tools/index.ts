@@ -10,6 +10,7 @@ import { taskTools } from "./tasks";
 import { clockTools } from "./clock";
 import { memoryTools, stagedMemoryTools } from "./memory";
 import { webTools } from "./web";
+import { pdfTools } from "./pdf";
 import { baseTools } from "./base";
 import { canvasTools } from "./canvas";
 
@@ -39,6 +40,7 @@ export function createToolCatalog(options: ToolCatalogOptions = {}): ToolDefinit
     ...webTools,
     ...baseTools,
     ...canvasTools,
+    ...pdfTools,
   ];
   return all.filter((t) => (options.semantic === false ? !SEMANTIC_TOOLS.includes(t.name) : true) && (options.network === false ? t.family !== "web" : true));
 }

@@ -43,6 +43,7 @@ export {
   SecretComponent,
 } from "./ui";
 export { App, Plugin, Commands, AppSetting, type PluginManifest, type Command } from "./app";
+export { loadPdfJs } from "./pdfjs";
 
 /** The desktop app: Node and Electron are available. */
 export const Platform = {

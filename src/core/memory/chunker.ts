@@ -100,7 +100,7 @@ function splitSections(body: string, firstLine: number): Section[] {
 }
 
 /** Splits text longer than `max` at the best boundary, repeating `overlap` characters between parts. */
-function splitLong(text: string, max: number, overlap: number): string[] {
+export function splitLong(text: string, max: number, overlap: number): string[] {
   if (text.length <= max) return [text];
   const parts: string[] = [];
   let start = 0;

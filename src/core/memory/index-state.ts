@@ -6,7 +6,9 @@
 import type { VaultPort } from "../ports/vault";
 import type { VectorStore } from "../ports/vector-store";
 import type { IndexStore } from "../ports/index-store";
-import { chunkNote, type Chunk, type ChunkOptions } from "./chunker";
+import type { Chunk, ChunkOptions } from "./chunker";
+import { chunkSource } from "./chunk-source";
+import { isPdf, pageLink, pagesOf, SourceTexts } from "./source-text";
 import { contentHash } from "./content-hash";
 import { emptyManifest, MANIFEST_KEY, parseManifest, stringifyManifest, vectorId, type Manifest, type SkipCounts } from "./index-manifest";
 import type { TextStore } from "./text-store";
@@ -30,6 +32,8 @@ export interface IndexerOptions {
   embed: EmbedTexts | null;
   /** Identifies the embedding model; when it changes every vector is recomputed. */
   modelKey?: string;
+  /** How files become text (notes, canvases, and PDFs when it can read them); default: notes and canvases. */
+  sources?: SourceTexts;
   /** Folders never indexed (the config dir and dot-folders never are). */
   excludedFolders?: string[];
   chunk?: ChunkOptions;
@@ -84,6 +88,8 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export class IndexState {
   /** The full-text index, searchable while indexing runs. */
   readonly text: TextStore;
+  /** How each indexed file becomes text. */
+  readonly sources: SourceTexts;
   manifest: Manifest = emptyManifest(null);
   /** Which note holds each vector id (derived from the manifest). */
   readonly owners = new Map<string, string>();
@@ -100,6 +106,7 @@ export class IndexState {
   ) {
     this.now = options.now ?? (() => Date.now());
     this.text = options.text;
+    this.sources = options.sources ?? new SourceTexts(options.vault);
   }
 
   /** Whether semantic search is possible. */
@@ -143,7 +150,7 @@ export class IndexState {
   }
 
   isCandidate(path: string): boolean {
-    return path.endsWith(".md") && !path.split("/").some((s) => s.startsWith("."));
+    return this.sources.indexes(path) && !path.split("/").some((s) => s.startsWith("."));
   }
 
   isExcluded(path: string): boolean {
@@ -186,25 +193,31 @@ export class IndexState {
   async readAndIndex(path: string, mtime: number, size: number, report: IndexReport): Promise<Chunk[] | null> {
     let text: string;
     try {
-      text = await this.options.vault.read(path);
-    } catch {
+      text = await this.sources.text(path);
+    } catch (err) {
+      // A PDF pdf.js cannot open (damaged, protected by a password) is left out until it changes; a note that is gone, simply left.
+      if (isPdf(path) && (err as { name?: string } | null)?.name === "PdfError") {
+        this.skip(path, "binary");
+        this.noteSkipped(path, mtime, size);
+      }
       return null;
     }
     report.read++;
-    if (text.includes("\u0000")) {
+    if (!isPdf(path) && text.includes("\u0000")) {
       this.skip(path, "binary");
       this.noteSkipped(path, mtime, size);
       return null;
     }
-    if (text.includes("\uFFFD")) {
+    if (!isPdf(path) && text.includes("\uFFFD")) {
       // The file was not valid UTF-8: decoding replaced bytes, so the text is not what the user wrote.
       this.skip(path, "nonUtf8");
       this.noteSkipped(path, mtime, size);
       return null;
     }
     const hash = contentHash(text);
-    const chunks = chunkNote(path, text, this.options.chunk);
-    this.text.set(path, text, hash);
+    const chunks = chunkSource(path, text, this.options.chunk);
+    if (isPdf(path)) await this.setPages(path, text, hash);
+    else this.text.set(path, text, hash);
     this.dirty = true;
     this.release(path);
     // Provisional ids (the plain hashes) until assignIds runs, so an interrupted run still records the chunks.
@@ -212,6 +225,27 @@ export class IndexState {
     delete this.manifest.skipped[path];
     delete this.manifest.skippedAt?.[path];
     return chunks;
+  }
+
+  /**
+   * A PDF in the text index: the file itself (its name, with the file's hash) and each page a document of its own
+   * (`file.pdf#page=3`), so a hit names its page; pages set in time slices, so a 300-page PDF never blocks for long.
+   */
+  private async setPages(path: string, text: string, hash: string): Promise<void> {
+    this.text.set(path, "", hash);
+    const pages = pagesOf(text);
+    const slices = new TimeSlices();
+    for (let i = 0; i < pages.length; i++) {
+      await slices.maybePause();
+      this.text.set(pageLink(path, i + 1), pages[i], hash);
+    }
+    this.removePages(path, pages.length + 1);
+  }
+
+  /** Removes a PDF's page documents from page `from` on (1: all of them). */
+  private removePages(path: string, from: number): void {
+    const prefix = `${path}#page=`;
+    for (const id of this.text.paths()) if (id.startsWith(prefix) && Number(id.slice(prefix.length)) >= from) this.text.remove(id);
   }
 
   /** Records the size and time of a file skipped for its content, so the next build need not read it. */
@@ -230,6 +264,7 @@ export class IndexState {
     this.release(path);
     delete this.manifest.notes[path];
     this.text.remove(path);
+    if (isPdf(path)) this.removePages(path, 1);
   }
 
   /** Frees the ids a note holds. */

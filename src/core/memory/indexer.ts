@@ -14,6 +14,7 @@ import { applyChanges, ChangeFeed } from "./change-feed";
 import type { SkipCounts } from "./index-manifest";
 import { IndexState, type IndexerOptions, type IndexReport } from "./index-state";
 import type { TextStore } from "./text-store";
+import type { SourceTexts } from "./source-text";
 
 export { hashOfVectorId, vectorId, type SkipCounts } from "./index-manifest";
 export { MAX_FILE_BYTES, type EmbedTexts, type IndexerOptions, type IndexProgress, type IndexReport } from "./index-state";
@@ -22,6 +23,8 @@ export { folderOf } from "./vector-fulfil";
 export class Indexer {
   /** The full-text index, searchable while indexing runs. */
   readonly text: TextStore;
+  /** How each indexed file becomes text (search reads snippets and chunks back through it). */
+  readonly sources: SourceTexts;
   private readonly state: IndexState;
   /** Serialises builds and incremental updates. */
   private queue: Promise<unknown> = Promise.resolve();
@@ -31,6 +34,7 @@ export class Indexer {
   constructor(private readonly options: IndexerOptions) {
     this.state = new IndexState(options, (job) => this.enqueue(job));
     this.text = this.state.text;
+    this.sources = this.state.sources;
     this.changes = new ChangeFeed(options.debounceMs ?? 1000, () => {
       void this.flushChanges().catch((err: unknown) => this.options.onNotice?.(`Updating the memory index failed: ${String(err)}`));
     });

@@ -8,8 +8,8 @@ import type { VaultPort } from "../ports/vault";
 import type { VectorStore } from "../ports/vector-store";
 import type { EmbedTexts, Indexer } from "./indexer";
 import { folderOf, hashOfVectorId } from "./indexer";
-import { snippetFor } from "./snippet";
-import { chunkNote, type ChunkOptions } from "./chunker";
+import type { ChunkOptions } from "./chunker";
+import { chunkSource } from "./chunk-source";
 
 export interface MemorySearchDeps {
   indexer: Indexer;
@@ -22,21 +22,22 @@ export interface MemorySearchDeps {
 }
 
 export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
-  const { indexer, vault } = deps;
+  const { indexer } = deps;
   const vectors = deps.vectors ?? null;
   const embed = deps.embed ?? null;
   const textSearch: MemorySearch["textSearch"] = async (query, limit, filter) => {
     const hits = await indexer.text.search(query, limit, filter?.pathPrefix ? { pathPrefix: filter.pathPrefix } : undefined);
     const out: { path: string; score: number; snippet: string }[] = [];
     for (const h of hits) {
-      let snippet = "";
+      let hit: { path: string; snippet: string };
       try {
-        snippet = snippetFor(await vault.read(h.path), [...h.terms, ...query.split(/\s+/)]);
+        // A PDF's hit names its best page (`file.pdf#page=3`); any other file's is its path.
+        hit = await indexer.sources.locate(h.path, [...h.terms, ...query.split(/\s+/)]);
       } catch {
         // Deleted since it was indexed: the next update drops it.
         continue;
       }
-      out.push({ path: h.path, score: h.score, snippet });
+      out.push({ path: hit.path, score: h.score, snippet: hit.snippet });
     }
     return out;
   };
@@ -58,7 +59,7 @@ export function createMemorySearch(deps: MemorySearchDeps): MemorySearch {
       const path = h.metadata.path;
       if (!notes.has(path)) {
         try {
-          notes.set(path, new Map(chunkNote(path, await vault.read(path), deps.chunk).map((c) => [c.hash, c.text])));
+          notes.set(path, new Map(chunkSource(path, await indexer.sources.text(path), deps.chunk).map((c) => [c.hash, c.text])));
         } catch {
           notes.set(path, null);
         }

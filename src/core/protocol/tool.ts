@@ -1,3 +1,4 @@
+import type { PdfTextPort } from "../ports/pdf";
 import type { z } from "zod";
 import type { UserPort, VaultPort, WorkspacePort } from "../ports";
 import type { JsonSchema } from "../ports/json-schema";
@@ -134,6 +135,8 @@ export interface ToolContext {
   settings: ToolSettings;
   /** Current time (injectable for tests). */
   now(): Date;
+  /** Reads PDFs' text page by page (absent: pdf:read says PDFs cannot be read here). */
+  pdf?: PdfTextPort;
   /** Network fetch when network tools are on (absent otherwise). */
   fetch?: (url: string, init?: { signal?: AbortSignal }) => Promise<{ status: number; text(): Promise<string>; headers: { get(name: string): string | null } }>;
   signal?: AbortSignal;

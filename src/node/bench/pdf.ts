@@ -55,7 +55,7 @@ export interface PdfSimilarity {
 export async function compareWithPdftotext(file: string, maxPages: number): Promise<PdfSimilarity> {
   const reference = referencePages(file);
   const bytes = readFileSync(file);
-  const doc = await nodePdfText().open(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  const doc = await nodePdfText().open(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   const tally: SimilarityTally = { common: 0, total: 0 };
   const pages = samplePages(doc.pageCount, maxPages);
   try {

@@ -10,6 +10,8 @@ import { FolderVault } from "./folder-vault";
 import { FolderIndexStore } from "../../host/vector/folder-index-store";
 import { Indexer, type IndexProgress } from "../../core/memory/indexer";
 import { createMemorySearch } from "../../core/memory/memory-search";
+import { SourceTexts } from "../../core/memory/source-text";
+import { nodePdfText } from "../pdf/node-pdf-text";
 import type { MemorySearch } from "../../core/protocol/tool";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import type { EngineClient } from "../../engine/client/engine-client";
@@ -102,6 +104,8 @@ export async function openFolderMemory(options: FolderMemoryOptions): Promise<Fo
   const indexStore = new FolderIndexStore(indexDir);
   const indexer = new Indexer({
     vault,
+    // Notes, canvases and PDFs (pdf.js from pdfjs-dist, page by page).
+    sources: new SourceTexts(vault, nodePdfText()),
     indexStore,
     // With a host running anyway, the full-text index lives there too (its memory and GC pauses with it).
     text: searchWorker ? new RemoteTextStore(searchWorker.client, indexDir) : engine && !flat ? new RemoteTextStore(engine, indexDir) : new LocalTextStore(indexStore),

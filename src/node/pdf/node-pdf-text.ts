@@ -6,7 +6,7 @@ import type { PdfTextPort } from "../../core/ports/pdf";
 import { PdfJsText, type PdfJsLib } from "../../core/pdf/pdfjs-text";
 
 export function nodePdfText(): PdfTextPort {
-  return new PdfJsText(async () => (await import("pdfjs-dist/legacy/build/pdf.mjs")) as unknown as PdfJsLib, {
+  return new PdfJsText(async () => await import("pdfjs-dist/legacy/build/pdf.mjs"), {
     // Text only: no fonts to load, no canvas, no system fonts to look up.
     disableFontFace: true,
     useSystemFonts: false,

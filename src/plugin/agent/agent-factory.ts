@@ -12,6 +12,7 @@ import type { McpToolHost } from "../../core/ports/mcp";
 import type { UserPort } from "../../core/ports/user";
 import type { VaultPort, WorkspacePort } from "../../core/ports/vault";
 import type { MemorySearch } from "../../core/protocol/tool";
+import type { PdfTextPort } from "../../core/ports/pdf";
 import { assembleAgent, type AgentChoices, type AssembledAgent } from "../../app/assemble-agent";
 import { THINK_FIRST_TOKENS, type VaultAgentSettings } from "../settings/settings";
 import { networkFetch } from "./network-fetch";
@@ -38,6 +39,8 @@ export interface AgentFactoryDeps {
   journal?: JournalStore;
   /** Tells the user something outside the pane (a tool left out, a server that failed). */
   notice?: (message: string) => void;
+  /** Reads PDFs' text (Obsidian's pdf.js) for pdf:read; absent: it says PDFs cannot be read here. */
+  pdf?: PdfTextPort;
 }
 
 /** The agent choices the plugin's settings make; `semantic` says whether the vault has a vector index now. */
@@ -86,8 +89,8 @@ export class AgentFactory {
     const key = JSON.stringify(choices);
     if (!this.cached || this.cached.key !== key) {
       this.cached?.assembled.close();
-      const { engine, vault, workspace, memory, mcp, readConfigFile, routerStore, journal, notice } = this.deps;
-      this.cached = { key, assembled: assembleAgent({ engine, vault, user, workspace, memory, mcp, readConfigFile, routerStore, journal, notice, fetch: networkFetch, yaml: { parse: parseYaml, stringify: stringifyYaml } }, choices) };
+      const { engine, vault, workspace, memory, mcp, readConfigFile, routerStore, journal, notice, pdf } = this.deps;
+      this.cached = { key, assembled: assembleAgent({ engine, vault, user, workspace, memory, mcp, readConfigFile, routerStore, journal, notice, pdf, fetch: networkFetch, yaml: { parse: parseYaml, stringify: stringifyYaml } }, choices) };
     }
     const { agent, toolContext } = this.cached.assembled;
     agent.conversation = conversation;

@@ -18,6 +18,8 @@ import type { FlatPrecision } from "../../engine/vector/flat-codec";
 import type { FolderAdapter } from "../chat/conversation-store";
 import type { ChargingGate } from "./charging-gate";
 import type { VaultAgentSettings } from "../settings/settings";
+import type { PdfTextPort } from "../../core/ports/pdf";
+import { SourceTexts } from "../../core/memory/source-text";
 
 /** A vector index the service can flush when it closes. */
 type FlushableVectorStore = VectorStore & { flush(): Promise<void> };
@@ -66,6 +68,8 @@ export interface MemoryServiceDeps {
    * on mobile the flat vector index (null: none here; they stay on the main thread). Default: none.
    */
   searchWorker?: () => Promise<SearchWorkerClient | null> | SearchWorkerClient | null;
+  /** Reads PDFs (Obsidian's pdf.js): PDFs are indexed page by page. Default: none (notes and canvases only). */
+  pdf?: PdfTextPort;
 }
 
 /** An IndexStore over Obsidian's DataAdapter, one file per key in a vault folder. */
@@ -189,6 +193,7 @@ export class MemoryService {
       const embed = semantic?.embed ?? null;
       this.indexer = new Indexer({
         vault: this.deps.vault,
+        sources: new SourceTexts(this.deps.vault, this.deps.pdf ?? null),
         indexStore: store,
         text,
         vectors,

@@ -14,6 +14,7 @@ const NAMES = [
   "links:backlinks", "links:outgoing", "frontmatter:get", "frontmatter:set", "daily:get", "daily:append",
   "tasks:list", "tasks:add", "tasks:complete", "clock:now", "memory:save", "memory:recall", "web:fetch",
   "canvas:read", "canvas:create", "canvas:edit",
+  "pdf:read",
   "base:query", "base:read", "base:create", "base:edit",
 ];
 
