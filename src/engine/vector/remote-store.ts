@@ -64,7 +64,7 @@ export class RemoteVectorStore implements VectorStore {
   }
 
   async listIds(): Promise<{ id: string; hash: string; path: string }[]> {
-    return unpackIds((await this.call("vector.listIds", {})) as ListedIds);
+    return await unpackIds((await this.call("vector.listIds", {})) as ListedIds);
   }
 
   /** Asks the host to write the index to disk now. */
@@ -87,11 +87,20 @@ export class RemoteVectorStore implements VectorStore {
 /** "vector.listIds" answers: a list (the host), or three strings joined by LIST_SEPARATOR (the search worker). */
 type ListedIds = { id: string; hash: string; path: string }[] | { ids: string; hashes: string; paths: string; count: number };
 
-function unpackIds(listed: ListedIds): { id: string; hash: string; path: string }[] {
+/** The list, made in slices with a pause between (175,000 entries at once held the main thread 50 ms and more). */
+async function unpackIds(listed: ListedIds): Promise<{ id: string; hash: string; path: string }[]> {
   if (Array.isArray(listed)) return listed;
   if (listed.count === 0) return [];
+  const pause = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
   const ids = listed.ids.split(LIST_SEPARATOR);
+  await pause();
   const hashes = listed.hashes.split(LIST_SEPARATOR);
+  await pause();
   const paths = listed.paths.split(LIST_SEPARATOR);
-  return ids.map((id, i) => ({ id, hash: hashes[i], path: paths[i] }));
+  const out: { id: string; hash: string; path: string }[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    if ((i & 16383) === 16383) await pause();
+    out.push({ id: ids[i], hash: hashes[i], path: paths[i] });
+  }
+  return out;
 }

@@ -11,7 +11,7 @@ import type { EngineRequester } from "./remote-store";
 const BATCH_CHARS = 1_000_000;
 
 export class RemoteTextStore implements TextStore {
-  private readonly hashes = new Map<string, string>();
+  private hashes = new Map<string, string>();
   /** Notes to send, by path (the last text of a path wins; a remove drops it in constant time). */
   private queueSet = new Map<string, { path: string; text: string; hash: string }>();
   private queueRemove: string[] = [];
@@ -29,8 +29,7 @@ export class RemoteTextStore implements TextStore {
 
   async load(): Promise<boolean> {
     const result = (await this.client.request("text.open", { folder: this.folder })) as { loaded: boolean; list?: string; hashes?: Record<string, string> };
-    this.hashes.clear();
-    for (const [p, h] of openedHashes(result)) this.hashes.set(p, h);
+    this.hashes = openedHashes(result);
     return result.loaded;
   }
 
