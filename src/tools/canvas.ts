@@ -144,7 +144,7 @@ const read = defineTool({
   name: "canvas:read",
   family: "canvas",
   description: "Read an Obsidian canvas (.canvas) as text: its cards (text, notes with their titles, links), groups with their members, and connections with labels and direction, each with the id canvas:edit uses.",
-  routingHints: ["what is on my canvas", "read the canvas", "show the cards on the board", "open the .canvas file", "what does the mind map connect", "summarize the canvas"],
+  routingHints: ["what is on my canvas", "cards on the canvas", "which groups are on the canvas", "arrows on the canvas", "what does the mind map connect"],
   args: z.object({ path: canvasPathArg() }),
   aliases: { ...PATH_ALIASES, canvas: "path" },
   effect: "read",

@@ -70,8 +70,8 @@ export const de: RouterLanguage = {
     "memory:save": ["Merk dir, dass ich Kaffee ohne Zucker trinke", "Vergiss nicht, dass Anna Geburtstag im Mai hat", "Speicher dir das für später", "Behalte im Kopf, dass ich metrische Einheiten mag"],
     "memory:recall": ["Was weißt du über mich?", "Was hast du dir über mich gemerkt?", "Weißt du noch, was ich dir über Anna gesagt habe?", "Erinnerst du dich an meine Vorlieben?", "Was habe ich dir erzählt?"],
     "web:fetch": ["Lies die Webseite https://example.com", "Was steht auf dieser Seite im Internet?", "Hol den Artikel von der URL", "Fasse den Link zusammen"],
-    "canvas:read": ["Was ist auf meinem Canvas Board.canvas?", "Lies das Canvas und sag mir, was es verbindet", "Zeig die Karten auf dem Whiteboard"],
-    "canvas:create": ["Erstelle ein Canvas aus meinen Projektnotizen", "Mach ein neues Canvas mit diesen Notizen als Karten", "Zeichne eine Mindmap der Notizen auf einem Canvas"],
+    "canvas:read": ["Zeig mir das Canvas Board.canvas", "Welche Karten liegen auf dem Canvas?", "Verbindungen und Gruppen auf dem Canvas"],
+    "canvas:create": ["Erstelle ein Canvas zu meinen Projekten", "Zeichne eine Mindmap auf einem neuen Canvas", "Neues Canvas für die Reiseplanung"],
     "canvas:edit": ["Füge dem Canvas eine Karte hinzu", "Verbinde die zwei Karten auf meinem Canvas", "Verschiebe die Karte in die Gruppe auf dem Canvas", "Färbe die Karte auf Board.canvas grün", "Entferne den Pfeil vom Canvas"],
   },
 };

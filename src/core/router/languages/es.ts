@@ -71,8 +71,8 @@ export const es: RouterLanguage = {
     "memory:save": ["Recuerda que tomo el café sin azúcar", "No olvides que el cumpleaños de Ana es en mayo", "Guárdate esto para más tarde", "Ten en cuenta que prefiero el sistema métrico"],
     "memory:recall": ["¿Qué sabes de mí?", "¿Qué recuerdas de mí?", "¿Te acuerdas de lo que te dije sobre Ana?", "¿Recuerdas mis preferencias?", "¿Qué te he contado?"],
     "web:fetch": ["Lee la página web https://example.com", "¿Qué dice esta web?", "Trae el artículo de esa dirección", "Resume el enlace"],
-    "canvas:read": ["¿Qué hay en mi lienzo Board.canvas?", "Lee el canvas y dime qué conecta", "Muéstrame las tarjetas de la pizarra"],
-    "canvas:create": ["Haz un canvas con mis notas del proyecto", "Crea un lienzo nuevo con estas notas como tarjetas", "Dibuja un mapa mental de las notas en un canvas"],
+    "canvas:read": ["¿Qué hay en mi lienzo Board.canvas?", "¿Qué tarjetas hay en el canvas?", "¿Qué conecta el lienzo?"],
+    "canvas:create": ["Haz un canvas de mis proyectos", "Dibuja un esquema en un lienzo nuevo", "Lienzo nuevo para planear el viaje"],
     "canvas:edit": ["Añade una tarjeta al canvas", "Conecta las dos tarjetas de mi lienzo", "Mueve la tarjeta al grupo del canvas", "Pon en verde la tarjeta de Board.canvas", "Quita la flecha del lienzo"],
   },
 };

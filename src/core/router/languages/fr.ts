@@ -70,8 +70,8 @@ export const fr: RouterLanguage = {
     "memory:save": ["Souviens-toi que je bois mon café sans sucre", "N'oublie pas que l'anniversaire d'Anna est en mai", "Garde ça en mémoire pour plus tard", "Retiens que je préfère les unités métriques"],
     "memory:recall": ["Qu'est-ce que tu sais sur moi ?", "Qu'est-ce que tu as retenu sur moi ?", "Tu te souviens de ce que je t'ai dit sur Anna ?", "Tu te rappelles mes préférences ?", "Qu'est-ce que je t'ai raconté ?"],
     "web:fetch": ["Lis la page web https://example.com", "Qu'est-ce que dit ce site ?", "Récupère l'article à cette adresse", "Résume le lien"],
-    "canvas:read": ["Qu'y a-t-il sur mon canvas Board.canvas ?", "Lis le canvas et dis-moi ce qu'il relie", "Montre les cartes du tableau blanc"],
-    "canvas:create": ["Fais un canvas de mes notes de projet", "Crée un nouveau canvas avec ces notes comme cartes", "Dessine une carte mentale des notes sur un canvas"],
+    "canvas:read": ["Qu'y a-t-il dans mon canvas Board.canvas ?", "Quelles cartes contient le canvas ?", "Que relie le canvas ?"],
+    "canvas:create": ["Fais un canvas de mes projets", "Dessine un schéma dans un nouveau canvas", "Nouveau canvas pour préparer le voyage"],
     "canvas:edit": ["Ajoute une carte au canvas", "Relie les deux cartes de mon canvas", "Déplace la carte dans le groupe du canvas", "Mets la carte de Board.canvas en vert", "Supprime la flèche du canvas"],
   },
 };

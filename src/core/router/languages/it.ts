@@ -70,8 +70,8 @@ export const it: RouterLanguage = {
     "memory:save": ["Ricorda che prendo il caffè senza zucchero", "Non dimenticare che il compleanno di Anna è a maggio", "Tieni a mente questa cosa per dopo", "Memorizza che preferisco le unità metriche"],
     "memory:recall": ["Cosa sai di me?", "Cosa ricordi di me?", "Ti ricordi cosa ti ho detto di Anna?", "Ricordi le mie preferenze?", "Cosa ti ho raccontato?"],
     "web:fetch": ["Leggi la pagina web https://example.com", "Cosa dice questo sito?", "Scarica l'articolo a questo indirizzo", "Riassumi il link"],
-    "canvas:read": ["Cosa c'è nel mio canvas Board.canvas?", "Leggi il canvas e dimmi cosa collega", "Mostrami le schede della lavagna"],
-    "canvas:create": ["Fai un canvas delle mie note di progetto", "Crea un nuovo canvas con queste note come schede", "Disegna una mappa mentale delle note su un canvas"],
+    "canvas:read": ["Cosa c'è nel mio canvas Board.canvas?", "Quali schede ci sono nel canvas?", "Cosa collega il canvas?"],
+    "canvas:create": ["Fai un canvas dei miei progetti", "Disegna una mappa mentale su un nuovo canvas", "Nuovo canvas per organizzare il viaggio"],
     "canvas:edit": ["Aggiungi una scheda al canvas", "Collega le due schede del mio canvas", "Sposta la scheda nel gruppo del canvas", "Colora di verde la scheda su Board.canvas", "Togli la freccia dal canvas"],
   },
 };

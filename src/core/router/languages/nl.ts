@@ -70,8 +70,8 @@ export const nl: RouterLanguage = {
     "memory:save": ["Onthoud dat ik koffie zonder suiker drink", "Vergeet niet dat Anna in mei jarig is", "Bewaar dit voor later", "Houd in gedachten dat ik metrische eenheden wil"],
     "memory:recall": ["Wat weet je over mij?", "Wat weet je nog over mij?", "Weet je nog wat ik over Anna zei?", "Herinner je je mijn voorkeuren?", "Wat heb ik je verteld?"],
     "web:fetch": ["Lees de webpagina https://example.com", "Wat staat er op deze website?", "Haal het artikel op van die url", "Vat de link samen"],
-    "canvas:read": ["Wat staat er op mijn canvas Board.canvas?", "Lees het canvas en vertel wat het verbindt", "Toon de kaarten op het whiteboard"],
-    "canvas:create": ["Maak een canvas van mijn projectnotities", "Maak een nieuw canvas met deze notities als kaarten", "Teken een mindmap van de notities op een canvas"],
+    "canvas:read": ["Wat staat er op mijn canvas Board.canvas?", "Welke kaarten liggen op het canvas?", "Wat verbindt het canvas?"],
+    "canvas:create": ["Maak een canvas van mijn projecten", "Teken een mindmap op een nieuw canvas", "Nieuw canvas voor de reisplanning"],
     "canvas:edit": ["Voeg een kaart toe aan het canvas", "Verbind de twee kaarten op mijn canvas", "Verplaats de kaart naar de groep op het canvas", "Maak de kaart op Board.canvas groen", "Haal de pijl van het canvas weg"],
   },
 };

@@ -69,8 +69,8 @@ export const pl: RouterLanguage = {
     "memory:save": ["Zapamiętaj, że piję kawę bez cukru", "Nie zapomnij, że Anna ma urodziny w maju", "Zachowaj to na później", "Pamiętaj, że wolę jednostki metryczne"],
     "memory:recall": ["Co o mnie wiesz?", "Co o mnie pamiętasz?", "Pamiętasz, co mówiłem ci o Annie?", "Pamiętasz moje preferencje?", "Co ci opowiadałem?"],
     "web:fetch": ["Przeczytaj stronę https://example.com", "Co jest na tej stronie internetowej?", "Pobierz artykuł spod tego adresu", "Streść link"],
-    "canvas:read": ["Co jest na moim kanwasie Board.canvas?", "Przeczytaj canvas i powiedz, co łączy", "Pokaż karty na tablicy"],
-    "canvas:create": ["Zrób canvas z moich notatek projektu", "Utwórz nowy canvas z tymi notatkami jako kartami", "Narysuj mapę myśli notatek na kanwie"],
+    "canvas:read": ["Co jest na moim kanwasie Board.canvas?", "Jakie karty są na kanwie?", "Co łączy ten canvas?"],
+    "canvas:create": ["Zrób canvas z moich projektów", "Narysuj mapę myśli na nowej kanwie", "Nowa kanwa do planowania podróży"],
     "canvas:edit": ["Dodaj kartę do kanwy", "Połącz dwie karty na moim canvasie", "Przenieś kartę do grupy na kanwie", "Zmień kolor karty na Board.canvas na zielony", "Usuń strzałkę z kanwy"],
   },
 };

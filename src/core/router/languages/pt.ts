@@ -70,8 +70,8 @@ export const pt: RouterLanguage = {
     "memory:save": ["Lembra que eu tomo café sem açúcar", "Não esquece que o aniversário da Ana é em maio", "Guarda isso pra depois", "Grava na memória que eu prefiro unidades métricas"],
     "memory:recall": ["O que você sabe sobre mim?", "O que você lembra sobre mim?", "Você se lembra do que eu disse sobre a Ana?", "Lembra das minhas preferências?", "O que eu te contei?"],
     "web:fetch": ["Lê a página https://example.com", "O que diz este site?", "Busca o artigo nesse endereço", "Resume o link"],
-    "canvas:read": ["O que há no meu canvas Board.canvas?", "Lê o canvas e diz-me o que ele liga", "Mostra os cartões do quadro"],
-    "canvas:create": ["Faz um canvas das minhas notas do projeto", "Cria um canvas novo com estas notas como cartões", "Desenha um mapa mental das notas num canvas"],
+    "canvas:read": ["O que há no meu canvas Board.canvas?", "Que cartões estão no canvas?", "O que o canvas liga?"],
+    "canvas:create": ["Faz um canvas dos meus projetos", "Desenha um mapa mental num canvas novo", "Canvas novo para planear a viagem"],
     "canvas:edit": ["Adiciona um cartão ao canvas", "Liga os dois cartões do meu canvas", "Move o cartão para o grupo do canvas", "Pinta de verde o cartão em Board.canvas", "Remove a seta do canvas"],
   },
 };

@@ -70,8 +70,8 @@ export const tr: RouterLanguage = {
     "memory:save": ["Kahveyi şekersiz içtiğimi hatırla", "Anna'nın doğum gününün mayısta olduğunu unutma", "Bunu sonrası için sakla", "Metrik birimleri tercih ettiğimi aklında tut"],
     "memory:recall": ["Benim hakkımda ne biliyorsun?", "Benim hakkımda neyi hatırlıyorsun?", "Anna hakkında sana ne dediğimi hatırlıyor musun?", "Tercihlerimi hatırlıyor musun?", "Sana ne anlatmıştım?"],
     "web:fetch": ["https://example.com sayfasını oku", "Bu web sitesinde ne yazıyor?", "Bu adresteki makaleyi getir", "Bağlantıyı özetle"],
-    "canvas:read": ["Board.canvas tuvalimde ne var?", "Kanvası oku ve neyi bağladığını söyle", "Beyaz tahtadaki kartları göster"],
-    "canvas:create": ["Proje notlarımdan bir kanvas yap", "Bu notları kart olarak içeren yeni bir kanvas oluştur", "Notların zihin haritasını bir tuvale çiz"],
+    "canvas:read": ["Board.canvas tuvalimde ne var?", "Kanvasta hangi kartlar var?", "Kanvas neyi neye bağlıyor?"],
+    "canvas:create": ["Projelerimden bir kanvas yap", "Yeni bir tuvale zihin haritası çiz", "Gezi planı için yeni kanvas"],
     "canvas:edit": ["Kanvasa bir kart ekle", "Kanvasımdaki iki kartı bağla", "Kartı tuvaldeki gruba taşı", "Board.canvas üzerindeki kartı yeşile boya", "Oku kanvastan kaldır"],
   },
 };
