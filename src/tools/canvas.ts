@@ -144,7 +144,7 @@ const read = defineTool({
   name: "canvas:read",
   family: "canvas",
   description: "Read an Obsidian canvas (.canvas) as text: its cards (text, notes with their titles, links), groups with their members, and connections with labels and direction, each with the id canvas:edit uses.",
-  routingHints: ["what is on my canvas", "cards on the canvas", "which groups are on the canvas", "arrows on the canvas", "what does the mind map connect"],
+  routingHints: ["what is on my canvas", "cards on the canvas", "which groups are on the canvas", "arrows on the canvas", "which cards are on the board"],
   args: z.object({ path: canvasPathArg() }),
   aliases: { ...PATH_ALIASES, canvas: "path" },
   effect: "read",
@@ -173,7 +173,7 @@ const edit = canvasWrite({
   creates: false,
   description:
     "Change an existing canvas: add cards or groups, connect cards, move, relabel, recolor or remove cards, groups and connections (ids from canvas:read). The result is always a valid canvas without overlaps.",
-  routingHints: ["add a card to the canvas", "connect these cards on the canvas", "move the card into the group", "recolor the canvas card", "remove the card from the canvas", "rename the group on my canvas"],
+  routingHints: ["add a card to the canvas", "connect this card to that one on the canvas", "draw an arrow between two canvas cards", "move the card into the group", "recolor the canvas card", "remove the card from the canvas", "rename the group on my canvas"],
 });
 
 export const canvasTools: ToolDefinition[] = [read, create, edit];

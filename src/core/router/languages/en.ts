@@ -71,7 +71,7 @@ export const en: RouterLanguage = {
     "memory:save": ["remember this about me", "make a note that I prefer", "keep this in your memory"],
     "memory:recall": ["what do you know about me", "do you remember what I said about", "what have I told you"],
     "web:fetch": ["read this page https://example.com", "summarize the website at", "grab the article from the link"],
-    "canvas:read": ["what is on my canvas Board.canvas", "which cards are on the canvas", "what does the canvas connect"],
+    "canvas:read": ["what is on my canvas Board.canvas", "which cards are on the canvas", "groups on my canvas board"],
     "canvas:create": ["make a canvas of my project notes", "draw a mind map on a new canvas", "new canvas board for the trip", "lay out these ideas as cards on a canvas"],
     "canvas:edit": ["add a card to the canvas", "connect the two cards on my canvas", "move the card into the group on the canvas", "recolor the card on Board.canvas green", "remove the arrow from the canvas"],
   },
