@@ -101,7 +101,8 @@ async function planCanvas(args: { path: string; ops: CanvasOp[] }, ctx: ToolCont
 function counts(c: CanvasData): string {
   const cards = c.nodes.filter((n) => n.type !== "group").length;
   const groups = c.nodes.length - cards;
-  return `${cards} cards${groups ? `, ${groups} groups` : ""}, ${c.edges.length} connections`;
+  const n = (k: number, what: string) => `${k} ${what}${k === 1 ? "" : "s"}`;
+  return `${n(cards, "card")}${groups ? `, ${n(groups, "group")}` : ""}, ${n(c.edges.length, "connection")}`;
 }
 
 /** A canvas write: the preview shows the canvas as it will read; the handler writes what the preview saw. */

@@ -14,6 +14,7 @@ import { mobileScenes } from "./mobile-scenes.mjs";
 import { localLlamaScenes } from "./local-llama-scenes.mjs";
 import { editScenes } from "./edit-scenes.mjs";
 import { memoryPhoneScenes, memoryScenes } from "./memory-scenes.mjs";
+import { canvasScenes } from "./canvas-scenes.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const outDir = join(root, "test-results", "e2e");
@@ -376,6 +377,8 @@ async function runTheme(context, theme) {
   await runtimeScenes({ page, theme, check, assert, shot, WAIT });
 
   await memoryScenes({ page, theme, check, assert, shot, input, waitTurnEnd, newConversation, call, say, WAIT });
+
+  await canvasScenes({ page, theme, check, assert, shot, input, waitTurnEnd, newConversation, call, say, WAIT });
 
   await check(`[${theme}] unloading the plugin removes its commands, view type, ribbon icon and status bar item`, async () => {
     const left = await page.evaluate(() => window.harness.unload());

@@ -55,7 +55,7 @@ describe("canvas:create", () => {
 
   it("previews the canvas as text before anything is written", async () => {
     const p = await h.preview("canvas:create", { path: "Maps/Alpha.canvas", ops: projectMap });
-    expect(p.summary).toBe("Create Maps/Alpha.canvas (4 cards, 1 groups, 2 connections)");
+    expect(p.summary).toBe("Create Maps/Alpha.canvas (4 cards, 1 group, 2 connections)");
     expect(p.preview).toContain("Group [team] (green): Team");
     expect(p.preview).toContain("File card [alpha]: [[Projects/Project Alpha]] — Project Alpha");
     expect(await h.vault.exists("Maps/Alpha.canvas")).toBe(false);
