@@ -42,7 +42,7 @@ const projectMap = [
 describe("canvas:create", () => {
   it("writes a canvas that the canvas view opens without overlaps, every file card naming a vault file", async () => {
     const r = await h.call("canvas:create", { path: "Maps/Alpha", ops: projectMap });
-    expect(r.content).toMatch(/^Created \[\[Maps\/Alpha\.canvas\]\] \(4 cards, 1 groups, 2 connections\)/);
+    expect(r.content).toMatch(/^Created \[\[Maps\/Alpha\.canvas\]\] \(4 cards, 1 group, 2 connections\)/);
     const view = await opened("Maps/Alpha.canvas");
     expect(view.overlaps()).toEqual([]);
     expect(view.nodes.map((n) => n.shows).sort()).toEqual(["Projects/Project Alpha.md", "People/Priya Shah.md", "Ship the offline sync before the offsite", "Team", "https://jsoncanvas.org"].sort());
