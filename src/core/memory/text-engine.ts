@@ -10,6 +10,7 @@
  */
 import MiniSearch, { type Options, type Query, type SearchOptions } from "minisearch";
 import { TimeSlices } from "./yield";
+import { rankTop, type RankQuery } from "./text-rank";
 
 /** One shard of documents as stored: everything minisearch needs to search them, nothing else. */
 export interface CompactShard {
@@ -166,6 +167,8 @@ interface RawResult {
   terms: string[];
   match: Record<string, string[]>;
 }
+
+type RankIndexMap = Parameters<typeof rankTop>[0]["index"];
 
 export class TextEngine<T> extends MiniSearch<T> {
   private readonly fieldNames: string[];
@@ -330,6 +333,24 @@ export class TextEngine<T> extends MiniSearch<T> {
       if (best.length > n) best.pop();
     }
     return best.map((b) => ({ id: b.id, score: b.score, terms: Object.keys(raw.get(b.shortId)!.match) }));
+  }
+
+  /** The best `k` documents by the ranking of text-rank.ts (best first, ties by id); `keep` filters by id first. */
+  rank(query: RankQuery, k: number, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
+    const index = this._index as unknown as RankIndexMap;
+    const ix = {
+      index,
+      documentIds: this._documentIds,
+      fieldLength: this._fieldLength,
+      avgFieldLength: this._avgFieldLength,
+      documentCount: this._documentCount,
+      nextId: this._nextId,
+      eachPosting: (postings: Map<number, number>, fn: (shortId: number, freq: number) => void) => {
+        if (postings instanceof PackedPostings) postings.eachPosting(fn);
+        else for (const [d, tf] of postings) fn(d, tf);
+      },
+    };
+    return rankTop(ix, query, k, (d) => String(this._documentIds.get(d)), keep);
   }
 
   /** About how many documents have this term (as analysis gives it): the most in any one field. */

@@ -10,7 +10,7 @@ import { splitFrontmatter } from "./frontmatter";
 import { TimeSlices } from "./yield";
 import { contentHash } from "./content-hash";
 import { TextEngine } from "./text-engine";
-import type { Query } from "minisearch";
+import type { RankQuery, RankWord } from "./text-rank";
 import { parseShard, stringifyShard } from "./shard-parse";
 import { analyzeText, ANALYSIS_KEY, isLanguageMark, languageMark, languagesOf } from "./analysis";
 
@@ -118,9 +118,7 @@ export class TextIndex {
     if (query.trim() === "") return [];
     const folder = (filter?.pathPrefix ?? "").replace(/\/+$/, "");
     const prefix = folder === "" ? "" : `${folder}/`;
-    const expanded = withStems(query, (t) => this.engine.termDocs(t));
-    // The best `limit`, best first (ties by path), in one pass over the matches, not a sort of every match.
-    const hits = this.engine.topSearch(expanded, limit, prefix === "" ? undefined : (id) => id.startsWith(prefix));
+    const hits = this.engine.rank(rankQuery(query, (t) => this.engine.termDocs(t)), limit, prefix === "" ? undefined : (id) => id.startsWith(prefix));
     return hits.map((r) => ({ path: r.id, score: r.score, terms: r.terms.filter((t) => !isLanguageMark(t)) }));
   }
 
@@ -181,34 +179,25 @@ export class TextIndex {
   }
 }
 
-/** A stem of a query word weighs this much against a word matched as written. */
-const STEM_WEIGHT = 0.6;
-/** The weight of a note's being in the question's language. */
-const LANGUAGE_WEIGHT = 0.8;
 /** A query word found in fewer notes than this is also searched by its stem. */
 const RARE = 3;
+/** A query word this long is always searched by its stem too ("синхронизировать" finds "синхронизация"). */
+const ALWAYS_STEM = 6;
 
 /**
- * The query, and for each of its longer words that no note contains as written, the word's stem searched as a
- * prefix: "tagów", "тегов" and "notatek" find "tagi", "теги" and "notatki". The stem keeps three fifths of the word
- * (at least 3 letters): a truncation, as the router's analysis uses, sized for endings of inflecting languages. Only
- * words found in fewer than RARE notes are widened (a form the vault writes otherwise), so a common query costs
- * nothing more.
+ * The question as the ranking reads it (text-rank.ts): its words, prefix matching from 4 letters and one typo from 6;
+ * for each longer word that fewer than RARE notes contain as written, its stem as a prefix: "tagów", "тегов" and
+ * "notatek" find "tagi", "теги" and "notatki". The stem keeps three fifths of the word (at least 3 letters): a
+ * truncation, as the router's analysis uses, sized for endings of inflecting languages. And the question's
+ * languages, whose notes come first among equals.
  */
-function withStems(query: string, docs: (term: string) => number): Query {
-  const stems: string[] = [];
-  for (const t of analyzeText(query)) {
-    if (t.length < 5 || /\d/.test(t) || docs(t) >= RARE) continue;
-    const s = t.slice(0, Math.max(3, Math.ceil(t.length * 0.6)));
-    if (!stems.includes(s)) stems.push(s);
-  }
-  const marks = languagesOf(query).map(languageMark);
-  if (stems.length === 0 && marks.length === 0) return query;
-  const queries: Query[] = [query];
-  if (stems.length > 0) queries.push({ queries: stems, prefix: true, fuzzy: false, boostTerm: () => STEM_WEIGHT });
-  // Notes in the question's language come first among equals; in a vault of one language every note has the mark, which then weighs nothing.
-  if (marks.length > 0) queries.push({ queries: marks, prefix: false, fuzzy: false, boostTerm: () => LANGUAGE_WEIGHT / marks.length });
-  return { combineWith: "OR", queries };
+function rankQuery(query: string, docs: (term: string) => number): RankQuery {
+  const words: RankWord[] = analyzeText(query).map((term) => {
+    const word: RankWord = { term, prefix: term.length >= 4, fuzzy: term.length >= 6 ? Math.round(term.length * 0.15) : 0 };
+    if (term.length >= 5 && !/\d/.test(term) && (term.length >= ALWAYS_STEM || docs(term) < RARE)) word.stem = term.slice(0, Math.max(3, Math.ceil(term.length * 0.6)));
+    return word;
+  });
+  return { words, languageTerms: languagesOf(query).map(languageMark), boosts: [FIELD_BOOST.title, FIELD_BOOST.heads, FIELD_BOOST.body] };
 }
 
 function shardOf(path: string): number {

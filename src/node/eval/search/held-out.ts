@@ -1,8 +1,9 @@
 /**
  * `eval --suite search --vault DIR --questions F`: memory search on a vault no one here wrote (Obsidian's help vault
  * is the one the questions in examples/search/ were written for), as a held-out check of the ranking the suite's own
- * vault tunes. F holds one JSON object a line, `{"language","question","expected"}` (more keys are allowed:
- * `topic`), `expected` being the right note's path relative to the vault. The vault is indexed where `index --vault`
+ * vault tunes. F holds one JSON object a line, `{"language","question","expected","also"?}` (more keys are allowed:
+ * `topic`), `expected` being the right note's path relative to the vault and `also` the same page in another folder
+ * of the same language (the help vault has Portuguese twice, pt and pt-br), which counts as well. The vault is indexed where `index --vault`
  * keeps its index (so a second run reads no note again), and every question is asked as `search` asks it.
  */
 import { readFileSync } from "node:fs";
@@ -29,7 +30,8 @@ export function readQuestions(file: string): AskedQuestion[] {
     if (typeof item.language !== "string" || typeof item.question !== "string" || typeof item.expected !== "string") {
       throw new Error(`Line ${i + 1} of ${file} needs "language", "question" and "expected" strings.`);
     }
-    out.push({ language: item.language, question: item.question, expected: item.expected });
+    if (item.also !== undefined && !(Array.isArray(item.also) && item.also.every((p) => typeof p === "string"))) throw new Error(`Line ${i + 1} of ${file}: "also" must be a list of paths.`);
+    out.push({ language: item.language, question: item.question, expected: item.expected, ...(item.also ? { also: item.also } : {}) });
   });
   if (out.length === 0) throw new Error(`The questions file ${file} has no questions.`);
   return out;

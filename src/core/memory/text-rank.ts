@@ -1,0 +1,205 @@
+/**
+ * The full-text ranking: BM25 over the index's fields, read per query word rather than per matched term.
+ *
+ * - **A word counts once per field.** A query word matches its exact term, longer terms it begins (prefix), near
+ *   spellings (fuzzy) and terms its stem begins; a note scores, in each field, by the best of these, not their sum. Summed, a long
+ *   page with "benutzer", "benutzern", "benutzeroberfläche" and "benutzerdefiniert" outscored the page titled with
+ *   the question's subject, on one common word.
+ * - **Word weights from the question's language.** A word's rarity (IDF, per field as minisearch counts it) is counted
+ *   among the notes in the question's language when the vault has enough of them: in a vault of many languages "notities" is in one note of
+ *   thirty-five (rare, so it weighed like a subject) but in nearly every Dutch note (common, so it weighs little next
+ *   to "tags"). In a vault of one language the counts are the vault's.
+ * - **Notes in the question's language** are preferred: their score is multiplied by LANGUAGE_FACTOR, so a Spanish
+ *   question about callouts finds the Spanish page that writes "callout" in its text before the pages of other
+ *   languages that carry it as an alias.
+ * - **A note's term answers one word**: "Notizen" and "Notiz" in one question both find "notiz", counted once.
+ * - A note matching more of the question's words ranks higher: the sum is multiplied by how many matched (as
+ *   minisearch does).
+ */
+
+/** minisearch's index internals the ranking reads (pinned version; see text-engine.ts). */
+export interface RankIndex {
+  /** Term -> field id -> (document short id -> term frequency). */
+  index: {
+    get(term: string): Map<number, Map<number, number>> | undefined;
+    atPrefix(prefix: string): Iterable<[string, Map<number, Map<number, number>>]>;
+    fuzzyGet(term: string, maxDistance: number): Map<string, [Map<number, Map<number, number>>, number]>;
+  };
+  documentIds: Map<number, unknown>;
+  fieldLength: Map<number, number[]>;
+  avgFieldLength: number[];
+  documentCount: number;
+  /** Every short id is below this. */
+  nextId: number;
+  /** Calls `fn` for each posting of a field's map (without unpacking packed ones). */
+  eachPosting(postings: Map<number, number>, fn: (shortId: number, freq: number) => void): void;
+}
+
+/** One word of the question. */
+export interface RankWord {
+  term: string;
+  /** Also match longer terms it begins. */
+  prefix: boolean;
+  /** Most edits for a fuzzy match (0: none). */
+  fuzzy: number;
+  /** A stem to match as a prefix too, at STEM_WEIGHT (for words few notes contain as written). */
+  stem?: string;
+}
+
+export interface RankQuery {
+  words: RankWord[];
+  /** Terms whose notes are in the question's language (language marks); empty when it cannot tell. */
+  languageTerms: string[];
+  /** Field weights, by field id. */
+  boosts: number[];
+}
+
+/** A stem's match weighs this much against the word as written. */
+const STEM_WEIGHT = 0.6;
+/** minisearch's weights for prefix and fuzzy matches, and its BM25 parameters. */
+const PREFIX_WEIGHT = 0.375;
+const FUZZY_WEIGHT = 0.45;
+const BM25 = { k: 1.2, b: 0.7, d: 0.5 };
+/** How much more a note in the question's language weighs. */
+export const LANGUAGE_FACTOR = 3;
+/** The question's language gives word weights when it has at least this many notes (and this share of the vault). */
+const MIN_LANGUAGE_NOTES = 20;
+const MIN_LANGUAGE_SHARE = 0.02;
+
+type FieldData = Map<number, Map<number, number>>;
+
+/** The best `k` notes (short ids), best first, ties by id, with each one's matched terms. */
+export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (shortId: number) => string, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
+  const n = ix.nextId;
+  const F = query.boosts.length;
+  // The question's language: which notes are in it.
+  let inLanguage: Uint8Array | null = null;
+  let languageCount = 0;
+  for (const t of query.languageTerms) {
+    const data = ix.index.get(t);
+    if (!data) continue;
+    inLanguage ??= new Uint8Array(n);
+    for (const postings of data.values()) {
+      ix.eachPosting(postings, (d) => {
+        if (d < n && inLanguage![d] === 0 && ix.documentIds.has(d)) {
+          inLanguage![d] = 1;
+          languageCount++;
+        }
+      });
+    }
+  }
+  const languageStats = inLanguage !== null && languageCount >= MIN_LANGUAGE_NOTES && languageCount >= ix.documentCount * MIN_LANGUAGE_SHARE;
+  const total = languageStats ? languageCount : ix.documentCount;
+
+  const score = new Float64Array(n);
+  const matched = new Uint8Array(n);
+  const terms: (string[] | undefined)[] = new Array<string[] | undefined>(n);
+  /** Per field, each note's best match for the current word, and its term. */
+  const best = Array.from({ length: F }, () => new Float64Array(n));
+  const bestTerm = Array.from({ length: F }, () => new Array<string | undefined>(n));
+  const touched: number[] = [];
+  const seen = new Uint8Array(n);
+
+  /** A term's rarity in one field's postings: among the notes in the question's language when they are enough. */
+  const idfOf = (postings: Map<number, number>): number => {
+    let df = 0;
+    if (languageStats) ix.eachPosting(postings, (d) => void (d < n && inLanguage![d] === 1 && df++));
+    else df = postings.size;
+    return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+  };
+  /** Scores one term's postings at `weight`, keeping each note's best term per field for the current word. */
+  const scoreTerm = (term: string, data: FieldData, weight: number) => {
+    for (let f = 0; f < F; f++) {
+      const postings = data.get(f);
+      const boost = query.boosts[f];
+      if (!postings || !boost) continue;
+      const avg = ix.avgFieldLength[f] || 1;
+      const w = weight * boost * idfOf(postings);
+      const bf = best[f];
+      const bt = bestTerm[f];
+      ix.eachPosting(postings, (d, tf) => {
+        const lengths = d < n ? ix.fieldLength.get(d) : undefined;
+        if (!lengths) return;
+        const s = w * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * lengths[f]) / avg)));
+        if (seen[d] === 0) {
+          seen[d] = 1;
+          touched.push(d);
+        }
+        if (s > bf[d]) {
+          bf[d] = s;
+          bt[d] = term;
+        }
+      });
+    }
+  };
+
+  const seenWords = new Set<string>();
+  for (const word of query.words) {
+    if (seenWords.has(word.term)) continue;
+    seenWords.add(word.term);
+    const exact = ix.index.get(word.term);
+    if (exact) scoreTerm(word.term, exact, 1);
+    if (word.prefix) {
+      for (const [term, data] of ix.index.atPrefix(word.term)) {
+        const distance = term.length - word.term.length;
+        if (distance > 0) scoreTerm(term, data, (PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance));
+      }
+    }
+    if (word.fuzzy > 0) {
+      for (const [term, [data, distance]] of ix.index.fuzzyGet(word.term, word.fuzzy)) {
+        if (distance > 0 && !(word.prefix && term.startsWith(word.term))) scoreTerm(term, data, (FUZZY_WEIGHT * term.length) / (term.length + distance));
+      }
+    }
+    if (word.stem) {
+      for (const [term, data] of ix.index.atPrefix(word.stem)) {
+        if (term === word.term || (word.prefix && term.startsWith(word.term))) continue;
+        const distance = term.length - word.stem.length;
+        scoreTerm(term, data, distance === 0 ? STEM_WEIGHT : (STEM_WEIGHT * PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance));
+      }
+    }
+    for (const d of touched) {
+      seen[d] = 0;
+      // The word's score: its best term in each field, added up; its term: the one that weighed most.
+      let sum = 0;
+      let top = 0;
+      let term = "";
+      for (let f = 0; f < F; f++) {
+        const v = best[f][d];
+        if (v === 0) continue;
+        sum += v;
+        if (v > top) {
+          top = v;
+          term = bestTerm[f][d]!;
+        }
+        best[f][d] = 0;
+        bestTerm[f][d] = undefined;
+      }
+      const list = (terms[d] ??= []);
+      // A term of the note answers one word of the question ("Notizen" and "Notiz" both find "notiz": counted once).
+      if (list.includes(term)) continue;
+      score[d] += sum;
+      matched[d]++;
+      list.push(term);
+    }
+    touched.length = 0;
+  }
+
+  const top: { shortId: number; id: string; score: number }[] = [];
+  const want = Math.max(0, Math.floor(k));
+  if (want === 0) return [];
+  const before = (s: number, id: string, other: { id: string; score: number }) => s > other.score || (s === other.score && id.localeCompare(other.id) < 0);
+  for (let d = 0; d < n; d++) {
+    if (matched[d] === 0) continue;
+    let s = score[d] * matched[d];
+    if (inLanguage !== null && inLanguage[d] === 1) s *= LANGUAGE_FACTOR;
+    if (top.length === want && s < top[want - 1].score) continue;
+    const id = idOf(d);
+    if (top.length === want && !before(s, id, top[want - 1])) continue;
+    if (keep && !keep(id)) continue;
+    let at = top.length;
+    while (at > 0 && before(s, id, top[at - 1])) at--;
+    top.splice(at, 0, { shortId: d, id, score: s });
+    if (top.length > want) top.pop();
+  }
+  return top.map((t) => ({ id: t.id, score: t.score, terms: terms[t.shortId] ?? [] }));
+}
