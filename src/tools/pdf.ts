@@ -71,8 +71,8 @@ const read = defineTool({
   name: "pdf:read",
   family: "pdf",
   description:
-    "Read a PDF's text, page by page; each page starts with its link ([[file.pdf#page=3]]) to cite it. Pass `pages` (\"3\", \"2-5\", \"1,4-6\") to read only those; long PDFs come back a few pages at a time.",
-  routingHints: ["read the pdf", "what does the pdf say", "summarize this pdf", "open the pdf document", "what is on page 3 of the paper", "read the attached paper", "look in the pdf manual"],
+    "Read a PDF's text, page by page; each page starts with the link that opens it, to cite the page. Pass `pages` (\"3\", \"2-5\", \"1,4-6\") to read only those; a long PDF comes back a few pages per call.",
+  routingHints: ["read the pdf", "what does the pdf say", "summarize this pdf", "open the pdf document", "page 3 of the paper", "read the attached paper", "the pdf manual, chapter 2"],
   args: z.object({
     path: pathArg("Vault-relative path of the PDF, e.g. Papers/Report.pdf"),
     pages: z

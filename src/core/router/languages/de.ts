@@ -43,7 +43,7 @@ export const de: RouterLanguage = {
     "base:create": ["Erstelle eine Base, die meine Bücher als Tabelle zeigt", "Leg eine .base-Datei der aktiven Projekte an, sortiert nach Fälligkeit"],
     "base:edit": ["Füge der Base eine Ansicht hinzu", "Ändere den Filter von Projekte.base"],
     "vault:read": ["Zeig mir den Inhalt von Projekte/Plan.md", "Lies mir die Notiz über das Meeting vor", "Öffne die Datei [[Wochenplan]]", "Was steht in der Notiz drin?", "Fasse die Notiz Ideen.md zusammen"],
-    "pdf:read": ["Was steht im PDF über die Kosten?", "Lies Seite 3 von Papers/Bericht.pdf", "Fasse das PDF-Dokument zusammen", "Schau im Handbuch.pdf nach", "Auf welcher Seite des PDFs steht das?"],
+    "pdf:read": ["Was steht im PDF über die Garantie?", "Lies Seite 3 vom PDF-Bericht", "Fasse das PDF-Dokument zusammen", "Schau im PDF-Handbuch nach", "Auf welcher Seite des PDFs steht das?"],
     "vault:write": ["Erstelle eine neue Notiz namens Reise.md", "Leg eine Datei im Ordner Projekte an", "Schreib eine neue Notiz mit diesem Text", "Überschreibe die Notiz komplett", "Neue Notiz anlegen"],
     "vault:append": ["Füge diesen Satz am Ende der Notiz hinzu", "Hänge eine Zeile an die Notiz an", "Ergänze die Notiz um einen Punkt", "Schreib das noch unten in Inbox.md dazu", "Trag das in die Notiz ein"],
     "vault:edit": ["Ersetze in der Notiz \"alt\" durch \"neu\"", "Ändere den Text in der Notiz", "Korrigiere den Tippfehler in Ideen.md", "Ersetze das Wort durch ein anderes", "Tausche den Satz in der Notiz aus", "Bearbeite die Zeile in der Notiz"],

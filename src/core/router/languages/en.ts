@@ -45,7 +45,7 @@ export const en: RouterLanguage = {
     "base:create": ["Create a base that shows my books as a table", "Make a .base file of the active projects sorted by due date"],
     "base:edit": ["Add a view to the base", "Change the filter of Projects.base"],
     "vault:read": ["pull up my note on", "bring up Projects/Plan.md", "show me what Projects/Plan.md says", "let me see the note", "give me the text of [[Weekly Plan]]", "what's written in the file"],
-    "pdf:read": ["what does the PDF say about", "read page 3 of Papers/Report.pdf", "summarize the attached PDF paper", "look it up in the manual.pdf", "which page of the PDF mentions"],
+    "pdf:read": ["what does the PDF say about the warranty", "read page 3 of the report PDF", "summarize the attached PDF paper", "the PDF manual, page 12", "which page of the PDF mentions"],
     "vault:write": ["start a new note", "draft a note titled", "create a file in Projects", "put this into a brand new note", "replace the whole note with"],
     "vault:append": ["put this at the bottom of the note", "add this to the end of the note", "tack this onto my note", "add a bullet to the note"],
     "vault:edit": ["replace \"old text\" with \"new text\" in the note", "swap this word for another in the note", "reword the sentence in the note", "fix a mistake in the note", "change the wording in Ideas.md"],

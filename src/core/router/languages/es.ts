@@ -44,7 +44,7 @@ export const es: RouterLanguage = {
     "base:create": ["Crea una base que muestre mis libros como tabla", "Haz un archivo .base de los proyectos activos ordenados por fecha"],
     "base:edit": ["Añade una vista a la base", "Cambia el filtro de Proyectos.base"],
     "vault:read": ["Muéstrame el contenido de Proyectos/Plan.md", "Léeme la nota de la reunión", "Abre el archivo [[Plan semanal]]", "¿Qué pone en la nota?", "Resume la nota Ideas.md"],
-    "pdf:read": ["¿Qué dice el PDF sobre el presupuesto?", "Lee la página 3 de Papers/Informe.pdf", "Resume el documento PDF", "Búscalo en el manual.pdf", "¿En qué página del PDF aparece?"],
+    "pdf:read": ["¿Qué dice el PDF sobre la garantía?", "Lee la página 3 del informe PDF", "Resume el documento PDF", "El manual PDF, página 12", "¿En qué página del PDF aparece?"],
     "vault:write": ["Crea una nota nueva llamada Viaje.md", "Haz una nota en la carpeta Proyectos", "Escribe una nota nueva con este texto", "Sobrescribe toda la nota", "Nota nueva"],
     "vault:append": ["Añade esta frase al final de la nota", "Agrega una línea a la nota", "Completa la nota con este punto", "Pon esto abajo del todo en Inbox.md", "Apunta esto en el archivo"],
     "vault:edit": ["Cambia \"viejo\" por \"nuevo\" en la nota", "Cambia el texto de la nota", "Corrige la errata en Ideas.md", "Sustituye esta palabra por otra", "Modifica la frase de la nota", "Edita la línea de la nota"],

@@ -43,7 +43,7 @@ export const fr: RouterLanguage = {
     "base:create": ["Une nouvelle base Obsidian de mes livres en tableau", "Fais un fichier .base des projets actifs triés par échéance"],
     "base:edit": ["Ajoute une vue à la base", "Change le filtre de Projets.base"],
     "vault:read": ["Montre-moi le contenu de Projets/Plan.md", "Lis-moi la note sur la réunion", "Ouvre le fichier [[Planning]]", "Qu'est-ce qui est écrit dans la note ?", "Résume la note Idées.md"],
-    "pdf:read": ["Que dit le PDF sur le budget ?", "Lis la page 3 de Papers/Rapport.pdf", "Résume le document PDF", "Cherche dans le manuel.pdf", "À quelle page du PDF est-ce écrit ?"],
+    "pdf:read": ["Que dit le PDF sur la garantie ?", "Lis la page 3 du rapport PDF", "Résume le document PDF", "Le manuel PDF, page 12", "À quelle page du PDF est-ce écrit ?"],
     "vault:write": ["Crée une nouvelle note appelée Voyage.md", "Fais une note dans le dossier Projets", "Écris une nouvelle note avec ce texte", "Remplace tout le contenu de la note", "Nouvelle note"],
     "vault:append": ["Ajoute cette phrase à la fin de la note", "Rajoute une ligne dans la note", "Complète la note avec ce point", "Mets ça en bas de Inbox.md", "Note ça dans le fichier"],
     "vault:edit": ["Remplace « ancien » par « nouveau » dans la note", "Modifie le texte de la note", "Corrige la faute de frappe dans Idées.md", "Remplace ce mot par un autre", "Change la phrase dans la note", "Reformule la ligne dans la note"],

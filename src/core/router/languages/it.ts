@@ -43,7 +43,7 @@ export const it: RouterLanguage = {
     "base:create": ["Crea una base che mostri i miei libri come tabella", "Fai un file .base dei progetti attivi ordinati per scadenza"],
     "base:edit": ["Aggiungi una vista alla base", "Cambia il filtro di Progetti.base"],
     "vault:read": ["Mostrami il contenuto di Progetti/Piano.md", "Leggimi la nota della riunione", "Apri il file [[Piano settimanale]]", "Cosa c'è scritto nella nota?", "Riassumi la nota Idee.md"],
-    "pdf:read": ["Cosa dice il PDF sul budget?", "Leggi la pagina 3 di Papers/Relazione.pdf", "Riassumi il documento PDF", "Cercalo nel manuale.pdf", "In quale pagina del PDF compare?"],
+    "pdf:read": ["La garanzia secondo il PDF", "Pagina 3 della relazione PDF", "Riassunto del documento PDF", "Manuale PDF, pagina 12", "In quale pagina del PDF compare?"],
     "vault:write": ["Crea una nuova nota chiamata Viaggio.md", "Fai una nota nella cartella Progetti", "Scrivi una nota nuova con questo testo", "Sovrascrivi tutta la nota", "Nuova nota"],
     "vault:append": ["Aggiungi questa frase alla fine della nota", "Metti una riga in più nella nota", "Completa la nota con questo punto", "Scrivi questo in fondo a Inbox.md", "Annota questo nel file"],
     "vault:edit": ["Sostituisci \"vecchio\" con \"nuovo\" nella nota", "Cambia il testo della nota", "Correggi l'errore di battitura in Idee.md", "Sostituisci questa parola con un'altra", "Modifica la frase nella nota", "Riscrivi la riga della nota"],

@@ -43,7 +43,7 @@ export const nl: RouterLanguage = {
     "base:create": ["Maak een base die mijn boeken als tabel toont", "Maak een .base-bestand van de actieve projecten gesorteerd op deadline"],
     "base:edit": ["Voeg een weergave toe aan de base", "Wijzig het filter van Projecten.base"],
     "vault:read": ["Laat de inhoud van Projecten/Plan.md zien", "Lees de notitie over de vergadering voor", "Open het bestand [[Weekplanning]]", "Wat staat er in de notitie?", "Vat de notitie Ideeën.md samen"],
-    "pdf:read": ["Wat staat er in de pdf over het budget?", "Lees pagina 3 van Papers/Rapport.pdf", "Vat het pdf-document samen", "Zoek het op in de handleiding.pdf", "Op welke pagina van de pdf staat dat?"],
+    "pdf:read": ["Garantie volgens de pdf", "Pagina 3 van dit pdf-rapport", "Samenvatting van dit pdf-document", "De pdf-handleiding, pagina 12", "Welke pagina van de pdf?"],
     "vault:write": ["Maak een nieuwe notitie met de naam Reis.md", "Maak een bestand aan in de map Projecten", "Schrijf een nieuwe notitie met deze tekst", "Overschrijf de hele notitie", "Nieuwe notitie"],
     "vault:append": ["Voeg deze zin toe aan het einde van de notitie", "Zet er een regel bij in de notitie", "Vul de notitie aan met dit punt", "Schrijf dit onderaan Inbox.md", "Noteer dit in het bestand"],
     "vault:edit": ["Vervang \"oud\" door \"nieuw\" in de notitie", "Verander de tekst in de notitie", "Verbeter de typfout in Ideeën.md", "Vervang dit woord door een ander", "Pas de zin in de notitie aan", "Bewerk de regel in de notitie"],

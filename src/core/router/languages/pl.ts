@@ -42,7 +42,7 @@ export const pl: RouterLanguage = {
     "base:create": ["Nowa baza Obsidian z moimi książkami w tabeli", "Zrób plik .base z aktywnymi projektami posortowanymi według terminu"],
     "base:edit": ["Dodaj widok do bazy", "Zmień filtr w Projekty.base"],
     "vault:read": ["Pokaż zawartość Projekty/Plan.md", "Przeczytaj mi notatkę ze spotkania", "Otwórz plik [[Plan tygodnia]]", "Co jest napisane w tej notatce?", "Streść notatkę Pomysły.md"],
-    "pdf:read": ["Co jest w pliku PDF o budżecie?", "Przeczytaj stronę 3 z Papers/Raport.pdf", "Streść ten dokument PDF", "Sprawdź w instrukcji.pdf", "Na której stronie PDF-a to jest?"],
+    "pdf:read": ["Co jest w pliku PDF o gwarancji?", "Przeczytaj stronę 3 raportu PDF", "Streść ten dokument PDF", "Sprawdź w instrukcji PDF", "Na której stronie PDF-a to jest?"],
     "vault:write": ["Stwórz nową notatkę o nazwie Podróż.md", "Załóż plik w folderze Projekty", "Napisz nową notatkę z tym tekstem", "Nadpisz całą notatkę", "Nowa notatka"],
     "vault:append": ["Dodaj to zdanie na końcu notatki", "Dopisz linijkę do notatki", "Uzupełnij notatkę o ten punkt", "Wpisz to na dole Inbox.md", "Zanotuj to w pliku"],
     "vault:edit": ["Zamień „stare” na „nowe” w notatce", "Zmień tekst w notatce", "Popraw literówkę w Pomysły.md", "Zastąp to słowo innym", "Przeredaguj zdanie w notatce", "Edytuj linijkę w notatce"],

@@ -43,7 +43,7 @@ export const pt: RouterLanguage = {
     "base:create": ["Cria uma base que mostre os meus livros como tabela", "Faz um arquivo .base dos projetos ativos ordenados por prazo"],
     "base:edit": ["Adiciona uma vista à base", "Muda o filtro de Projetos.base"],
     "vault:read": ["Mostra o conteúdo de Projetos/Plano.md", "Lê pra mim a nota da reunião", "Abre o arquivo [[Plano semanal]]", "O que está escrito na nota?", "Resume a nota Ideias.md"],
-    "pdf:read": ["O que o PDF diz sobre o orçamento?", "Leia a página 3 de Papers/Relatorio.pdf", "Resuma o documento PDF", "Procure no manual.pdf", "Em que página do PDF isso aparece?"],
+    "pdf:read": ["Garantia segundo este PDF", "Página 3 do relatório PDF", "Resumo do documento PDF", "Manual PDF, página 12", "Página do PDF com esse tema"],
     "vault:write": ["Cria uma nota nova chamada Viagem.md", "Faz uma nota na pasta Projetos", "Escreve uma nota nova com este texto", "Sobrescreve a nota inteira", "Nova nota"],
     "vault:append": ["Adiciona esta frase no final da nota", "Acrescenta uma linha na nota", "Completa a nota com este item", "Coloca isto no fim do Inbox.md", "Anota isto no arquivo"],
     "vault:edit": ["Troca \"velho\" por \"novo\" na nota", "Muda o texto da nota", "Corrige o erro de digitação em Ideias.md", "Substitui esta palavra por outra", "Altera a frase da nota", "Edita a linha da nota"],

@@ -43,7 +43,7 @@ export const tr: RouterLanguage = {
     "base:create": ["Kitaplarımı tablo olarak gösteren bir taban oluştur", "Aktif projelerin teslim tarihine göre sıralı bir .base dosyasını yap"],
     "base:edit": ["Tabana bir görünüm ekle", "Projeler.base filtresini değiştir"],
     "vault:read": ["Projeler/Plan.md dosyasının içeriğini göster", "Toplantı notunu bana oku", "[[Haftalık plan]] dosyasını aç", "Bu notta ne yazıyor?", "Fikirler.md notunu özetle", "notumu göster"],
-    "pdf:read": ["PDF bütçe hakkında ne diyor?", "Papers/Rapor.pdf dosyasının 3. sayfasını oku", "PDF belgesini özetle", "kılavuz.pdf içinde bak", "PDF'nin hangi sayfasında yazıyor?"],
+    "pdf:read": ["PDF garanti hakkında ne diyor?", "PDF raporunun 3. sayfasını oku", "PDF belgesini özetle", "PDF kılavuzunda bak", "PDF'nin hangi sayfasında yazıyor?"],
     "vault:write": ["Gezi.md adında yeni bir not oluştur", "Projeler klasöründe bir dosya aç", "Bu metinle yeni bir not yaz", "Notun tamamının üzerine yaz", "Yeni not"],
     "vault:append": ["Bu cümleyi notun sonuna ekle", "Nota bir satır ekle", "Notu bu maddeyle tamamla", "Bunu Inbox.md notunun en altına yaz", "Bunu dosyaya not et"],
     "vault:edit": ["Notta \"eski\" yazan yeri \"yeni\" yap", "Notundaki metni değiştir", "Fikirler.md içindeki yazım hatasını düzelt", "Bu kelimeyi başka bir kelimeyle değiştir", "Nottaki cümleyi düzenle", "Nottaki satırı güncelle"],
