@@ -42,7 +42,7 @@ describe("Make a canvas of this note's links (plugin command)", () => {
     const finished = new Promise<void>((r) => (done = r));
     const action = linksCanvasAction({ app, direct: () => factory.directCalls(new Conversation(), session), journaled: () => void journaled++, notice: (m) => void notices.push(m) });
     const plugin = new Plugin(fake, { id: "vault-agent", name: "Vault Agent", version: "0", minAppVersion: "1.8.7", description: "", author: "" });
-    registerCommands(plugin as unknown as RealPlugin, {
+    registerCommands(plugin, {
       session: {} as ChatSession,
       openChat: async () => undefined,
       index: () => undefined,
