@@ -61,7 +61,14 @@ export const RELEASED_SHAPES: Readonly<Record<FamilyId, SizedShapes>> = {
     "2b": qwen35("Qwen3.5-2B", 2048, 24, 8, 2, 6144, 16),
     "4b": qwen35("Qwen3.5-4B", 2560, 32, 16, 4, 9216, 32),
   },
-  lfm2: {},
+  // LFM2.5-1.2B: ten short-convolution blocks (cache 3) and six grouped-query attention blocks. The stand-in
+  // vocabulary (128,256 tokens against the release's 65,536) makes its embedding larger than the release's.
+  lfm2: {
+    "1.5b": {
+      release: "LFM2.5-1.2B-Instruct", embeddingLength: 2048, blockCount: 16, headCount: 32, headCountKv: 8, feedForwardLength: 8192, contextLength: 32768,
+      tiedOutput: true, recurrent: { attentionLayers: [2, 5, 8, 10, 12, 14], convKernel: 3, stateSize: 0, groups: 0, heads: 0 },
+    },
+  },
   granite4h: {},
   smollm3: {
     "3b": { release: "SmolLM3-3B", embeddingLength: 2048, blockCount: 36, headCount: 16, headCountKv: 4, feedForwardLength: 11008, contextLength: 65536, tiedOutput: true },
