@@ -187,6 +187,7 @@ export class DesktopServices implements PluginServices {
         gpuLayers: settings.gpuLayers >= 0 ? settings.gpuLayers : undefined,
         // Saved states sit with the models (inside the vault or in the per-user folder), keyed by model file.
         states: settings.stateCacheMb > 0 ? { dir: this.statesFolder(), maxBytes: settings.stateCacheMb * 1024 * 1024 } : undefined,
+        checkpointBytes: settings.checkpointMb * 1024 * 1024,
       },
       embeddingModel: settings.embeddingModelPath ? { path: settings.embeddingModelPath } : undefined,
       logFile: path.join(this.pluginDir, "engine.log"),

@@ -54,6 +54,8 @@ interface RoundRow {
   tokens_out: number;
   /** Bytes of the sequence's checkpoints after the round (recurrent and hybrid models). */
   checkpoint_bytes: number;
+  /** Tokens of the round's messages that the previous prompt and its reply did not hold (unseenText). */
+  new_tokens: number;
   prompt_eval_ms: number;
   first_token_ms: number;
 }
@@ -96,7 +98,8 @@ class RecordingEngine implements Engine {
   constructor(public client: EngineClient) {}
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
-    this.unseen.push(unseenText(this.held, request.messages));
+    const unseen = unseenText(this.held, request.messages);
+    this.unseen.push(unseen);
     const sent = performance.now();
     let firstAt: number | undefined;
     const result = await this.client.generate({
@@ -116,6 +119,7 @@ class RecordingEngine implements Engine {
       metered_tokens: result.tokensMetered ?? 0,
       tokens_out: result.tokensOut,
       checkpoint_bytes: result.checkpointBytes ?? 0,
+      new_tokens: await this.client.countTokens(unseen),
       prompt_eval_ms: round(result.promptEvalMs),
       first_token_ms: round((firstAt ?? performance.now()) - sent),
     });
@@ -262,6 +266,8 @@ function goals(turns: TurnRow[], previous: TurnRow[] | undefined, restart: Phase
   const later = turns.slice(1);
   const fits = (t: TurnRow): boolean => (first(t)?.evaluated_tokens ?? Infinity) <= t.new_tokens + 64;
   const within = later.every(fits);
+  // A later round of a turn: what it evaluated past its new messages was read again (a template that rewrote history).
+  const rereads = turns.flatMap((t) => t.rounds.slice(1).map((r) => r.evaluated_tokens - r.new_tokens));
   const shares = turns.slice(3, 8).map((t) => (first(t) ? first(t)!.reused_tokens / first(t)!.prompt_tokens : 0));
   const t2 = first(turns[1])?.prompt_eval_ms;
   const t8 = first(turns[turns.length - 1])?.prompt_eval_ms;
@@ -271,6 +277,8 @@ function goals(turns: TurnRow[], previous: TurnRow[] | undefined, restart: Phase
     // A trim rebuilds the prefix once by design; the goal is also read over the turns that did not trim.
     first_round_within_new_plus_64_untrimmed: later.filter((t) => !t.trimmed).every(fits),
     trimmed_turns: turns.filter((t) => t.trimmed).map((t) => t.turn),
+    max_later_round_reread: rereads.length ? Math.max(...rereads) : null,
+    later_rounds_reread_within_64: rereads.every((n) => n <= 64),
     min_reused_share_turns_4_to_8: shares.length ? Math.round(Math.min(...shares) * 1000) / 1000 : null,
     last_vs_turn2_prompt_eval: t2 && t8 !== undefined ? Math.round((t8 / t2) * 100) / 100 : null,
     last_vs_previous_layout_prompt_eval: p8 && t8 !== undefined ? Math.round((t8 / p8) * 1000) / 1000 : null,

@@ -209,5 +209,12 @@ function localRunRows(): SettingRow[] {
       [0, 100000],
       ["state cache", "KV cache", "disk"],
     ),
+    numberRow(
+      "checkpointMb",
+      "Checkpoints of hybrid models (MB)",
+      "Memory kept for checkpoints of models with recurrent layers (Qwen3.5, LFM2, Granite 4-H), so a conversation whose text changes after a point, or a stopped reply, is read again only from there; the oldest go first. Other models need none.",
+      [1, 100000],
+      ["checkpoint", "recurrent", "hybrid", "memory", "RAM"],
+    ),
   ];
 }

@@ -44,6 +44,8 @@ export interface VaultAgentSettings {
   idleUnloadMinutes: number;
   /** Disk for saved conversation states of the built-in engine, in MB (least recently used go first); 0 = none saved. */
   stateCacheMb: number;
+  /** Memory for checkpoints of models with recurrent layers (Qwen3.5, LFM2, Granite 4-H), in MB, all conversations together; the oldest go first. */
+  checkpointMb: number;
 
   /** Tools the router offers per message. */
   routerTopK: number;
@@ -106,6 +108,7 @@ export const DEFAULT_SETTINGS: VaultAgentSettings = {
   thinkFirst: false,
   idleUnloadMinutes: 10,
   stateCacheMb: 300,
+  checkpointMb: 512,
   routerTopK: 3,
   routerThreshold: 0.3,
   maxToolRounds: 5,
@@ -166,6 +169,7 @@ const ENGINE_KEYS: (keyof VaultAgentSettings)[] = [
   "llamaServerPath",
   "dataLocation",
   "stateCacheMb",
+  "checkpointMb",
 ];
 
 export function needsEngineRestart(patch: Partial<VaultAgentSettings>): boolean {

@@ -121,6 +121,7 @@ describe("the settings tab's declarative definitions", () => {
       gpuLayers: ["-1", "0", { gpuLayers: 0 }],
       threads: [0, 4, { threads: 4 }],
       stateCacheMb: [300, 0, { stateCacheMb: 0 }],
+      checkpointMb: [512, 256, { checkpointMb: 256 }],
       temperature: [0.7, 0.2, { temperature: 0.2 }],
       thinkFirst: [false, true, { thinkFirst: true }],
       idleUnloadMinutes: [10, 0, { idleUnloadMinutes: 0 }],
