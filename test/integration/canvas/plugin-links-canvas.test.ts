@@ -2,7 +2,6 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Plugin as RealPlugin } from "obsidian";
 import { Conversation } from "../../../src/core/agent/conversation";
 import { ChangeJournal, undoTurns } from "../../../src/core/journal";
 import type { UserPort } from "../../../src/core/ports/user";
