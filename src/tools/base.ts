@@ -20,7 +20,7 @@ const propertyName = z.string().min(1).max(100).describe("A property: a note pro
 const direction = z.enum(["ASC", "DESC"]).optional().describe("ASC (default) or DESC.");
 const sortArg = z.object({ property: propertyName, direction });
 const SUMMARIES = ["Count", "Sum", "Average", "Min", "Max", "Range", "Median", "Stddev", "Earliest", "Latest", "Checked", "Unchecked", "Empty", "Filled", "Unique", "Distinct"] as const;
-const summaryArg = z.object({ property: propertyName, summary: z.enum(SUMMARIES).describe("How to summarize the property over the rows.") });
+const summaryArg = z.object({ property: propertyName, summary: z.enum(SUMMARIES).describe("The aggregate of the property over the rows.") });
 const viewArg = z.object({
   name: z.string().min(1).max(100).describe("The view's name."),
   type: z.enum(["table", "cards", "list", "map"]).optional().describe("Layout (default table)."),
@@ -73,10 +73,10 @@ const query = defineTool({
   name: "base:query",
   family: "base",
   description:
-    "Compute over notes' properties exactly: filter notes (Bases expressions such as status == \"active\", file.inFolder(\"Projects\"), file.hasTag(\"book\")), sort, limit and summarize (Count, Sum, Average, Min, Max, Distinct...). Also runs a .base file's view. Use it for how many, totals, averages and which notes match.",
+    "Compute over notes' properties exactly: filter notes (Bases expressions such as status == \"active\", file.inFolder(\"Projects\"), file.hasTag(\"book\")), sort, limit and aggregate (Count, Sum, Average, Min, Max, Distinct...). Also runs a .base file's view. Use it for how many, totals, averages and which notes match.",
   routingHints: [
-    "how many projects are active", "add up the cost of the projects", "total hours across all notes", "average rating of my books",
-    "projects whose status is done", "run the base view", "sum of the property", "which notes have a property greater than",
+    "how many invoices are unpaid", "add up the cost of my trips", "total hours across all notes", "average rating of my books",
+    "books whose status is read", "run the base view", "sum of the property", "which notes have a property greater than",
   ],
   args: z.object({
     path: basePathArg("A .base file whose view to run; omit for an ad-hoc query over every note.").optional(),
@@ -179,7 +179,7 @@ const create = defineNoteWriteTool({
   name: "base:create",
   family: "base",
   description: "Create an Obsidian base (.base file): filters that choose the notes, formulas, and views (a table or cards) with order, sort, group-by, limit and summaries.",
-  routingHints: ["create a base of my projects", "make a table view of notes with status", "new .base file", "build a database view of my books", "make a base that shows my projects"],
+  routingHints: ["create a base of my recipes", "make a table view of notes with status", "new .base file", "build a database view of my books", "make a base that shows my reading list"],
   args: z.object({
     path: basePathArg("Vault-relative path of the new .base file, e.g. Projects/Active.base."),
     filters: exprList("Conditions that choose the notes of every view, e.g. file.inFolder(\"Projects\")."),
