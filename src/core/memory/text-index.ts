@@ -165,7 +165,7 @@ export class TextIndex {
         if (!Array.isArray(shard.hashes) || shard.hashes.length !== shard.docs.length) throw new Error("text index shard is malformed");
         shard.docs.forEach((p, k) => hashes.set(p, String(shard.hashes[k])));
       }
-      engine.finishImport();
+      await engine.finishImport(slices);
       this.engine = engine;
       this.hashes.clear();
       for (const [p, h] of hashes) this.hashes.set(p, h);

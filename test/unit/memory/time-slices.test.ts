@@ -68,11 +68,11 @@ describe("loading in slices", () => {
     expect(shard.terms.length).toBeGreaterThan(2048);
     const whole = new TextEngine<Doc>(OPTIONS);
     await whole.importShard(shard, never());
-    whole.finishImport();
+    await whole.finishImport();
     const { slices, pauses } = steppingSlices(1);
     const sliced = new TextEngine<Doc>(OPTIONS);
     await sliced.importShard(shard, slices);
-    sliced.finishImport();
+    await sliced.finishImport();
     // A check every 512 terms, each due on this clock.
     expect(pauses()).toBeGreaterThanOrEqual(Math.floor(shard.terms.length / 512));
     for (const query of ["garden", "w17x budget", "w2800x", "tomato review"]) {
@@ -142,7 +142,7 @@ describe("loading in slices", () => {
     const shard = await storedShard(source);
     const loaded = new TextEngine<Doc>(OPTIONS);
     await loaded.importShard(shard, never());
-    loaded.finishImport();
+    await loaded.finishImport();
     const built = engineWithNotes(600);
     const edits = (e: TextEngine<Doc>) => {
       // New documents (their postings sit beside the packed ones), a replaced one and a discarded one.
@@ -163,7 +163,7 @@ describe("loading in slices", () => {
     const again = await parseShard(await stringifyShard((await loaded.exportShards(() => 0, new Set([0]), () => "h")).get(0)!, never()), never());
     const reloaded = new TextEngine<Doc>(OPTIONS);
     await reloaded.importShard(again, never());
-    reloaded.finishImport();
+    await reloaded.finishImport();
     for (const query of ["garden", "w2800x", "tomato review"]) {
       expect(reloaded.search(query).map((r) => [r.id, r.score.toFixed(9)]).sort()).toEqual(built.search(query).map((r) => [r.id, r.score.toFixed(9)]).sort());
     }
