@@ -20,6 +20,8 @@ import { fakeApp } from "../../fakes/fake-app";
 import { FolderBackend } from "../../fakes/folder-backend";
 import { copyVault, envelope } from "../agent/scripted-helpers";
 
+class TestPlugin extends Plugin {}
+
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
@@ -40,7 +42,7 @@ describe("Make a canvas of this note's links (plugin command)", () => {
     let done!: () => void;
     const finished = new Promise<void>((r) => (done = r));
     const action = linksCanvasAction({ app, direct: () => factory.directCalls(new Conversation(), session), journaled: () => void journaled++, notice: (m) => void notices.push(m) });
-    const plugin = new Plugin(fake, { id: "vault-agent", name: "Vault Agent", version: "0", minAppVersion: "1.8.7", description: "", author: "" });
+    const plugin = new TestPlugin(fake, { id: "vault-agent", name: "Vault Agent", version: "0", minAppVersion: "1.8.7", description: "", author: "" });
     registerCommands(plugin, {
       session: {} as ChatSession,
       openChat: async () => undefined,
