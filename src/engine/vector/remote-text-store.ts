@@ -29,7 +29,7 @@ export class RemoteTextStore implements TextStore {
 
   async load(): Promise<boolean> {
     const result = (await this.client.request("text.open", { folder: this.folder })) as { loaded: boolean; list?: string; hashes?: Record<string, string> };
-    this.hashes = openedHashes(result);
+    this.hashes = await openedHashes(result, () => new Promise((resolve) => setTimeout(resolve, 0)));
     return result.loaded;
   }
 
