@@ -118,3 +118,21 @@ describe("base:create, base:edit and base:read", () => {
     await expect(call("base:read", { path: "Home.md" })).rejects.toThrow('"Home.md" is not a .base file');
   });
 });
+
+describe("grounding of .base paths", () => {
+  it("admits the vault's .base files for base:read, base:edit and base:query's path, and nothing else; base:create's path stays free", async () => {
+    const { GbnfRecognizer, SubsetCache } = await import("../../../src/core/grammar");
+    const { VaultPathIndex } = await import("../../../src/core/grammar/vault-paths");
+    const index = new VaultPathIndex();
+    index.load(["Bases/Projects.base", "Projects/Atlas.md"]);
+    const cache = new SubsetCache(registry.grammarTools());
+    cache.setVaultPaths(index);
+    const envelope = (name: string, args: object) => JSON.stringify({ thought: "", status: "Task", message_to_user: null, tool_calls: [{ name, args }] });
+    const r = new GbnfRecognizer(cache.get(["base:read", "base:edit", "base:query", "base:create"], "dynamic").gbnf);
+    for (const name of ["base:read", "base:edit", "base:query"]) {
+      expect(r.accepts(envelope(name, { path: "Bases/Projects.base" })), name).toBe(true);
+      expect(r.accepts(envelope(name, { path: "Bases/Other.base" })), name).toBe(false);
+    }
+    expect(r.accepts(envelope("base:create", { path: "Bases/New.base", views: [{ name: "All" }] }))).toBe(true);
+  });
+});
