@@ -2,6 +2,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { Plugin as RealPlugin } from "obsidian";
 import { Conversation } from "../../../src/core/agent/conversation";
 import { ChangeJournal, undoTurns } from "../../../src/core/journal";
 import type { UserPort } from "../../../src/core/ports/user";
@@ -43,7 +44,7 @@ describe("Make a canvas of this note's links (plugin command)", () => {
     const finished = new Promise<void>((r) => (done = r));
     const action = linksCanvasAction({ app, direct: () => factory.directCalls(new Conversation(), session), journaled: () => void journaled++, notice: (m) => void notices.push(m) });
     const plugin = new TestPlugin(fake, { id: "vault-agent", name: "Vault Agent", version: "0", minAppVersion: "1.8.7", description: "", author: "" });
-    registerCommands(plugin, {
+    registerCommands(plugin as unknown as RealPlugin, {
       session: {} as ChatSession,
       openChat: async () => undefined,
       index: () => undefined,
