@@ -21,7 +21,7 @@ export default defineConfig([
   },
   {
     rules: {
-      "obsidianmd/ui/sentence-case": ["warn", { brands: ["Vault Agent", "Obsidian", "Hugging Face"], acronyms: ["GPU", "CPU", "GGUF", "URL", "MCP", "JSON", "API"], enforceCamelCaseLower: true }],
+      "obsidianmd/ui/sentence-case": ["warn", { brands: ["Vault Agent", "Obsidian", "Hugging Face"], acronyms: ["GPU", "CPU", "GGUF", "URL", "MCP", "JSON", "API", "PDF"], enforceCamelCaseLower: true }],
     },
   },
   {

@@ -32,8 +32,9 @@ import { StagedReview } from "./src/plugin/chat/memory-review";
 import { mountMemoryReview } from "./src/plugin/chat/memory-review-view";
 import { confirmUndoAnyway } from "./src/plugin/undo/undo-conflict-modal";
 import { registerEditInPlace } from "./src/plugin/editor/edit-command";
-import { obsidianPdfText } from "./src/plugin/pdf/obsidian-pdf-text";
 import { linksCanvasAction } from "./src/plugin/links-canvas-command";
+import { obsidianPdfText } from "./src/plugin/pdf/obsidian-pdf-text";
+import { askAboutPdf } from "./src/plugin/pdf/active-pdf";
 
 export default class VaultAgentPlugin extends Plugin {
   /** Current settings (saved in the plugin's data.json). */
@@ -110,7 +111,8 @@ export default class VaultAgentPlugin extends Plugin {
     this.addRibbonIcon("bot", "Open Vault Agent chat", () => void openChat(this.app.workspace, placement));
     const editInPlace = registerEditInPlace(this, { engine, vault, journal: new ChangeJournal(journal), readiness: () => readinessProblem(this.settings, services, openSettings), journaled: () => void undo.refresh() });
     registerCommands(this, { session, openChat: async () => void (await openChat(this.app.workspace, placement)), index: (rebuild) => void memory.index(rebuild), editInPlace,
-      canvasOfLinks: linksCanvasAction({ app: this.app, direct: () => agents.directCalls(session.conversation, session), journaled: () => void undo.refresh(), notice: (message) => new Notice(message) }) });
+      canvasOfLinks: linksCanvasAction({ app: this.app, direct: () => agents.directCalls(session.conversation, session), journaled: () => void undo.refresh(), notice: (message) => new Notice(message) }),
+      pdf: askAboutPdf(this.app.workspace, vault, pdf) });
     this.addSettingTab(
       new VaultAgentSettingTab(this.app, this, {
         settings: () => this.settings,

@@ -11,6 +11,11 @@ export interface CommandDeps {
   index(rebuild: boolean): void;
   /** Edit in place (the editor extension); the command is offered only where it is registered. */
   editInPlace?: EditInPlace;
+  /** The PDF open in the PDF view and what "Ask about this PDF" attaches of it; absent: the command is never available. */
+  pdf?: {
+    active(): { path: string; page: number } | null;
+    excerpt(path: string, page: number): Promise<{ label: string; text: string }>;
+  };
   /** Builds a canvas of a note's links (journaled); absent: the command is not offered. */
   canvasOfLinks?: (path: string) => Promise<void>;
 }
@@ -19,6 +24,7 @@ export interface CommandDeps {
 export const COMMAND_IDS = [
   "open-chat",
   "ask-about-note",
+  "ask-about-pdf",
   "ask-about-selection",
   "summarize-note",
   "index-vault",
@@ -54,6 +60,25 @@ export function registerCommands(plugin: Plugin, deps: CommandDeps): void {
         session.attach({ path: file.path, label: file.path });
       }
       void deps.openChat();
+      return true;
+    },
+  });
+
+  plugin.addCommand({
+    id: "ask-about-pdf",
+    name: "Ask about this PDF",
+    checkCallback: (checking: boolean) => {
+      const pdf = deps.pdf;
+      const open = pdf?.active() ?? null;
+      if (!open || !pdf) return false;
+      if (checking) return true;
+      void pdf
+        .excerpt(open.path, open.page)
+        .then((attachment) => {
+          session.attach({ path: open.path, ...attachment });
+          return deps.openChat();
+        })
+        .catch((error: unknown) => console.error("Vault agent: the PDF could not be attached", error));
       return true;
     },
   });

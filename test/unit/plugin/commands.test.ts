@@ -38,7 +38,8 @@ describe("commands", () => {
     expect(commands.map(([id]) => id)).toEqual(COMMAND_IDS.map((id) => `vault-agent:${id}`));
     for (const [, command] of commands) {
       expect(command.hotkeys).toBeUndefined();
-      expect(command.name).toMatch(/^[A-Z][a-z]+( [a-z]+('[a-z]+)?)*$/);
+      // Sentence case; an acronym keeps its capitals ("Ask about this PDF").
+      expect(command.name).toMatch(/^[A-Z][a-z]+( ([a-z]+('[a-z]+)?|PDF))*$/);
       expect(command.id).not.toContain("vault-agent");
     }
   });
