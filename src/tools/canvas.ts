@@ -32,8 +32,8 @@ const opArg = z.object({
   from: z.string().max(200).optional().describe("connect: the node the arrow starts at."),
   to: z.string().max(200).optional().describe("connect: the node the arrow points to."),
   text: z.string().max(2000).optional().describe("add_text: the card's markdown; relabel: the new text, label, URL or file."),
-  file: z.string().max(300).optional().describe("add_file: vault path of the note or file the card shows."),
-  subpath: z.string().max(200).optional().describe('add_file: a heading "#Plan" or block "#^id" of the note.'),
+  file: z.string().max(300).optional().describe("add_file: vault path of the file the card shows."),
+  subpath: z.string().max(200).optional().describe('add_file: a heading "#Plan" or block "#^id" of the file.'),
   url: z.string().max(2000).optional().describe("add_link: the web address."),
   label: z.string().max(200).optional().describe("add_group, connect: the label."),
   direction: z.enum(["forward", "both", "none"]).optional().describe("connect: arrow at the end (forward, default), at both ends, or none."),
@@ -144,7 +144,7 @@ function canvasWrite(spec: { name: string; description: string; routingHints: st
 const read = defineTool({
   name: "canvas:read",
   family: "canvas",
-  description: "Read an Obsidian canvas (.canvas) as text: its cards (text, notes with their titles, links), groups with their members, and connections with labels and direction, each with the id canvas:edit uses.",
+  description: "An Obsidian canvas (.canvas) as text: its cards (text, files with their titles, links), groups with their members, and connections with labels and direction, each with the id canvas:edit uses.",
   routingHints: ["what is on my canvas", "cards on the canvas", "which groups are on the canvas", "arrows on the canvas", "which cards are on the board"],
   args: z.object({ path: canvasPathArg() }),
   aliases: { ...PATH_ALIASES, canvas: "path" },
@@ -165,8 +165,8 @@ const create = canvasWrite({
   name: "canvas:create",
   creates: true,
   description:
-    "Create a new Obsidian canvas (.canvas): text cards, note cards, link cards and groups, joined by labelled arrows, laid out without overlaps. Give each op an id to connect it later in the list.",
-  routingHints: ["make a canvas of", "create a canvas", "draw a mind map of my notes", "new whiteboard with cards", "visual board of the project", "map these notes on a canvas"],
+    "Create a new Obsidian canvas (.canvas): text cards, file cards, link cards and groups, joined by labelled arrows, laid out without overlaps. Give each op an id to connect it later in the list.",
+  routingHints: ["make a canvas of", "create a canvas", "draw a mind map on a canvas", "new whiteboard with cards", "visual board of the project", "lay out my projects on a canvas"],
 });
 
 const edit = canvasWrite({
