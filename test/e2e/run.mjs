@@ -15,6 +15,7 @@ import { localLlamaScenes } from "./local-llama-scenes.mjs";
 import { editScenes } from "./edit-scenes.mjs";
 import { memoryPhoneScenes, memoryScenes } from "./memory-scenes.mjs";
 import { canvasScenes } from "./canvas-scenes.mjs";
+import { pdfScenes } from "./pdf-scenes.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const outDir = join(root, "test-results", "e2e");
@@ -379,6 +380,8 @@ async function runTheme(context, theme) {
   await memoryScenes({ page, theme, check, assert, shot, input, waitTurnEnd, newConversation, call, say, WAIT });
 
   await canvasScenes({ page, theme, check, assert, shot, input, waitTurnEnd, newConversation, call, say, WAIT });
+
+  await pdfScenes({ page, theme, check, assert, shot, input, waitTurnEnd, newConversation, call, say, WAIT });
 
   await check(`[${theme}] unloading the plugin removes its commands, view type, ribbon icon and status bar item`, async () => {
     const left = await page.evaluate(() => window.harness.unload());

@@ -12,6 +12,7 @@ import { ScriptedEngine } from "../../../src/engine/scripted";
 import type { ModelEntry } from "../../../src/plugin/models/model-library";
 import type { PluginServices, RuntimeReport } from "../../../src/plugin/services";
 import { HarnessRuntime } from "./runtime-harness";
+import { makeTextPdf } from "../../../src/node/pdf/make-pdf";
 import { HARNESS_MCP_CONFIG, harnessFiles, harnessMcpTransport } from "./mcp-harness";
 import { MOBILE_PLATFORM, mobileObsidian } from "./mobile-harness";
 
@@ -241,6 +242,12 @@ const harness = {
     const folder = path.split("/").slice(0, -1).join("/");
     if (folder && !app.vault.getAbstractFileByPath(folder)) await app.vault.createFolder(folder);
     await app.vault.create(path, text);
+  },
+  /** Creates a PDF of text pages (each page its lines) as the user would drop one into the vault (the PDF scene). */
+  async createPdf(path: string, pages: string[][]): Promise<void> {
+    const folder = path.split("/").slice(0, -1).join("/");
+    if (folder && !app.vault.getAbstractFileByPath(folder)) await app.vault.createFolder(folder);
+    await app.vault.createBinary(path, makeTextPdf(pages).slice().buffer);
   },
   /** Paths and sizes of the vault's files under `prefix` (binary ones too: the flat vector index). */
   files(prefix = ""): { path: string; size: number; mtime: number }[] {
