@@ -106,7 +106,7 @@ const query = defineTool({
         properties: args.properties ?? (path ? undefined : ["file.name", ...new Set((args.summaries ?? []).map((s) => s.property))]),
         summaries: Object.fromEntries((args.summaries ?? []).map((s) => [s.property, s.summary])),
         groupBy: args.group_by ? { property: args.group_by, direction: "ASC" } : undefined,
-        now: ctx.now(), self: rows.find((r) => r.path === path) ?? null,
+        now: ctx.now(), self: rows.find((r) => r.path === path) ?? null, summarizeAll: !path,
       });
       const what = path ? `${path}${result.view ? ` (view "${result.view}")` : ""}` : filters.length > 1 ? `where ${filters.slice(1).join(" and ")}` : "among the notes";
       return {

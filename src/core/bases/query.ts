@@ -27,6 +27,8 @@ export interface QueryOptions {
   now: Date;
   /** The base file itself (`this`). */
   self?: BaseRow | null;
+  /** Summaries and groups over every match, not only the rows the limit keeps (ad-hoc queries). Default false. */
+  summarizeAll?: boolean;
 }
 
 export interface QueryRow {
@@ -245,21 +247,24 @@ export function runQuery(base: BaseSpec, rows: BaseRow[], options: QueryOptions)
   }
   const matched = scopes.length;
   const limit = options.limit ?? view?.limit;
+  const all = scopes;
   if (limit !== undefined) scopes = scopes.slice(0, limit);
+  // A view summarizes the rows it shows, as Obsidian's table does; an ad-hoc query may summarize every match.
+  const basis = options.summarizeAll ? all : scopes;
   const columns = options.properties ?? (view?.order?.length ? view.order : ["file.name"]);
   const toRow = (s: Scope): QueryRow => ({ path: s.row?.path ?? "", values: Object.fromEntries(columns.map((c) => [c, propertyOf(c, s)])) });
   const summarySpec = { ...(view?.summaries ?? {}), ...(options.summaries ?? {}) };
   let groups: QueryGroup[] | null = null;
   if (groupBy) {
     groups = [];
-    for (const s of scopes) {
+    for (const s of basis) {
       const key = propertyOf(groupBy.property, s);
       let g = groups.find((x) => equals(x.key, key));
       if (!g) groups.push((g = { key, rows: [], summaries: {} }));
       g.rows.push(toRow(s));
     }
-    for (const g of groups) g.summaries = summarize(run, summarySpec, scopes.filter((s) => equals(propertyOf(groupBy.property, s), g.key)), shared);
+    for (const g of groups) g.summaries = summarize(run, summarySpec, basis.filter((s) => equals(propertyOf(groupBy.property, s), g.key)), shared);
   }
-  const summaries = summarize(run, summarySpec, scopes, shared);
+  const summaries = summarize(run, summarySpec, basis, shared);
   return { view: view?.name ?? null, columns, rows: scopes.map(toRow), matched, groups, summaries, errors: [...run.errors] };
 }

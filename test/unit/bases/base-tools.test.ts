@@ -62,6 +62,9 @@ describe("base:query", () => {
     expect((s.data as { rows: { path: string }[] }).rows.map((r) => r.path)).toEqual(["Projects/Cobalt.md", "Projects/Atlas.md"]);
     expect(s.content).toContain("4 files match");
     expect(s.content).toContain("the first 2 are shown");
+    // Without a .base file, a limit shortens the rows shown, never a total.
+    const t = await call("base:query", { folder: "Projects", limit: 1, summaries: [{ property: "budget", summary: "Sum" }] });
+    expect(t.data).toMatchObject({ matched: 4, summaries: { "Sum of budget": 13500 } });
   });
 
   it("runs a .base file's named view", async () => {
