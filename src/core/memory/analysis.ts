@@ -17,7 +17,7 @@
  */
 import { fold } from "../router/fold";
 import { stem } from "../router/stem";
-import { LANGUAGES, STOP_WORDS } from "../router/languages";
+import { LANGUAGES, STOP_WORDS } from "../router/languages/words";
 import { contentHash } from "./content-hash";
 
 /** Changes whenever this code gives other terms for the same text (the text index is then rebuilt). */

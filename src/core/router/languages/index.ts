@@ -3,23 +3,13 @@
  * of all of them (a message's language is never guessed: a word is a function word if it is one anywhere),
  * the routing hints per built-in tool, and the patterns behind small talk and change requests.
  */
-import { ALL_LANGUAGES } from "./all";
 import type { RouterLanguage } from "./types";
 import { fold } from "../fold";
+import { LANGUAGES, wordSet } from "./words";
 
 export type { RouterLanguage } from "./types";
+export { LANGUAGES, STOP_WORDS } from "./words";
 
-export const LANGUAGES: readonly RouterLanguage[] = ALL_LANGUAGES;
-
-
-function wordSet(pick: (l: RouterLanguage) => string): Set<string> {
-  const out = new Set<string>();
-  for (const l of LANGUAGES) for (const w of pick(l).split(/\s+/)) if (w) out.add(fold(w));
-  return out;
-}
-
-/** Function words of every language, folded. */
-export const STOP_WORDS: ReadonlySet<string> = wordSet((l) => l.stop);
 /** Today, yesterday, tomorrow in every language, folded. */
 export const DAY_WORDS: ReadonlySet<string> = wordSet((l) => l.days);
 
