@@ -1,7 +1,7 @@
 /**
  * Edit proposals from random-weight models through the engine host, under the edit grammar, on regions of a real
  * note (a selection, sections, the whole note): every reply is complete, every quoted text is found, and every
- * proposal's changes apply to give exactly the proposed text. 1,000 from the test model and 150 from each of the seven
+ * proposal's changes apply to give exactly the proposed text. 1,000 from the test model and 150 from each of the ten
  * family models (their real tokenizers and chat templates) in CI; a tenth of that, three families, in `npm test`.
  */
 import { afterAll, describe, expect, it } from "vitest";

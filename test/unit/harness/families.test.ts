@@ -4,7 +4,7 @@ import { FAMILY_IDS } from "../../../src/node/test-model/families";
 import { DEFAULT_FAMILIES, testedFamilies } from "../../helpers/families";
 
 describe("the tested families", () => {
-  it("are the fast three by default (both tokenizer kinds, a thinking model), and all seven with 'all'", () => {
+  it("are the fast three by default (both tokenizer kinds, a thinking model), and all ten with 'all'", () => {
     // An empty value is "not set" (passing undefined would read this run's own VAULT_AGENT_FAMILIES, which CI sets).
     expect(testedFamilies("")).toEqual(DEFAULT_FAMILIES);
     expect(DEFAULT_FAMILIES).toEqual(["phi3.5", "llama3.2", "qwen3"]);
