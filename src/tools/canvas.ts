@@ -31,7 +31,7 @@ const opArg = z.object({
   id: z.string().max(64).optional().describe("The node or connection to change (an id from canvas:read, or a card's text, file or group label); for add_*: an id for the new node, so later operations can name it."),
   from: z.string().max(200).optional().describe("connect: the node the arrow starts at."),
   to: z.string().max(200).optional().describe("connect: the node the arrow points to."),
-  text: z.string().max(2000).optional().describe("add_text: the card's markdown; relabel: the new text, label, URL or file."),
+  text: z.string().max(2000).optional().describe("add_text: the card's markdown; relabel: the new text, label or URL."),
   file: z.string().max(300).optional().describe("add_file: vault path of the file the card shows."),
   subpath: z.string().max(200).optional().describe('add_file: a heading "#Plan" or block "#^id" of the file.'),
   url: z.string().max(2000).optional().describe("add_link: the web address."),

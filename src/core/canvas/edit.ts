@@ -16,7 +16,7 @@ export interface CanvasOp {
   op: (typeof CANVAS_OPS)[number];
   /** The node or edge an edit targets; for add_*: the new node's id (optional, generated when absent). */
   id?: string;
-  /** add_text: the card's markdown; relabel: the new text or label. */
+  /** add_text: the card's markdown; relabel: the new text, label or URL. */
   text?: string;
   /** add_file: vault path of the file. */
   file?: string;
@@ -271,7 +271,7 @@ class CanvasEditor {
   }
 
   private relabel(op: CanvasOp): void {
-    const text = op.text ?? op.label ?? op.url ?? op.file;
+    const text = op.text ?? op.label ?? op.url;
     if (text === undefined) throw new CanvasEditError(`Give the new text in "text".`);
     const edge = this.canvas.edges.find((e) => e.id === op.id);
     if (edge) {
@@ -282,7 +282,8 @@ class CanvasEditor {
     const node = this.node(op.id);
     if (node.type === "group") node.label = text;
     else if (node.type === "link") node.url = need(text, "text", op.op);
-    else if (node.type === "file") node.file = need(text, "text", op.op);
+    // A file card shows its file: pointing it elsewhere is a new card (add_file checks the file exists), not a relabel.
+    else if (node.type === "file") throw new CanvasEditError(`"${node.id}" is a file card showing ${node.file}; remove it and add_file the other file instead.`);
     else {
       node.text = text;
       this.resize(node, textCardSize(text).height);
