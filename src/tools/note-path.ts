@@ -21,7 +21,8 @@ export function cleanPath(raw: string): string {
 export function notePath(raw: string): string {
   const p = cleanPath(raw);
   const name = p.split("/").pop() ?? p;
-  return /\.[A-Za-z0-9]{1,5}$/.test(name) ? p : `${p}.md`;
+  // `.canvas` is an extension too, as the path grammar admits canvas files by their full name.
+  return /\.(?:[A-Za-z0-9]{1,5}|canvas)$/.test(name) ? p : `${p}.md`;
 }
 
 /** A folder path: cleaned, "" for the vault root. */

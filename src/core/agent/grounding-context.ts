@@ -52,7 +52,7 @@ export function callNotePath(input: TurnLoopInput, value: unknown): string | nul
   const resolved = paths ? resolveToolPath(paths, value) : null;
   if (resolved) return resolved;
   const name = value.split("/").pop() ?? value;
-  return /\.[A-Za-z0-9]{1,5}$/.test(name) ? value : `${value}.md`;
+  return /\.(?:[A-Za-z0-9]{1,5}|canvas)$/.test(name) ? value : `${value}.md`;
 }
 
 /** After a call of a tool that reads or edits one note ran: the note, as it is now, is what the agent has seen. */

@@ -118,6 +118,13 @@ describe("canvas:edit and canvas:read", () => {
     await failsWith(h.call("canvas:read", { path: "Attachments/diagram.png" }), "bad_args", /not a canvas/);
   });
 
+  it("leaves note tools' paths as they were: vault:read names a canvas by its full name, not as a .canvas.md note", async () => {
+    const r = await h.call("vault:read", { path: "Maps/Alpha.canvas" });
+    expect((r.data as { path: string }).path).toBe("Maps/Alpha.canvas");
+    expect(r.content).toContain('"nodes"');
+    expect((await h.call("vault:read", { path: "Inbox" })).data).toMatchObject({ path: "Inbox.md" });
+  });
+
   it("reads a file card's title from the note's title property", async () => {
     await writeFile(join(h.root, "Projects/Project Alpha.md"), "---\ntitle: Alpha, offline first\n---\n# Project Alpha\n");
     expect((await h.call("canvas:read", { path: "Maps/Alpha" })).content).toContain("[[Projects/Project Alpha]] — Alpha, offline first");
