@@ -10,6 +10,7 @@ import { ObsidianVault } from "../../../src/plugin/vault/obsidian-vault";
 import { DEFAULT_SETTINGS, loadSettings, type VaultAgentSettings } from "../../../src/plugin/settings/settings";
 import { fakeApp } from "../../fakes/fake-app";
 import { MemoryBackend } from "../../fakes/vault";
+import { inProcessSearchWorker } from "../../fakes/search-worker";
 
 /** A BatteryManager whose charging state the test sets, firing `chargingchange` as the real one does. */
 class FakeBattery implements BatteryStatus {
@@ -47,6 +48,7 @@ function memoryWith(gate: ChargingGate, settings: VaultAgentSettings): { memory:
     progress: () => undefined,
     notice: (m) => notices.push(m),
     charging: gate,
+    searchWorker: () => inProcessSearchWorker(),
   });
   return { memory, notices };
 }
