@@ -116,14 +116,15 @@ export class ChatFormats {
   }
 
   /**
-   * The tokens every prompt with this system message starts with: the common prefix of two renders that
-   * differ only in the user's text (no template knowledge needed).
+   * The tokens every prompt with this system message starts with and keeps when text is appended to the system message
+   * (a trim appends the earlier turns' summaries there): the common prefix of two renders that differ only in that
+   * appended text (no template knowledge needed).
    */
-  systemPrefixTokens(system: string, wrapper: ChatWrapper): Token[] {
+  systemTextTokens(system: string, wrapper: ChatWrapper): Token[] {
     const render = (text: string): Token[] =>
-      this.promptTokens([{ type: "system", text: system }, { type: "user", text }, { type: "model", response: [] }], wrapper);
-    const a = render("a");
-    const b = render("b");
+      this.promptTokens([{ type: "system", text }, { type: "user", text: "a" }, { type: "model", response: [] }], wrapper);
+    const a = render(system);
+    const b = render(`${system}\n- earlier turn`);
     let i = 0;
     while (i < a.length && i < b.length && a[i] === b[i]) i++;
     return a.slice(0, i);

@@ -8,7 +8,7 @@ import type { ChatMessage } from "../core/protocol/messages";
 import { ChatFormats } from "./chat-formats";
 import { ConversationSlots } from "./conversation-slots";
 import { alignToEvaluated } from "./evaluated-prefix";
-import { checkpointAtEnd, cutBackTo, meteredTokens } from "./sequence-checkpoints";
+import { checkpointSystemPrompt, cutBackTo, meteredTokens } from "./sequence-checkpoints";
 import type { SequenceStates } from "./sequence-states";
 import { GrammarCache } from "./grammar-cache";
 import { generateConstrained } from "./forced-text-generator";
@@ -336,19 +336,20 @@ export class LoadedModel {
 
   /**
    * A conversation starting on an empty sequence: its system prompt's evaluated state is loaded from the
-   * per-model state (or evaluated once and saved), so the first turn evaluates only its own messages. On a model that
-   * needs checkpoints the system prompt is evaluated (without a state folder too) and checkpointed, so a trim, which
-   * diverges right after it, restores it instead of reading everything again. True when it was restored from its state.
+   * per-model state (or evaluated once and saved), so the first turn evaluates only its own messages. The state ends
+   * where the system message's own text ends (systemTextTokens): a trim appends the earlier turns' summaries there. On a
+   * model that needs checkpoints the system text is evaluated (without a state folder too) and checkpointed there, so
+   * a trim restores it instead of reading everything again. True when it was restored from its state.
    */
   private async primeSystemPrompt(messages: ChatMessage[], wrapper: ChatWrapper, sequence: LlamaContextSequence): Promise<boolean> {
     const states = this.parts.states;
     if ((!states && !sequence.needsCheckpoints) || messages[0]?.role !== "system") return false;
-    const tokens = this.formats.systemPrefixTokens(messages[0].content, wrapper);
+    const tokens = this.formats.systemTextTokens(messages[0].content, wrapper);
     if (tokens.length < 2) return false;
     const name = states ? `system:${states.key}:${tokens.join(",")}` : "";
     try {
       if (states && (await states.restore(name, sequence))) {
-        await checkpointAtEnd(sequence);
+        await checkpointSystemPrompt(sequence);
         return true;
       }
     } catch {
@@ -356,7 +357,7 @@ export class LoadedModel {
       await sequence.clearHistory();
     }
     await sequence.evaluateWithoutGeneratingNewTokens(tokens);
-    await checkpointAtEnd(sequence);
+    await checkpointSystemPrompt(sequence);
     await states?.save(name, sequence).catch((err: unknown) => this.parts.onStateError?.(`The system prompt's state could not be saved: ${String(err)}`));
     return false;
   }

@@ -23,8 +23,25 @@ export function checkpointOptions(totalBytes: number, sequences: number): { max:
 
 /** Checkpoints the state at the sequence's end, when its model needs checkpoints and none is there yet. */
 export async function checkpointAtEnd(sequence: LlamaContextSequence): Promise<void> {
-  if (!sequence.needsCheckpoints || sequence.nextTokenIndex === 0) return;
+  if (!sequence.needsCheckpoints || sequence.nextTokenIndex < 2 || sequence.lastCheckpointIndex === sequence.nextTokenIndex - 1) return;
   await sequence.takeCheckpoint();
+}
+
+/** node-llama-cpp's named checkpoints (what LlamaChat uses for a chat's start): counted apart from the others. */
+interface NamedCheckpoints {
+  _takeNamedCheckpoint?: (name: string, maxNamedCheckpoints: number) => Promise<void>;
+}
+
+/**
+ * Checkpoints the end of the system prompt's stable text under its own name, so the round-by-round checkpoints, pruned
+ * by number, never push it out (a trim, which appends to the system message, restores from it); a plain checkpoint
+ * where this node-llama-cpp has no named ones.
+ */
+export async function checkpointSystemPrompt(sequence: LlamaContextSequence): Promise<void> {
+  if (!sequence.needsCheckpoints || sequence.nextTokenIndex < 2) return;
+  const named = (sequence as unknown as NamedCheckpoints)._takeNamedCheckpoint;
+  if (typeof named === "function") await named.call(sequence, "vaultAgentSystemPrompt", 1);
+  else await sequence.takeCheckpoint();
 }
 
 /**

@@ -56,6 +56,9 @@ interface RoundRow {
   checkpoint_bytes: number;
   /** Tokens of the round's messages that the previous prompt and its reply did not hold (unseenText). */
   new_tokens: number;
+  /** Tokens loaded from the conversation's saved state before the round (after the restart). */
+  restored_tokens?: number;
+  stop: GenerateResult["stopReason"];
   prompt_eval_ms: number;
   first_token_ms: number;
 }
@@ -120,6 +123,8 @@ class RecordingEngine implements Engine {
       tokens_out: result.tokensOut,
       checkpoint_bytes: result.checkpointBytes ?? 0,
       new_tokens: await this.client.countTokens(unseen),
+      ...(result.restoredTokens ? { restored_tokens: result.restoredTokens } : {}),
+      stop: result.stopReason,
       prompt_eval_ms: round(result.promptEvalMs),
       first_token_ms: round((firstAt ?? performance.now()) - sent),
     });
@@ -158,7 +163,7 @@ interface RunSetup {
   states?: string;
 }
 
-type Phase = { new_tokens: number; evaluated_tokens: number; reused_tokens: number; held_tokens: number; prompt_eval_ms: number };
+type Phase = { new_tokens: number; prompt_tokens: number; evaluated_tokens: number; reused_tokens: number; held_tokens: number; restored_tokens?: number; prompt_eval_ms: number; outcome: string };
 
 interface RunOutcome {
   turns: TurnRow[];
@@ -211,10 +216,13 @@ async function runConversation(setup: RunSetup): Promise<RunOutcome> {
     const first = row.rounds[0];
     return {
       new_tokens: row.new_tokens,
+      prompt_tokens: first?.prompt_tokens ?? 0,
       evaluated_tokens: first?.evaluated_tokens ?? 0,
       reused_tokens: first?.reused_tokens ?? 0,
       held_tokens: first?.held_tokens ?? 0,
+      ...(first?.restored_tokens ? { restored_tokens: first.restored_tokens } : {}),
       prompt_eval_ms: first?.prompt_eval_ms ?? 0,
+      outcome: row.outcome,
     };
   };
   try {
@@ -222,8 +230,8 @@ async function runConversation(setup: RunSetup): Promise<RunOutcome> {
     for (let i = 0; i < setup.turns; i++) turns.push(await turn(i + 1, SCRIPT[i % SCRIPT.length]));
     if (!setup.states) return { turns, rounds: engine.rounds };
     // A turn stopped while its reply streams; the next turn goes on from its prompt.
-    await turn(setup.turns + 1, SCRIPT[setup.turns % SCRIPT.length], true);
-    const afterCancel = phase(await turn(setup.turns + 2, SCRIPT[(setup.turns + 1) % SCRIPT.length]));
+    const cancelled = await turn(setup.turns + 1, SCRIPT[setup.turns % SCRIPT.length], true);
+    const afterCancel = { ...phase(await turn(setup.turns + 2, SCRIPT[(setup.turns + 1) % SCRIPT.length])), cancelled_outcome: cancelled.outcome };
     // Restart: the shutdown writes the conversation's state; the new host restores it on the next turn.
     await engine.client.shutdown();
     engine.client = client();
