@@ -3,8 +3,10 @@
  * reference, on real PDFs found on this machine (Debian's documentation packages: /usr/share/doc). For each PDF, up
  * to `--pages` pages (default 40, evenly spaced) are read with pdf.js (pdfjs-dist, as the CLI reads them) and with
  * `pdftotext`, both folded (whitespace runs to one space), and compared by character similarity (2·LCS / total
- * length). Reports each PDF's similarity, the count, the mean and the lowest. Skipped, with a sentence saying
- * why, when pdftotext is not installed (`apt-get install poppler-utils`) or no PDF is found.
+ * length). Reports each PDF's similarity, the count, the mean and the lowest, and the same for words in any order
+ * (word_similarity: 2·shared words / all words), which tells a difference in reading order from one in the text.
+ * Skipped, with a sentence saying why, when pdftotext is not installed (`apt-get install poppler-utils`) or no PDF
+ * is found.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { nodePdfText } from "../pdf/node-pdf-text";
 import { DEFAULT_PDF_ROOTS, findPdfs } from "../pdf/find-pdfs";
-import { ratioOf, tallyPair, type SimilarityTally } from "../pdf/text-similarity";
+import { ratioOf, tallyPair, wordRatioOf, type SimilarityTally } from "../pdf/text-similarity";
 
 export const usage = "pdf [--dir D]... [--pages N] [--limit N] [--json]   PDF text per page vs poppler's pdftotext on real PDFs (default: /usr/share/doc): character similarity after whitespace folding";
 
@@ -49,6 +51,8 @@ export interface PdfSimilarity {
   pages: number;
   compared: number;
   similarity: number;
+  /** The same texts as words in any order: what differs in order alone does not count. */
+  word_similarity: number;
 }
 
 /** One PDF's similarity with pdftotext over the sampled pages. */
@@ -63,7 +67,7 @@ export async function compareWithPdftotext(file: string, maxPages: number): Prom
   } finally {
     await doc.close();
   }
-  return { file, pages: doc.pageCount, compared: pages.length, similarity: Math.round(ratioOf(tally) * 10000) / 10000 };
+  return { file, pages: doc.pageCount, compared: pages.length, similarity: Math.round(ratioOf(tally) * 10000) / 10000, word_similarity: Math.round(wordRatioOf(tally) * 10000) / 10000 };
 }
 
 function option(argv: string[], name: string): string[] {
@@ -94,7 +98,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       try {
         const r = await compareWithPdftotext(file, maxPages);
         results.push(r);
-        log(`${r.similarity.toFixed(4)}  ${r.compared}/${r.pages} pages  ${file}`);
+        log(`${r.similarity.toFixed(4)} (words ${r.word_similarity.toFixed(4)})  ${r.compared}/${r.pages} pages  ${file}`);
       } catch (err) {
         log(`could not compare ${file}: ${(err as Error).message}`);
       }
@@ -106,6 +110,8 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       mean_similarity: Math.round((sims.reduce((a, b) => a + b, 0) / Math.max(1, sims.length)) * 10000) / 10000,
       min_similarity: sims.length ? Math.min(...sims) : null,
       at_least_098: sims.filter((s) => s >= 0.98).length,
+      mean_word_similarity: Math.round((results.reduce((a, r) => a + r.word_similarity, 0) / Math.max(1, results.length)) * 10000) / 10000,
+      words_at_least_098: results.filter((r) => r.word_similarity >= 0.98).length,
       results,
     };
   } finally {

@@ -13,7 +13,7 @@ function names(): string[] {
     .sort();
 }
 
-export const usage = "bench <name|all> [--json]   benchmarks: engine, grammar, sampling, step, router, index, schemas (--file F.jsonl), install, conversation, session, grounding; `bench <name> --help` shows one's options";
+export const usage = "bench <name|all> [--json]   benchmarks: engine, grammar, sampling, step, router, index, schemas (--file F.jsonl), install, conversation, session, grounding, pdf, pdf-index; `bench <name> --help` shows one's options";
 
 /** A benchmark module exports `run(argv)` resolving to the result object, and its `usage` line for `--help`. */
 interface BenchModule {

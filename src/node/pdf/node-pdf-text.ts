@@ -3,7 +3,7 @@
  * loaded on the first PDF. Never part of main.js: the plugin reads PDFs with Obsidian's own pdf.js.
  */
 import type { PdfTextPort } from "../../core/ports/pdf";
-import { PdfJsText, type PdfJsLib } from "../../core/pdf/pdfjs-text";
+import { PdfJsText } from "../../core/pdf/pdfjs-text";
 
 export function nodePdfText(): PdfTextPort {
   return new PdfJsText(async () => await import("pdfjs-dist/legacy/build/pdf.mjs"), {

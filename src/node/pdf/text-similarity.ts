@@ -33,10 +33,28 @@ export function lcsLength(a: string, b: string): number {
   return 0;
 }
 
-/** Sums for a similarity over many pages: matched characters and total length. */
+/** Sums for a similarity over many pages: matched characters and total length; the same for words in any order. */
 export interface SimilarityTally {
   common: number;
   total: number;
+  /** Words both texts have (as a multiset, order ignored), and the words of both. */
+  commonWords?: number;
+  totalWords?: number;
+}
+
+/** Words the two texts share as multisets: the order-free part of their agreement. */
+export function commonWordCount(a: string[], b: string[]): number {
+  const counts = new Map<string, number>();
+  for (const w of a) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let common = 0;
+  for (const w of b) {
+    const n = counts.get(w) ?? 0;
+    if (n > 0) {
+      common++;
+      counts.set(w, n - 1);
+    }
+  }
+  return common;
 }
 
 /** Adds one pair of texts (folded first) to a tally. */
@@ -45,6 +63,15 @@ export function tallyPair(tally: SimilarityTally, ours: string, reference: strin
   const b = foldWhitespace(reference);
   tally.common += lcsLength(a, b);
   tally.total += a.length + b.length;
+  const wa = a === "" ? [] : a.split(" ");
+  const wb = b === "" ? [] : b.split(" ");
+  tally.commonWords = (tally.commonWords ?? 0) + commonWordCount(wa, wb);
+  tally.totalWords = (tally.totalWords ?? 0) + wa.length + wb.length;
+}
+
+/** 2·common words / all words, order ignored; 1 for two empty texts. */
+export function wordRatioOf(tally: SimilarityTally): number {
+  return !tally.totalWords ? 1 : (2 * (tally.commonWords ?? 0)) / tally.totalWords;
 }
 
 /** 2·common / total; 1 for two empty texts. */
