@@ -116,7 +116,8 @@ async function recallKept(query: string, limit: number, ctx: ToolContext): Promi
   if (words.length === 0) return { content: `Nothing saved in ${folder}/ matches "${query}".`, data: { hits: [] }, empty: true };
   const blocks: string[] = [];
   for (const h of words) {
-    const text = await readOrNull(ctx, h.path);
+    // A note's text; a canvas or a PDF page (`file.pdf#page=3`) is shown by its search snippet, not its raw file.
+    const text = h.path.endsWith(".md") ? await readOrNull(ctx, h.path) : null;
     blocks.push(`${wikilink(h.path)}: ${clip((text ?? h.snippet).replace(/^---[\s\S]*?---\n/, "").trim(), 500, "read the note for more")}`);
   }
   return { content: blocks.join("\n\n"), data: { hits: words, mode: "text" } };
