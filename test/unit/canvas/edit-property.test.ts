@@ -37,7 +37,7 @@ function opArb(canvas: CanvasData): fc.Arbitrary<CanvasOp> {
 }
 
 /** A sequence of single-op edits, each drawn against the canvas the previous ones left. */
-const sequence = fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { minLength: 1, maxLength: 25 });
+const sequence = fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { minLength: 10, maxLength: 40 });
 
 describe("canvas edits", () => {
   it("leave a valid JSON Canvas without overlapping nodes after every step of 500 random edit sequences", () => {
