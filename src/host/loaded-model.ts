@@ -147,7 +147,8 @@ export class LoadedModel {
     }
     try {
       if (signal.aborted) return abortedReply();
-      const turn = grammar ? await this.grammarTurn(params, grammar, sequence, signal, onText) : await this.freeTurn(params, slot.chat, sequence, signal, onText);
+      const restored = restoredTokens !== undefined && restoredTokens > 0;
+      const turn = grammar ? await this.grammarTurn(params, grammar, sequence, signal, onText, restored) : await this.freeTurn(params, slot.chat, sequence, signal, onText);
       return { ...(await this.metered(turn, sequence, meterAtStart, held, params.conversationId !== undefined)), ...stateFacts };
     } catch (err) {
       // Aborted before the first token: node-llama-cpp throws the abort reason.
@@ -250,6 +251,7 @@ export class LoadedModel {
     sequence: LlamaContextSequence,
     signal: AbortSignal,
     onText: (text: string) => void,
+    restored = false,
   ): Promise<{ result: OpResults["generate"]; prompt: Token[] }> {
     const { model } = this.parts;
     const formats = this.formats;
@@ -279,6 +281,7 @@ export class LoadedModel {
       prompt = prompt.concat(thinking.tokens, formats.markerTokens(closing));
     } else {
       prompt = alignToEvaluated(model, sequence.contextTokens, formats.promptTokens(history, formats.grammar));
+      if (restored) await this.fromSystemStateIfDiverged(params.messages, sequence, prompt);
     }
     const initialPrompt = think ? prompt.length - thoughtTokens : prompt.length;
     // Where the reply begins: the meter's count past it is the reply's (metered()).
@@ -360,6 +363,19 @@ export class LoadedModel {
     await checkpointSystemPrompt(sequence);
     await states?.save(name, sequence).catch((err: unknown) => this.parts.onStateError?.(`The system prompt's state could not be saved: ${String(err)}`));
     return false;
+  }
+
+  /**
+   * A conversation state just restored from disk has no checkpoints: on a model that needs them, a prompt that leaves it
+   * after the system text (a trim, a replaced last reply) would make the erase read everything again. The system
+   * prompt's own saved state is loaded instead, so only what follows the system text is read.
+   */
+  private async fromSystemStateIfDiverged(messages: ChatMessage[], sequence: LlamaContextSequence, prompt: Token[]): Promise<void> {
+    if (!sequence.needsCheckpoints || !this.parts.states || messages[0]?.role !== "system") return;
+    const keep = Math.min(sequence.compareContextTokens(prompt).firstDifferentIndex, prompt.length - 1);
+    if (keep >= sequence.nextTokenIndex || keep < this.formats.systemTextTokens(messages[0].content, this.formats.grammar).length) return;
+    await sequence.clearHistory();
+    await this.primeSystemPrompt(messages, this.formats.grammar, sequence);
   }
 
   /** Writes every conversation state not yet saved (before unload or shutdown). */

@@ -116,6 +116,20 @@ describe.each(families)("reuse on %s, by the engine's meter", (family) => {
     expect(restarted.tokensEvaluated).toBeLessThanOrEqual(restarted.tokensIn - restarted.restoredTokens! + 2);
   });
 
+  it("after a restart, reads only what follows the system text when the prompt leaves the restored state", async () => {
+    const dir = join(root, `${family}-restart-rewrite`);
+    const before = engineFor(family, dir);
+    const first = await ask(before, [system, { role: "user", content: "List the notes about the garden." }], "restart-rewrite", 1);
+    await before.shutdown();
+    const after = engineFor(family, dir);
+    // The first message rewritten (as a trim rewrites what follows the system text): the restored state holds a prefix only.
+    const rewritten: ChatMessage[] = [system, { role: "user", content: "List the notes about the orchard." }, { role: "assistant", content: first.text }, { role: "user", content: "And the tags?" }];
+    const second = await ask(after, rewritten, "restart-rewrite", 2);
+    expect(second.restoredTokens).toBeGreaterThan(first.tokensIn);
+    const systemTokens = await after.countTokens(system.content);
+    expect(second.tokensEvaluated).toBeLessThanOrEqual(second.tokensIn - systemTokens + 8);
+  });
+
   it("reports a prompt read again in full when no checkpoint can serve where it leaves the sequence", async () => {
     // A bound that keeps one checkpoint per sequence: the newest (before the last prompt token) is past where a
     // rewritten first message diverges, so a hybrid model evaluates the whole prompt again inside the erase.
