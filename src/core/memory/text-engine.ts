@@ -8,7 +8,7 @@
  * posting (2 million for 10,000 notes). A subclass, because the maps are minisearch's protected state
  * (documented fields of its class, pinned version).
  */
-import MiniSearch, { type Options, type Query, type SearchOptions } from "minisearch";
+import MiniSearch, { type Options } from "minisearch";
 import { TimeSlices } from "./yield";
 import { rankTop, type RankQuery } from "./text-rank";
 
@@ -161,13 +161,6 @@ Object.defineProperty(PackedPostings.prototype, "size", {
   },
 });
 
-/** What minisearch's query execution gives per matched document (its internal form, pinned version). */
-interface RawResult {
-  score: number;
-  terms: string[];
-  match: Record<string, string[]>;
-}
-
 type RankIndexMap = Parameters<typeof rankTop>[0]["index"];
 
 export class TextEngine<T> extends MiniSearch<T> {
@@ -311,32 +304,6 @@ export class TextEngine<T> extends MiniSearch<T> {
       }
     }
     if (p !== post.length) throw new Error("text index shard is malformed");
-  }
-
-  /**
-   * The best `k` documents for a query, best first (ties by id), scored exactly as `search` scores them, but without
-   * building and sorting a result for every match (a common word matches most of a 10,000-note vault, and search's
-   * objects and sort cost a fifth of the query). `keep` filters by id before ranking is cut off.
-   */
-  topSearch(query: Query, k: number, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
-    const raw = (this as unknown as { executeQuery(q: Query, o: SearchOptions): Map<number, RawResult> }).executeQuery(query, {});
-    const best: { shortId: number; id: string; score: number }[] = [];
-    const n = Math.max(0, Math.floor(k));
-    if (n === 0) return [];
-    const before = (score: number, id: string, other: { id: string; score: number }) => score > other.score || (score === other.score && id.localeCompare(other.id) < 0);
-    for (const [shortId, r] of raw) {
-      const score = r.score * (r.terms.length || 1);
-      // Cheap rejection first: most matches score below the k-th best.
-      if (best.length === n && score < best[n - 1].score) continue;
-      const id = String(this._documentIds.get(shortId));
-      if (best.length === n && !before(score, id, best[n - 1])) continue;
-      if (keep && !keep(id)) continue;
-      let at = best.length;
-      while (at > 0 && before(score, id, best[at - 1])) at--;
-      best.splice(at, 0, { shortId, id, score });
-      if (best.length > n) best.pop();
-    }
-    return best.map((b) => ({ id: b.id, score: b.score, terms: Object.keys(raw.get(b.shortId)!.match) }));
   }
 
   /** The best `k` documents by the ranking of text-rank.ts (best first, ties by id); `keep` filters by id first. */
