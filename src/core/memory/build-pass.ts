@@ -7,6 +7,7 @@ import { hashOfVectorId } from "./index-manifest";
 import { emptyReport, type IndexReport, type IndexState, type Need } from "./index-state";
 import { VectorFulfilment } from "./vector-fulfil";
 import { yieldToLoop } from "./yield";
+import { fileOfDoc } from "./source-text";
 
 export async function runBuild(state: IndexState, signal?: AbortSignal): Promise<IndexReport> {
   const started = state.now();
@@ -83,7 +84,8 @@ async function scan(state: IndexState, report: IndexReport, signal?: AbortSignal
 function dropGone(state: IndexState, live: Set<string>): void {
   const gone = Object.keys(state.manifest.notes).filter((p) => !live.has(p));
   for (const p of gone) state.forget(p);
-  for (const p of state.text.paths()) if (!live.has(p)) state.text.remove(p);
+  // A PDF's page documents (`file.pdf#page=3`) live while the PDF does.
+  for (const p of state.text.paths()) if (!live.has(fileOfDoc(p))) state.text.remove(p);
 }
 
 /** Ids: unchanged notes keep theirs; re-read ones (and any whose ids clash) take the first free id for each chunk's text. */
