@@ -91,10 +91,10 @@ export function hybridMetadata(arch: HybridArchitecture, s: TestModelShape): Arr
       [`${arch}.attention.layer_norm_rms_epsilon`, f32(1e-5)],
       [`${arch}.rope.freq_base`, f32(10000)],
       [`${arch}.rope.scaling.finetuned`, { type: "bool", value: false }],
-      // Granite's muP multipliers, as the Granite 4.0 configs give them.
+      // Granite's multipliers, as the Granite 4.0 H Micro config gives them (residual: Granite 3's).
       [`${arch}.embedding_scale`, f32(12)],
       [`${arch}.residual_scale`, f32(0.22)],
-      [`${arch}.attention.scale`, f32(0.0078125)],
+      [`${arch}.attention.scale`, f32(0.015625)],
       [`${arch}.logit_scale`, f32(8)],
       [`${arch}.ssm.conv_kernel`, u32(r.convKernel)],
       [`${arch}.ssm.state_size`, u32(r.stateSize)],

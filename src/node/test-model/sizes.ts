@@ -69,7 +69,14 @@ export const RELEASED_SHAPES: Readonly<Record<FamilyId, SizedShapes>> = {
       tiedOutput: true, recurrent: { attentionLayers: [2, 5, 8, 10, 12, 14], convKernel: 3, stateSize: 0, groups: 0, heads: 0 },
     },
   },
-  granite4h: {},
+  // Granite 4.0 H Micro: 40 blocks, attention at 5, 15, 25 and 35, Mamba-2 (64 heads of 64, state 128, one group)
+  // elsewhere. The stand-in vocabulary has 128,256 tokens against the release's 100,352.
+  granite4h: {
+    "3b": {
+      release: "granite-4.0-h-micro", embeddingLength: 2048, blockCount: 40, headCount: 32, headCountKv: 8, feedForwardLength: 8192, contextLength: 131072,
+      tiedOutput: true, recurrent: { attentionLayers: [5, 15, 25, 35], convKernel: 4, stateSize: 128, groups: 1, heads: 64 },
+    },
+  },
   smollm3: {
     "3b": { release: "SmolLM3-3B", embeddingLength: 2048, blockCount: 36, headCount: 16, headCountKv: 4, feedForwardLength: 11008, contextLength: 65536, tiedOutput: true },
   },

@@ -51,4 +51,14 @@ describe("hybrid family test models", () => {
     expect([...(meta.get("lfm2.attention.head_count_kv") as number[])].filter((kv) => kv > 0)).toHaveLength(6);
     expect(content.tensors.some((t) => t.name === "output.weight")).toBe(false);
   });
+
+  it("describes Granite 4.0-H 3b at Granite 4.0 H Micro's dimensions: attention at 5, 15, 25 and 35, Mamba-2 between", () => {
+    const content = familyModelContent("granite4h", 1, llamaSourceDir(), "3b");
+    const meta = new Map(content.metadata.map(([k, v]) => [k, v.value]));
+    const kv = [...(meta.get("granitehybrid.attention.head_count_kv") as number[])];
+    expect(kv.flatMap((n, i) => (n > 0 ? [i] : []))).toEqual([5, 15, 25, 35]);
+    expect([meta.get("granitehybrid.ssm.inner_size"), meta.get("granitehybrid.ssm.time_step_rank"), meta.get("granitehybrid.ssm.state_size")]).toEqual([4096, 64, 128]);
+    // z, x, B, C and one dt per head: 2 x 4096 + 2 x 128 + 64.
+    expect(content.tensors.find((t) => t.name === "blk.0.ssm_in.weight")!.dims).toEqual([2048, 8512]);
+  });
 });
