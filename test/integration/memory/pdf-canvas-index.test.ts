@@ -64,6 +64,12 @@ describe("PDFs and canvases in the memory index", () => {
     expect(appendix.path).toBe("Papers/Greenhouse report.pdf#page=3");
   });
 
+  it("keeps a PDF's pages through the next build, which reads nothing unchanged", async () => {
+    const report = await indexer.build();
+    expect(report.read).toBe(0);
+    expect((await search.textSearch("drip irrigation", 5))[0].path).toBe("Papers/Greenhouse report.pdf#page=2");
+  });
+
   it("finds a canvas by its cards' text, its group labels and its connections' labels", async () => {
     expect((await search.textSearch("compost rotation", 5))[0].path).toBe("Board.canvas");
     expect((await search.textSearch("spring planning", 5))[0].path).toBe("Board.canvas");
