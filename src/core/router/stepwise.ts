@@ -225,6 +225,9 @@ function readersFirst(
   // A step that says "read" or "go through them" reads a note, unless that step's own tools already read it.
   const looking = readings.filter((r, i) => !r.negated && (steps[i].looks || analyze(r.text).terms.includes(CONCEPT + "read")));
   if (!web && looking.some((r) => !r.tools.some((n) => readers.has(n))) && !offered.includes("vault:read")) add.add("vault:read");
+  // "Read the weekly review Reviews/2026-W47.md": a note named by path or link and read is vault:read's, whatever
+  // reader the words alone (weekly, today) brought.
+  if (!web && looking.length > 0 && NAMED_NOTE.test(message) && !offered.includes("vault:read")) add.add("vault:read");
   // A step that names a note by path or link and does not write it ("translate poem.md into French") reads it.
   const namesToRead = readings.some((r) => NAMED_NOTE.test(r.text) && r.tools.length > 0 && scorer.reads(r.tools[0]) && !r.tools.some((n) => readers.has(n)));
   if (several && namesToRead && !reads) add.add("vault:read");
