@@ -39,9 +39,16 @@ interface VectorParams {
   folder: string;
   /** "vector.open": how vectors are written to the file (default float32). */
   precision?: FlatPrecision;
-  /** "vector.open": quiet time before changes are written (default 2000 ms). */
+  /** "vector.open": quiet time before changes are written (default FLAT_FLUSH_DELAY_MS). */
   flushDelayMs?: number;
 }
+
+/**
+ * The flat store's quiet time before it writes, in the worker: its file is written whole (91 MB at 50,000 notes, int8),
+ * so a burst of edits writes once per half minute, not every 2 s. Closing writes at once; a crash loses at most this much,
+ * which the next build finds missing and embeds again.
+ */
+export const FLAT_FLUSH_DELAY_MS = 30_000;
 
 function vectorParams<T extends VectorParams>(raw: unknown, op: string, required: (keyof T)[] = []): T {
   if (!raw || typeof raw !== "object") throw new Error(`"${op}" needs an object of parameters.`);
@@ -57,7 +64,7 @@ export function createWorkerOps(files: (folder: string) => WorkerFolderFiles, no
   const storeFor = (p: VectorParams): FlatVectorStore => {
     let store = stores.get(p.folder);
     if (!store) {
-      store = new FlatVectorStore(files(p.folder), { precision: p.precision, flushDelayMs: p.flushDelayMs, onNotice: notice });
+      store = new FlatVectorStore(files(p.folder), { precision: p.precision, flushDelayMs: p.flushDelayMs ?? FLAT_FLUSH_DELAY_MS, onNotice: notice });
       stores.set(p.folder, store);
     }
     return store;

@@ -205,6 +205,8 @@ export class MemoryService {
       });
       await this.indexer.load();
       const report = await this.indexer.build();
+      // The build's vectors are written now, not after the store's quiet time (half a minute in the search worker).
+      await vectors?.flush();
       this.searchFn = createMemorySearch({ indexer: this.indexer, vault: this.deps.vault, vectors, embed });
       this.stopWatching = this.indexer.watch();
       const kind = semantic ? "semantic and full-text" : "full-text only; choose a model for semantic search";
