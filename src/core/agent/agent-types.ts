@@ -60,6 +60,8 @@ export interface TurnResult {
   toolResults: ToolResultEvent[];
   rounds: number;
   tokensIn: number;
+  /** Prompt tokens the engine evaluated (see TurnEndEvent). */
+  tokensEvaluated?: number;
   tokensOut: number;
   ms: number;
   /** What constrained the last generation (see TurnEndEvent). */

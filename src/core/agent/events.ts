@@ -139,8 +139,10 @@ export interface TurnEndEvent {
   message: string | null;
   /** Model rounds run (including recovery attempts). */
   rounds: number;
-  /** Prompt tokens evaluated over the turn. */
+  /** Prompt tokens sent over the turn (each round's whole prompt). */
   tokensIn: number;
+  /** Of those, the tokens the engine evaluated by its own count (the rest was reused); absent when it cannot tell. */
+  tokensEvaluated?: number;
   /** Tokens generated over the turn. */
   tokensOut: number;
   /** Wall-clock milliseconds of the whole turn. */

@@ -175,6 +175,7 @@ async function generateRound(input: TurnLoopInput, turn: Turn, recovery: Recover
   });
   turn.tokensIn += result.tokensIn;
   turn.tokensOut += result.tokensOut;
+  if (result.tokensEvaluated !== undefined) turn.tokensEvaluated = (turn.tokensEvaluated ?? 0) + result.tokensEvaluated;
   turn.constraint = result.constraint ?? (grammar ? "gbnf" : "none");
   turn.engineNotice = result.notice ?? turn.engineNotice;
   if (result.stateNotice) deps.user.notify(result.stateNotice, "info");

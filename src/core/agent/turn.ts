@@ -40,6 +40,8 @@ export class Turn {
   readonly toolResults: ToolResultEvent[] = [];
   tokensIn = 0;
   tokensOut = 0;
+  /** Prompt tokens the engine evaluated over the turn, by its own count; undefined when it cannot tell. */
+  tokensEvaluated: number | undefined;
   /** Model rounds run, recovery attempts included. */
   rounds = 0;
   /** The last non-null message_to_user. */
@@ -91,7 +93,8 @@ export class Turn {
       this.commit({ kind: "assistant", turnId: this.id, at: Date.now(), envelope: EMPTY_ENVELOPE, placeholder });
     }
     const ms = Date.now() - this.started;
-    const summary = { outcome: this.outcome, message: this.finalMessage, rounds: this.rounds, tokensIn: this.tokensIn, tokensOut: this.tokensOut, ms };
+    const evaluated = this.tokensEvaluated === undefined ? {} : { tokensEvaluated: this.tokensEvaluated };
+    const summary = { outcome: this.outcome, message: this.finalMessage, rounds: this.rounds, tokensIn: this.tokensIn, tokensOut: this.tokensOut, ...evaluated, ms };
     const constraint = this.constraint ? { constraint: this.constraint } : {};
     this.emit({ type: "turn-end", turnId: this.id, ...summary, ...constraint });
     return { turnId: this.id, ...summary, toolResults: this.toolResults, ...constraint };

@@ -54,6 +54,11 @@ export interface GenerateResult {
   text: string;
   tokensIn: number;
   tokensOut: number;
+  /**
+   * Prompt tokens the engine evaluated, by its own count (node-llama-cpp's token meter, llama-server's timings); the
+   * rest of tokensIn was reused from what it held. Absent when the engine cannot tell.
+   */
+  tokensEvaluated?: number;
   /** Milliseconds spent evaluating the prompt (excluding reused prefix). */
   promptEvalMs: number;
   /** Milliseconds from the first generated token to the end. */

@@ -255,6 +255,8 @@ export class ChatView extends ItemView {
     const status = this.deps.engineStatus.current;
     const parts = [status.modelName ?? this.deps.modelLabel()];
     if (status.tokensPerSecond !== undefined) parts.push(`${status.tokensPerSecond.toFixed(1)} tok/s`);
+    // What the engine read of the last prompt, by its own count; the rest it had kept from earlier turns.
+    if (status.lastPrompt) parts.push(`read ${status.lastPrompt.evaluated} of ${status.lastPrompt.tokens} prompt tokens`);
     parts.push(STATE_TEXT[status.state]);
     if (status.constraint) parts.push(CONSTRAINT_TEXT[status.constraint]);
     this.statusEl.setText(parts.join(" · "));

@@ -23,6 +23,8 @@ export interface EngineStatus {
   modelName?: string;
   /** Speed of the last generation. */
   tokensPerSecond?: number;
+  /** The last generation's prompt: its tokens and those the engine evaluated (the rest was reused). */
+  lastPrompt?: { tokens: number; evaluated: number };
   /** One sentence when state is "error". */
   error?: string;
   /** 0..1 while loading. */
@@ -70,6 +72,7 @@ export class ManagedEngine implements Engine {
       this.set({
         state: "ready",
         tokensPerSecond: tokensPerSecond ?? this.status.tokensPerSecond,
+        ...(result.tokensEvaluated !== undefined && result.stopReason !== "abort" ? { lastPrompt: { tokens: result.tokensIn, evaluated: result.tokensEvaluated } } : {}),
         ...(result.constraint ? { constraint: result.constraint } : {}),
         notice: result.notice,
       });

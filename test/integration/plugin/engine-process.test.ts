@@ -121,6 +121,9 @@ describe("engine host in the plugin folder", () => {
     expect(inner!.state).toBe("loaded");
     expect(engine.current).toMatchObject({ state: "ready" });
     expect(engine.current.tokensPerSecond).toBeGreaterThan(0);
+    // The pane's status line shows what the engine read of the prompt, by its own count (a new conversation: all of it).
+    expect(result.tokensEvaluated).toBe(result.tokensIn);
+    expect(engine.current.lastPrompt).toEqual({ tokens: result.tokensIn, evaluated: result.tokensEvaluated });
     expect(states).toContain("generating");
     const started = inner!.log.lines().find((l) => /engine host started \(pid \d+\)/.test(l));
     const pid = Number(/pid (\d+)/.exec(started ?? "")?.[1]);
