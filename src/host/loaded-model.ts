@@ -262,6 +262,8 @@ export class LoadedModel {
     const think = params.thinkFirst && params.thinkFirst.maxTokens > 0 ? formats.think : null;
     let prompt: Token[];
     let thoughtTokens = 0;
+    /** Where the reply begins (a think span's prompt ends there): the meter's count past it is the reply's (metered()). */
+    let replyStart = 0;
     let firstTokenAt: number | undefined;
     if (think) {
       prompt = alignToEvaluated(model, sequence.contextTokens, formats.promptTokens(history, formats.chat));
@@ -278,14 +280,14 @@ export class LoadedModel {
       firstTokenAt = thinking.firstTokenAt;
       // Closed by the model: only the template's separator is missing; otherwise close the span ourselves.
       const closing = thinking.stopReason === "stop" ? think.after : think.close + think.after;
+      replyStart = prompt.length;
       prompt = prompt.concat(thinking.tokens, formats.markerTokens(closing));
     } else {
       prompt = alignToEvaluated(model, sequence.contextTokens, formats.promptTokens(history, formats.grammar));
       if (restored) await this.fromSystemStateIfDiverged(params.messages, sequence, prompt);
     }
     const initialPrompt = think ? prompt.length - thoughtTokens : prompt.length;
-    // Where the reply begins: the meter's count past it is the reply's (metered()).
-    const replyStart = think ? prompt.length - thoughtTokens - formats.markerTokens(think.after).length : prompt.length;
+    if (!think) replyStart = prompt.length;
     // Forced text is evaluated in batches and small choices get cheap masks (forced-text-generator.ts);
     // with stop strings, or when asked for llama.cpp's grammar alone, the plain loop runs.
     const jumping = params.jumpForward !== false && !(params.stop && params.stop.length > 0);
