@@ -32,6 +32,8 @@ export interface ConstrainedGenerationInput {
   masks?: ChoiceMasks;
   /** Prompt tokens (the rendered chat up to the reply). */
   prompt: Token[];
+  /** Token counts of the prompt where a later prompt may leave it: checkpointed on models that need it (sequence-checkpoints.ts). */
+  checkpointAt?: number[];
   /** Cap on produced tokens, forced ones included. */
   maxTokens: number;
   temperature: number;
@@ -99,7 +101,7 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
   const { sequence, signal } = input;
   if (signal?.aborted) return { text: "", tokens: [], sampled: 0, forced: 0, promptEvaluated: 0, stopReason: "abort", utf8Valid: true };
   const run = new ConstrainedRun(input);
-  let evalTokens = await preparePrompt(sequence, input.prompt);
+  let evalTokens = await preparePrompt(sequence, input.prompt, input.checkpointAt);
   run.result.promptEvaluated = evalTokens.length;
   // Forced text at the very start ({"thought":") joins the prompt batch.
   evalTokens = [...evalTokens, ...run.open()];

@@ -20,6 +20,8 @@ export interface GrammarGenerationInput {
   sequence: LlamaContextSequence;
   /** The whole prompt (the sequence keeps whatever prefix of it it already holds). */
   promptTokens: Token[];
+  /** Token counts of the prompt where a later prompt may leave it: checkpointed on models that need it (sequence-checkpoints.ts). */
+  checkpointAt?: number[];
   /** Absent: free sampling on the same path (benchmarks compare against it). */
   grammar?: LlamaGrammar;
   guard: Utf8TokenGuard;
@@ -52,7 +54,7 @@ export interface GrammarGenerationOutput {
 
 export async function generateUnderGrammar(input: GrammarGenerationInput): Promise<GrammarGenerationOutput> {
   const { model, sequence, guard } = input;
-  const toEvaluate = await preparePrompt(sequence, input.promptTokens);
+  const toEvaluate = await preparePrompt(sequence, input.promptTokens, input.checkpointAt);
   const reusedTokens = input.promptTokens.length - toEvaluate.length;
   const tracker = guard.tracker();
   const grammarEvaluationState = input.grammar ? freshGrammarState(model, input.grammar) : undefined;

@@ -288,6 +288,9 @@ export class LoadedModel {
     }
     const initialPrompt = think ? prompt.length - thoughtTokens : prompt.length;
     if (!think) replyStart = prompt.length;
+    // A trim appends to the system message: a checkpoint where it ends now serves the next trim (hybrid models).
+    const system = params.messages[0]?.role === "system" && sequence.needsCheckpoints ? params.messages[0].content : undefined;
+    const checkpointAt = system === undefined || think ? [] : [this.formats.systemTextTokens(system, formats.grammar).length];
     // Forced text is evaluated in batches and small choices get cheap masks (forced-text-generator.ts);
     // with stop strings, or when asked for llama.cpp's grammar alone, the plain loop runs.
     const jumping = params.jumpForward !== false && !(params.stop && params.stop.length > 0);
@@ -296,7 +299,7 @@ export class LoadedModel {
     if (walking) {
       let promptDoneAt: number | undefined;
       const forced = await generateConstrained({
-        sequence, grammar, prompt, ...walking, ...sampling,
+        sequence, grammar, prompt, checkpointAt, ...walking, ...sampling,
         maxTokens: params.maxTokens,
         baseBias: guard.bias(UTF8_BOUNDARY),
         utf8: guard.tracker(),
@@ -314,7 +317,7 @@ export class LoadedModel {
       };
     } else {
       out = await generateUnderGrammar({
-        model, sequence, guard, promptTokens: prompt, grammar, ...sampling,
+        model, sequence, guard, promptTokens: prompt, grammar, checkpointAt, ...sampling,
         maxTokens: params.maxTokens,
         stop: params.stop,
         signal,

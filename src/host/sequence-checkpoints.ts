@@ -38,26 +38,37 @@ interface NamedCheckpoints {
  * where this node-llama-cpp has no named ones.
  */
 export async function checkpointSystemPrompt(sequence: LlamaContextSequence): Promise<void> {
+  await namedCheckpoint(sequence, "vaultAgentSystemPrompt", 1);
+}
+
+/** A checkpoint at the sequence's end under `name`, of which `max` are kept; a plain one where node-llama-cpp has no names. */
+async function namedCheckpoint(sequence: LlamaContextSequence, name: string, max: number): Promise<void> {
   if (!sequence.needsCheckpoints || sequence.nextTokenIndex < 2) return;
   const named = (sequence as unknown as NamedCheckpoints)._takeNamedCheckpoint;
-  if (typeof named === "function") await named.call(sequence, "vaultAgentSystemPrompt", 1);
+  if (typeof named === "function") await named.call(sequence, name, max);
   else await sequence.takeCheckpoint();
 }
 
 /**
  * Brings the sequence to hold the longest prefix of `prompt` it can keep (at most all but the last token, whose logits
  * choose the first reply token) and returns the tokens still to evaluate. On models that need checkpoints, it
- * checkpoints where the kept prefix ends, evaluates the rest but the last token, and checkpoints there too.
+ * checkpoints where the kept prefix ends, evaluates the rest but the last token, and checkpoints there too (and at
+ * each of `cuts`, token counts where a later prompt may leave this one).
  */
-export async function preparePrompt(sequence: LlamaContextSequence, prompt: readonly Token[]): Promise<Token[]> {
+export async function preparePrompt(sequence: LlamaContextSequence, prompt: readonly Token[], cuts: readonly number[] = []): Promise<Token[]> {
   const keep = Math.max(0, Math.min(sequence.compareContextTokens([...prompt]).firstDifferentIndex, prompt.length - 1));
   if (keep < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
   if (!sequence.needsCheckpoints) return prompt.slice(sequence.nextTokenIndex);
   await checkpointAtEnd(sequence);
-  const head = prompt.slice(sequence.nextTokenIndex, prompt.length - 1);
-  if (head.length > 0) {
+  // Evaluated up to each cut that lies ahead (the system message's end, where a trim's summaries grow), then to all but
+  // the last token, with a checkpoint at each stop.
+  const stops = [...cuts.filter((c) => c > sequence.nextTokenIndex && c < prompt.length - 1).sort((a, b) => a - b), prompt.length - 1];
+  for (const stop of stops) {
+    const head = prompt.slice(sequence.nextTokenIndex, stop);
+    if (head.length === 0) continue;
     await sequence.evaluateWithoutGeneratingNewTokens(head);
-    await checkpointAtEnd(sequence);
+    // A cut's checkpoint is named, so the round-by-round ones, pruned by number, do not push it out.
+    await (stop === prompt.length - 1 ? checkpointAtEnd(sequence) : namedCheckpoint(sequence, "vaultAgentCut", 2));
   }
   return prompt.slice(sequence.nextTokenIndex);
 }
