@@ -12,16 +12,17 @@
  *   and Japanese tables are dropped.
  * - Thai, also written without spaces, is cut into words with `Intl.Segmenter` where the platform has it.
  *
- * The index records ANALYSIS_KEY (this code's version and a hash of the router's word lists it uses): an index built by
- * another analysis, or before the router's function words changed, is rebuilt from the notes.
+ * The index records ANALYSIS_KEY (this code's version and a hash of the word lists it uses, the concept groups of
+ * concepts.ts included): an index built by another analysis, or before those lists changed, is rebuilt from the notes.
  */
 import { fold } from "../router/fold";
 import { stem } from "../router/stem";
 import { LANGUAGES, STOP_WORDS } from "../router/languages/words";
 import { contentHash } from "./content-hash";
+import { CONCEPT_LISTS } from "./concepts";
 
 /** Changes whenever this code gives other terms for the same text (the text index is then rebuilt). */
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 
 /** Letters, digits and marks, with inner apostrophes ("l'article", "пам'ять"). */
 const WORD_RE = /[\p{L}\p{N}\p{M}]+(?:'[\p{L}\p{N}\p{M}]+)*/gu;
@@ -180,14 +181,16 @@ export function isLanguageMark(term: string): boolean {
 }
 
 /**
- * What an index records of the analysis that built it: the version and a hash of the router's word lists it reads
- * (function words, question words), which the router's authors change as it learns. Another key: rebuilt.
+ * What an index records of the analysis that built it: the version and a hash of the word lists it reads (the
+ * router's function words and question words, the concept groups), which change as the router learns. Another key:
+ * rebuilt.
  */
 export const ANALYSIS_KEY = ((): string => {
   const lists = [
     [...STOP_WORDS].sort().join(" "),
     [...CJK_STOP].sort().join(" "),
     [...STOP_LANGUAGES].map(([word, codes]) => `${word}:${codes.join(",")}`).sort().join(" "),
+    CONCEPT_LISTS,
   ];
   return `${ANALYSIS_VERSION}-${contentHash(lists.join("\n")).slice(0, 8)}`;
 })();

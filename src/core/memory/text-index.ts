@@ -1,5 +1,6 @@
 /**
- * The full-text index over notes (minisearch): note name, headings, tags and body, with prefix and
+ * The full-text index over notes (minisearch): note name, headings, tags, body and the concepts the name and tags
+ * name (concepts.ts), with prefix and
  * light fuzzy matching. One index in memory (one vocabulary, one query per search); on disk it is 16
  * shards of documents in a compact form (text-engine.ts), so saving after an edit rewrites one small
  * shard and loading 10,000 notes takes a fraction of a second instead of seconds.
@@ -13,6 +14,7 @@ import { TextEngine } from "./text-engine";
 import type { RankQuery, RankWord } from "./text-rank";
 import { parseShard, stringifyShard } from "./shard-parse";
 import { analyzeText, ANALYSIS_KEY, isLanguageMark, languageMark, languagesOf } from "./analysis";
+import { conceptTerms, isConceptTerm } from "./concepts";
 
 /** What minisearch stores per note: the fields a user writes a note's subject in, apart from its text. */
 interface TextDoc {
@@ -22,6 +24,8 @@ interface TextDoc {
   /** Its headings and folders. */
   heads: string;
   body: string;
+  /** The concepts its name, aliases and tags name (concepts.ts), space-separated: "=tag =daily". */
+  concepts: string;
 }
 
 export interface TextHit {
@@ -33,6 +37,8 @@ export interface TextHit {
 
 /** Terms as analysis.ts gives them; minisearch's own lowercasing is not wanted on top. */
 const keepTerm = (term: string): string => term;
+/** The concept field holds concept terms already; the others are analysed. */
+const tokenize = (text: string, field?: string): string[] => (field === "concepts" ? text.split(" ").filter(Boolean) : analyzeText(text));
 
 /**
  * Version of the head file. 4: three fields and the multilingual analysis (analysis.ts); version 3 (two fields,
@@ -41,14 +47,16 @@ const keepTerm = (term: string): string => term;
 const FORMAT_VERSION = 4;
 /**
  * Field weights: a word in a note's name, aliases or tags says what the note is about far more than the same word
- * in its text (a page titled "Tags" answers "how do I use tags" better than a long FAQ that mentions tags).
+ * in its text (a page titled "Tags" answers "how do I use tags" better than a long FAQ that mentions tags). A concept
+ * of the title (concepts.ts: "Labels" and "tags" both give "=tag") weighs a little less than a word of it; with 1,
+ * 2 or 3 the held-out help vault's backlink and tag questions missed some of their pages (docs/search.md).
  */
-export const FIELD_BOOST = { title: 5, heads: 2, body: 1 } as const;
+export const FIELD_BOOST = { title: 5, heads: 2, body: 1, concepts: 4 } as const;
 const OPTIONS = {
-  // Three fields: minisearch keeps a map per field and term, and memory grows with each.
-  fields: ["title", "heads", "body"],
+  // Four fields: minisearch keeps a map per field and term, and memory grows with each (the concepts are few).
+  fields: ["title", "heads", "body", "concepts"],
   storeFields: [] as string[],
-  tokenize: analyzeText,
+  tokenize,
   processTerm: keepTerm,
   searchOptions: {
     boost: { title: FIELD_BOOST.title, heads: FIELD_BOOST.heads },
@@ -119,7 +127,7 @@ export class TextIndex {
     const folder = (filter?.pathPrefix ?? "").replace(/\/+$/, "");
     const prefix = folder === "" ? "" : `${folder}/`;
     const hits = this.engine.rank(rankQuery(query, (t) => this.engine.termDocs(t)), limit, prefix === "" ? undefined : (id) => id.startsWith(prefix));
-    return hits.map((r) => ({ path: r.id, score: r.score, terms: r.terms.filter((t) => !isLanguageMark(t)) }));
+    return hits.map((r) => ({ path: r.id, score: r.score, terms: r.terms.filter((t) => !isLanguageMark(t) && !isConceptTerm(t)) }));
   }
 
   /** Writes the changed shards, then the head, yielding between shards. */
@@ -188,8 +196,8 @@ const ALWAYS_STEM = 6;
  * The question as the ranking reads it (text-rank.ts): its words, prefix matching from 4 letters and one typo from 6;
  * for each longer word that fewer than RARE notes contain as written, its stem as a prefix: "tagów", "тегов" and
  * "notatek" find "tagi", "теги" and "notatki". The stem keeps three fifths of the word (at least 3 letters): a
- * truncation, as the router's analysis uses, sized for endings of inflecting languages. And the question's
- * languages, whose notes come first among equals.
+ * truncation, as the router's analysis uses, sized for endings of inflecting languages. Then its concept terms
+ * (concepts.ts), which only the concept field holds. And the question's languages, whose notes come first among equals.
  */
 function rankQuery(query: string, docs: (term: string) => number): RankQuery {
   const words: RankWord[] = analyzeText(query).map((term) => {
@@ -197,7 +205,8 @@ function rankQuery(query: string, docs: (term: string) => number): RankQuery {
     if (term.length >= 5 && !/\d/.test(term) && (term.length >= ALWAYS_STEM || docs(term) < RARE)) word.stem = term.slice(0, Math.max(3, Math.ceil(term.length * 0.6)));
     return word;
   });
-  return { words, languageTerms: languagesOf(query).map(languageMark), boosts: [FIELD_BOOST.title, FIELD_BOOST.heads, FIELD_BOOST.body] };
+  for (const term of conceptTerms(query)) words.push({ term, prefix: false, fuzzy: 0 });
+  return { words, languageTerms: languagesOf(query).map(languageMark), boosts: [FIELD_BOOST.title, FIELD_BOOST.heads, FIELD_BOOST.body, FIELD_BOOST.concepts] };
 }
 
 function shardOf(path: string): number {
@@ -217,11 +226,13 @@ function toDoc(path: string, text: string): TextDoc {
   const name = (path.split("/").pop() ?? path).replace(/\.md$/, "");
   const folders = path.replace(/\.md$/, "").split("/").slice(0, -1).join(" ");
   const body = splitFrontmatter(text).body;
+  const title = [name, ...aliasesOf(note.frontmatter), ...note.tags.map((t) => t.slice(1).replace(/\//g, " "))].join("\n");
   return {
     id: path,
-    title: [name, ...aliasesOf(note.frontmatter), ...note.tags.map((t) => t.slice(1).replace(/\//g, " "))].join("\n"),
+    title,
     heads: [folders, ...note.headings.map((h) => h.text), ...languagesOf(body).slice(0, 1).map(languageMark)].join("\n"),
     body,
+    concepts: conceptTerms(title).join(" "),
   };
 }
 

@@ -13,7 +13,8 @@ import { stem } from "./stem";
 /** Prefix of concept terms ("=" never occurs in a word term). */
 export const CONCEPT = "=";
 
-const GROUPS = [
+/** The groups, a group's words separated by spaces, groups by "|" (exported for the search index's analysis key). */
+export const GROUPS = [
   "currency money dollar dollars usd eur euro euros gbp jpy yen cad aud inr rupee rupees yuan peso pesos franc francs cash forex",
   "weather forecast temperature rain raining snow snowing wind windy humidity precipitation sunny cloudy storm climate wetter meteo 天气 天気 날씨 погода погоду погоди pogoda hava",
   "music song songs tune tunes track tracks album albums playlist singer band listen listening melody musique musik musica muziek muzyka музыка музику музика müzik 音乐 音楽 음악",
