@@ -13,6 +13,8 @@
  * host under today's grammar and the grounded one (this vault's paths), and reports ms per produced token of each
  * (engine.plain_ms_per_token, engine.grounded_ms_per_token, their ratio; first_reply_ms includes the host's grammar
  * parse) and the missing paths among the grounded replies' calls; the replies alternate between the two grammars.
+ * `--server URL`: the same against a running llama-server (started on the model to measure; the grammar goes with each
+ * request, so its per-token cost is the server's own grammar sampling).
  * `--model F`: another GGUF for `--engine` (a family model: `make-test-model --family qwen2.5` has the 152k vocabulary).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -34,7 +36,7 @@ import type { GroundingContext } from "../../core/ports/agent";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import { defaultTestModelPath, TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../compose";
 
-export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--model F] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
+export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--model F | --server URL] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
 
 const TOOLS = ["vault:read", "vault:edit", "vault:search", "vault:list"];
 
@@ -117,7 +119,7 @@ function longNote(words: string[]): string {
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model"], booleans: ["engine"] });
+  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model", "server"], booleans: ["engine"] });
   const notes = Number(options.notes ?? 1000);
   const calls = Number(options.calls ?? 1000);
   const seed = Number(options.seed ?? 7);
@@ -156,7 +158,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       missing_heading_pct: pct(m.missing_heading, m.heading_calls),
       missing_find_pct: pct(m.missing_find, m.find_calls),
     });
-    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined) : undefined;
+    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined, typeof options.server === "string" ? options.server : undefined) : undefined;
     return {
       notes,
       paths: index.size,
@@ -189,8 +191,9 @@ function pct(n: number, of: number): number | null {
 }
 
 /** ms per produced token on the test model through the host, today's grammar vs grounded (see the file comment). */
-async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext, replies: number, model = defaultTestModelPath()): Promise<Record<string, unknown>> {
-  const engine = createNodeEngine({ model: { path: model, contextSize: 2048, threads: 1 } });
+async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext, replies: number, model = defaultTestModelPath(), server?: string): Promise<Record<string, unknown>> {
+  // A server goes through the engine host as the plugin reaches it (the host keeps the server from sampling part of a character).
+  const engine = createNodeEngine(server ? { server: { kind: "llama-server", url: server } } : { model: { path: model, contextSize: 2048, threads: 1 } });
   try {
     const tools = clampTools(registry.grammarTools(), TEST_MODEL_CLAMP);
     const plain = new SubsetCache(tools, TEST_MODEL_GRAMMAR);
