@@ -8,7 +8,7 @@ import type { ChatMessage } from "../core/protocol/messages";
 import { ChatFormats } from "./chat-formats";
 import { ConversationSlots } from "./conversation-slots";
 import { alignToEvaluated } from "./evaluated-prefix";
-import { checkpointSystemPrompt, cutBackTo, meteredTokens } from "./sequence-checkpoints";
+import { checkpointSystemPrompt, cutBackTo, meteredTokens, preparePrompt } from "./sequence-checkpoints";
 import type { SequenceStates } from "./sequence-states";
 import { GrammarCache } from "./grammar-cache";
 import { generateConstrained } from "./forced-text-generator";
@@ -285,6 +285,7 @@ export class LoadedModel {
     } else {
       prompt = alignToEvaluated(model, sequence.contextTokens, formats.promptTokens(history, formats.grammar));
       if (restored) await this.fromSystemStateIfDiverged(params.messages, sequence, prompt);
+      await this.saveNewSystemMessage(params.messages, sequence, prompt);
     }
     const initialPrompt = think ? prompt.length - thoughtTokens : prompt.length;
     if (!think) replyStart = prompt.length;
@@ -381,6 +382,24 @@ export class LoadedModel {
     if (keep >= sequence.nextTokenIndex || keep < this.formats.systemTextTokens(messages[0].content, this.formats.grammar).length) return;
     await sequence.clearHistory();
     await this.primeSystemPrompt(messages, this.formats.grammar, sequence);
+  }
+
+  /**
+   * A system message this sequence does not hold yet (a trim appended the earlier turns to it), on a model that needs
+   * checkpoints: it is evaluated first, checkpointed and saved as a system state, so after a restart a prompt that leaves
+   * the conversation's saved state after it restores it (fromSystemStateIfDiverged) instead of reading everything again.
+   */
+  private async saveNewSystemMessage(messages: ChatMessage[], sequence: LlamaContextSequence, prompt: Token[]): Promise<void> {
+    const states = this.parts.states;
+    if (!states || !sequence.needsCheckpoints || messages[0]?.role !== "system") return;
+    const tokens = this.formats.systemTextTokens(messages[0].content, this.formats.grammar);
+    const keep = Math.min(sequence.compareContextTokens(prompt).firstDifferentIndex, prompt.length - 1);
+    if (tokens.length < 2 || keep >= tokens.length || tokens.length >= prompt.length - 1) return;
+    const name = `system:${states.key}:${tokens.join(",")}`;
+    if (await states.has(name)) return;
+    await preparePrompt(sequence, prompt.slice(0, tokens.length + 1));
+    await checkpointSystemPrompt(sequence);
+    await states.save(name, sequence).catch((err: unknown) => this.parts.onStateError?.(`The system prompt's state could not be saved: ${String(err)}`));
   }
 
   /** Writes every conversation state not yet saved (before unload or shutdown). */
