@@ -25,7 +25,18 @@ const MAX_DISTANCE = 500;
 /** The word-level differences between two texts, in order, adjacent ones (only white space between) merged. */
 export function wordDiff(a: string, b: string): DiffHunk[] {
   const raw = diffUnits(tokenize(a), tokenize(b), true);
-  return mergeAcrossSpace(raw, a).map((h, i, all) => slideInsertion(h, a, b, i > 0 ? all[i - 1].toA : 0));
+  return joinTouching(mergeAcrossSpace(raw, a).map((h, i, all) => slideInsertion(h, a, b, i > 0 ? all[i - 1].toA : 0)));
+}
+
+/** Hunks that touch in both texts after a slide (two insertions at one place) become one, so each place has one change. */
+function joinTouching(hunks: DiffHunk[]): DiffHunk[] {
+  const out: DiffHunk[] = [];
+  for (const h of hunks) {
+    const last = out[out.length - 1];
+    if (last && last.toA === h.fromA && last.toB === h.fromB) out[out.length - 1] = { ...last, toA: h.toA, toB: h.toB };
+    else out.push(h);
+  }
+  return out;
 }
 
 /**

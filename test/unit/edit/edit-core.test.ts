@@ -148,6 +148,15 @@ describe("word diff", () => {
     ]);
   });
 
+  it("gives one change where a slid insertion meets another (a counterexample the property found)", () => {
+    const changes = changesBetween({ note: "\na", from: 0, to: 2 }, "a\nCafé\na ");
+    expect(changes.map((c) => [c.from, c.to, c.insert])).toEqual([
+      [0, 0, "a\nCafé"],
+      [2, 2, " "],
+    ]);
+    expect(applyChanges("\na", changes, "all")).toBe("a\nCafé\na ");
+  });
+
   it("turns any text into any other (property)", () => {
     const word = fc.constantFrom("a", "b", "tomato", "Café", "🌱", " ", "\n", ".", "  ", "x y");
     fc.assert(
