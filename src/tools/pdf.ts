@@ -77,7 +77,8 @@ const read = defineTool({
     path: pathArg("Vault-relative path of the PDF, e.g. Papers/Report.pdf"),
     pages: z
       .string()
-      .max(80)
+      // The pattern's own bound (119 characters): a shorter maxLength beside it would relax the grammar.
+      .max(119)
       .regex(/^\d{1,5}(-\d{1,5})?(,\d{1,5}(-\d{1,5})?){0,9}$/)
       .optional()
       .describe('Pages to read: "3", "2-5" or "1,4-6" (default: from page 1, as many as fit).'),

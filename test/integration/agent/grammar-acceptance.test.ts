@@ -10,8 +10,9 @@ import { copyVault } from "./scripted-helpers";
 
 describe("the grammars the headless agent sends to a real model", () => {
   it("are the compiler's defaults over the real catalog, unclamped, and llama.cpp accepts every one of them", async () => {
-    // Composed as for a real model (an injected engine is not the test model), so no test-model caps apply.
-    const { grammars, registry } = await composeHeadless({ vault: copyVault(), engine: new ScriptedEngine([]), memory: false });
+    // Composed as for a real model (an injected engine is not the test model), so no test-model caps apply; without
+    // grounding, whose vault-made rules (paths, tags) grounded-calls tests check on their own.
+    const { grammars, registry } = await composeHeadless({ vault: copyVault(), engine: new ScriptedEngine([]), memory: false, grounding: false });
     const whole = new ToolRegistry(createToolCatalog());
     const defaults = compileEnvelopeGrammar(whole.grammarTools());
     // The full schemas (a 20,000-character note body) go in as they are: bounds past 1999 are the compiler's job.
