@@ -31,9 +31,9 @@ function invoked(code: string): { key: Key; benchmarks?: string[] } | undefined 
   const [word, next] = line.trim().split(/\s+/);
   if (!commands.has(word)) return undefined;
   if (word !== "bench" || !next) return { key: word };
-  const listed = /^<([a-z|]+)>$/.exec(next);
+  const listed = /^<([a-z|-]+)>$/.exec(next);
   if (listed) return { key: "bench", benchmarks: listed[1].split("|") };
-  return /^[a-z]+$/.test(next) ? { key: `bench ${next}` } : { key: "bench" };
+  return /^[a-z-]+$/.test(next) ? { key: `bench ${next}` } : { key: "bench" };
 }
 
 /** Options documented per command, and the benchmarks `bench <a|b|…>` names. */
