@@ -87,7 +87,7 @@ export class FolderVault implements VaultPort {
   async readBinary(path: string): Promise<ArrayBuffer> {
     try {
       const bytes = await fs.readFile(this.abs(path));
-      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+      return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
     } catch (err) {
       throw this.ioError(err, path);
     }
