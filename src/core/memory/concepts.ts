@@ -17,7 +17,7 @@
 import { fold } from "../router/fold";
 import { stem } from "../router/stem";
 import { DAY_WORDS } from "../router/languages";
-import { CONCEPT, conceptsInRun, conceptsOf, GROUPS as RELATED_GROUPS } from "../router/related";
+import { CONCEPT, ConceptGroups, conceptsInRun, conceptsOf, GROUPS as RELATED_GROUPS } from "../router/related";
 
 const GROUPS = [
   "backlink backlinks backlinked ruckverweis* ruckverlink* retrolien* retroenlace* retrolink* terugverwijz* バックリンク 反向链接 백링크",
@@ -44,38 +44,13 @@ const DAILY = CONCEPT + "daily";
  */
 const UNSAID = new Set(["current", "back", "create", "find", "delete", "add", "edit", "read", "move", "done", "remember", "mention", "told", "about", "execute"].map((c) => CONCEPT + c));
 
-const WORDS = new Map<string, string[]>();
-const PREFIXES = new Map<string, string[]>();
-const CJK_MEMBERS: [string, string][] = [];
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const CJK_RUN = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}ー\p{Script=Hangul}]+$/u;
 const WORD_RE = /[\p{L}\p{N}\p{M}]+(?:'[\p{L}\p{N}\p{M}]+)*/gu;
 /** Day words written in Han, kana or Hangul: found inside a run, which has no spaces. */
 const CJK_DAYS = [...DAY_WORDS].filter((d) => CJK.test(d));
-/** Shortest beginning looked up. */
-const MIN_PREFIX = 3;
-
-function add(map: Map<string, string[]>, key: string, term: string): void {
-  const list = map.get(key) ?? [];
-  if (!list.includes(term)) list.push(term);
-  map.set(key, list);
-}
-
-for (const group of GROUPS.split("|")) {
-  const words = group.split(" ");
-  const term = CONCEPT + words[0];
-  for (const word of words) {
-    if (CJK.test(word)) CJK_MEMBERS.push([word, term]);
-    else if (word.endsWith("*")) add(PREFIXES, fold(word.slice(0, -1)), term);
-    else add(WORDS, stem(fold(word)), term);
-  }
-}
-
-/** This module's concepts of one folded word (not a CJK run). */
-function ownConcepts(word: string, out: Set<string>): void {
-  for (const t of WORDS.get(stem(word)) ?? []) out.add(t);
-  for (let n = MIN_PREFIX; n <= word.length; n++) for (const t of PREFIXES.get(word.slice(0, n)) ?? []) out.add(t);
-}
+/** Obsidian's own vocabulary, looked up as the router's groups are. */
+const OWN = new ConceptGroups(GROUPS);
 
 /** The concept terms of a text, once each, in the order found ("=tag", "=daily"…); empty when it names none. */
 export function conceptTerms(text: string): string[] {
@@ -88,13 +63,12 @@ export function conceptTerms(text: string): string[] {
     const word = /[\u0400-\u04FF]/u.test(m[0]) ? parts.join("") : parts[parts.length - 1];
     if (DAY_WORDS.has(word) || DAY_WORDS.has(parts.join(""))) out.add(DAILY);
     if (CJK.test(word)) {
-      for (const t of conceptsInRun(word)) out.add(t);
-      for (const [member, t] of CJK_MEMBERS) if (word.includes(member)) out.add(t);
+      for (const t of [...conceptsInRun(word), ...OWN.inRun(word)]) out.add(t);
       if (CJK_DAYS.some((d) => word.includes(d))) out.add(DAILY);
       if (CJK_RUN.test(word)) continue;
     }
-    for (const t of conceptsOf(word, stem(word))) out.add(t);
-    ownConcepts(word, out);
+    const wordStem = stem(word);
+    for (const t of [...conceptsOf(word, wordStem), ...OWN.ofWord(word, wordStem)]) out.add(t);
   }
   if (out.has(LINK) && (out.has(CURRENT) || out.has(BACK))) out.add(BACKLINK);
   // A backlink is a link: "Backlinks" also answers a question about links.

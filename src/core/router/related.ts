@@ -68,12 +68,6 @@ export const GROUPS = [
   "folder folders directory ordner* verzeichnis* dossier* carpeta* cartell* mappen katalog* folder* тека теки теці теку папк* klasör* 文件夹 フォルダ 폴더",
 ].join("|");
 
-/** Stem (of a word of the group) → concept terms. */
-const WORD_CONCEPTS = new Map<string, string[]>();
-/** Folded beginning (a member written "lösch*") → concept terms: inflected forms share it (löschen, lösche, gelöscht is not). */
-const PREFIX_CONCEPTS = new Map<string, string[]>();
-/** CJK members, found inside a run (no spaces between words). */
-const CJK_MEMBERS: [string, string][] = [];
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 /** Shortest prefix member. */
 const MIN_PREFIX = 3;
@@ -84,33 +78,61 @@ function add(map: Map<string, string[]>, key: string, term: string): void {
   map.set(key, list);
 }
 
-for (const group of GROUPS.split("|")) {
-  const words = group.split(" ");
-  const term = CONCEPT + words[0];
-  for (const word of words) {
-    if (CJK.test(word)) CJK_MEMBERS.push([word, term]);
-    // Words reach analysis folded and with apostrophes joined ("пам'ять" → "память").
-    else if (word.endsWith("*")) add(PREFIX_CONCEPTS, fold(word.slice(0, -1)).replace(/'/g, ""), term);
-    else add(WORD_CONCEPTS, stem(fold(word)), term);
+/**
+ * Word groups written as GROUPS is ("a b c*|d e": words folded, "*" for a beginning, CJK members found inside a run),
+ * indexed for lookup; each group's concept term is CONCEPT + its first word. Memory search indexes groups of its own
+ * the same way (memory/concepts.ts).
+ */
+export class ConceptGroups {
+  /** Stem (of a word of a group) → concept terms. */
+  private readonly words = new Map<string, string[]>();
+  /** Folded beginning (a member written "lösch*") → concept terms: inflected forms share it (löschen, lösche). */
+  private readonly prefixes = new Map<string, string[]>();
+  /** CJK members, found inside a run (no spaces between words). */
+  private readonly cjk: [string, string][] = [];
+
+  constructor(groups: string) {
+    for (const group of groups.split("|")) {
+      const words = group.split(" ");
+      const term = CONCEPT + words[0];
+      for (const word of words) {
+        if (CJK.test(word)) this.cjk.push([word, term]);
+        // Words reach analysis folded and with apostrophes joined ("пам'ять" → "память").
+        else if (word.endsWith("*")) add(this.prefixes, fold(word.slice(0, -1)).replace(/'/g, ""), term);
+        else add(this.words, stem(fold(word)), term);
+      }
+    }
+  }
+
+  /** The concept terms of one word (folded) with its stem; empty when it is in no group. */
+  ofWord(word: string, wordStem: string): string[] {
+    const exact = this.words.get(wordStem);
+    let out: string[] | null = exact ? [...exact] : null;
+    for (let n = MIN_PREFIX; n <= word.length; n++) {
+      const hit = this.prefixes.get(word.slice(0, n));
+      if (!hit) continue;
+      out ??= [];
+      for (const t of hit) if (!out.includes(t)) out.push(t);
+    }
+    return out ?? [];
+  }
+
+  /** The concept terms of the CJK members found inside a run. */
+  inRun(run: string): string[] {
+    const out: string[] = [];
+    for (const [word, term] of this.cjk) if (run.includes(word) && !out.includes(term)) out.push(term);
+    return out;
   }
 }
+
+const ROUTER_GROUPS = new ConceptGroups(GROUPS);
 
 /** The concept terms of one word (folded) with its stem; empty when it is in no group. */
 export function conceptsOf(word: string, wordStem: string): string[] {
-  const exact = WORD_CONCEPTS.get(wordStem);
-  let out: string[] | null = exact ? [...exact] : null;
-  for (let n = MIN_PREFIX; n <= word.length; n++) {
-    const hit = PREFIX_CONCEPTS.get(word.slice(0, n));
-    if (!hit) continue;
-    out ??= [];
-    for (const t of hit) if (!out.includes(t)) out.push(t);
-  }
-  return out ?? [];
+  return ROUTER_GROUPS.ofWord(word, wordStem);
 }
 
-/** The concept terms of a CJK run or a Hangul word ("上海的天气" → weather). */
+/** The concept terms of the CJK members found inside a run. */
 export function conceptsInRun(run: string): string[] {
-  const out: string[] = [];
-  for (const [word, term] of CJK_MEMBERS) if (run.includes(word) && !out.includes(term)) out.push(term);
-  return out;
+  return ROUTER_GROUPS.inRun(run);
 }
