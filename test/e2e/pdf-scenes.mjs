@@ -41,6 +41,14 @@ export async function pdfScenes({ page, theme, check, assert, shot, input, waitT
     assert(result.includes("Tomato yield rose by 12 percent after drip irrigation."), `the card should hold the page's text, got ${result}`);
     const answer = await page.locator(".vault-agent-assistant .vault-agent-answer").last().textContent();
     assert(answer.includes("12 percent") && answer.includes("Greenhouse report.pdf"), `the answer should cite the report, got ${answer}`);
+    // The answer's Markdown is rendered after its text has streamed: wait for its links, then read them.
+    await page
+      .locator(".vault-agent-assistant .vault-agent-answer")
+      .last()
+      .locator("a.internal-link")
+      .first()
+      .waitFor({ timeout: WAIT })
+      .catch(() => undefined);
     const links = await page.locator(".vault-agent-assistant .vault-agent-answer").last().locator("a.internal-link").evaluateAll((as) => as.map((a) => a.getAttribute("data-href")));
     assert(links.includes("Papers/Greenhouse report.pdf#page=2"), `the citation should link the page, got ${JSON.stringify(links)}`);
     await shot("chat-pdf-answer");
