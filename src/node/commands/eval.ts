@@ -22,7 +22,7 @@ import { runSearchCommand } from "../eval/search/search-command";
 export const usage =
   `eval [--suite tools|router|bfcl] [--model F] [--embed-model F] ${SERVER_USAGE} [--limit N] [--bfcl DIR] [--layout previous] [--json]   tools: the ${EVAL_SUITE.length}-query tool-use suite in four configurations (default: the random test model); ` +
   "router: the router alone, per language (suite and held-out) and on BFCL's functions as one catalog; bfcl: BFCL requests with their own catalogs in the four configurations; " +
-  "search [--embed-model F] [--keep DIR | --vault DIR --questions F] [--min R]: memory search on a multilingual vault (its own, or a held-out one), top-3 per language; tasks [--task PREFIX] [--repeat N] [--reference] [--compare BASELINE.json] [--judge-model F | --judge-url URL] [--full-catalog] [--tasks DIR]: whole tasks on fixture vaults, scored on the vault they leave, pass^k and solve^k";
+  "search [--embed-model F] [--keep DIR | --vault DIR --questions F] [--min R]: memory search on a multilingual vault (its own, or a held-out one), top-3 per language; tasks [--task PREFIX] [--repeat N] [--reference] [--compare BASELINE.json] [--judge-model F | --judge-url URL] [--full-catalog] [--ungrounded] [--threads N] [--tasks DIR]: whole tasks on fixture vaults, scored on the vault they leave, pass^k and solve^k";
 
 /** Short envelopes for the random test model: every reply stays a few hundred bytes, so the run is quick. */
 const TEST_MODEL_EVAL_GRAMMAR = { maxThoughtChars: 16, maxMessageChars: 24, maxStringChars: 16, maxToolCalls: 1, maxItems: 2, maxKeys: 2, recursionDepth: 1, anyValueDepth: 1, anyValueMembers: 2 };
@@ -34,7 +34,7 @@ function spread<T>(items: T[], n: number): T[] {
 }
 
 export async function run(argv: string[]): Promise<number> {
-  const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "keep", "min", "vault", "questions", "limit", "seed", "bfcl", "layout", "task", "repeat", "compare", "judge-model", "judge-url", "tasks", ...SERVER_FLAGS], booleans: ["json", "reference", "full-catalog"] });
+  const { options, positionals } = parseArgs(argv, { strings: ["suite", "model", "embed-model", "keep", "min", "vault", "questions", "limit", "seed", "bfcl", "layout", "task", "repeat", "compare", "judge-model", "judge-url", "tasks", "threads", ...SERVER_FLAGS], booleans: ["json", "reference", "full-catalog", "ungrounded"] });
   const server = serverFromFlags(options);
   const local = localLlamaFromFlags(options);
   if (server && typeof options.model === "string") throw new UsageError("Give either --model (the built-in engine) or --engine with --url (a server), not both.");
@@ -43,7 +43,7 @@ export async function run(argv: string[]): Promise<number> {
   if (suite !== "tools" && suite !== "router" && suite !== "bfcl" && suite !== "tasks" && suite !== "search") throw new UsageError(`--suite must be tools, router, bfcl, tasks or search, got "${String(suite)}".`);
   if (suite === "tasks") return runTasksCommand(options);
   if (suite === "search") return runSearchCommand(options);
-  for (const flag of ["task", "repeat", "compare", "judge-model", "judge-url", "tasks", "reference", "full-catalog"]) {
+  for (const flag of ["task", "repeat", "compare", "judge-model", "judge-url", "tasks", "reference", "full-catalog", "ungrounded", "threads"]) {
     if (options[flag] !== undefined) throw new UsageError(`--${flag} goes with --suite tasks.`);
   }
   if (suite === "router") {

@@ -6,6 +6,7 @@
 import { alignedTable, pct } from "../recording-engine";
 import type { RunResult } from "./run-task";
 import type { Task } from "./task-file";
+import { addCauses, groundMisses, noCauses, type CauseCounts } from "./ground-misses";
 
 /** One task over its k runs. */
 export interface TaskRow {
@@ -26,7 +27,17 @@ export interface TaskRow {
   crashes: number;
   mean_tokens: number;
   mean_rounds: number;
+  /** Rounds over all runs. */
+  total_rounds: number;
   recoveries: number;
+  /** Failed calls by cause over the runs (path, heading, find, key: the call missed the vault; unread; other). */
+  failed_calls: CauseCounts;
+  /** Rounds spent recovering from a failure, by its cause. */
+  recovery_rounds: CauseCounts;
+  /** Up to three sentences of calls that missed the vault. */
+  miss_examples?: string[];
+  /** Up to two sentences of other failed calls. */
+  other_examples?: string[];
   median_ms: number;
   prose_skipped: number;
   /** Confirmations the simulated user was asked, and how many it declined (out of scope, or a task testing restraint). */
@@ -68,6 +79,16 @@ export interface SuiteReport {
   prose_skipped: number;
   confirmations: number;
   declined: number;
+  /** Whether path args, headings, edit text and keys were grounded in the vault (false: --ungrounded). */
+  grounded: boolean;
+  /** Rounds in all: how many replies the engine gave. */
+  rounds: number;
+  /** Failed calls by cause, over every run. */
+  failed_calls: CauseCounts;
+  /** Recovery rounds by cause, over every run. */
+  recovery_rounds: CauseCounts;
+  /** Recovery rounds caused by a call that missed the vault (path, heading, edit text or key): the goal is 0 grounded. */
+  ground_miss_rounds: number;
   by_tier: Record<string, GroupRates>;
   by_category: Record<string, GroupRates>;
   by_language: Record<string, GroupRates>;
@@ -115,7 +136,12 @@ export function taskRow(task: Task, runs: RunResult[], why?: string): TaskRow {
     crashes: runs.filter((r) => r.crash).length,
     mean_tokens: Math.round(runs.reduce((n, r) => n + r.tokensIn + r.tokensOut, 0) / Math.max(1, runs.length)),
     mean_rounds: Math.round((10 * runs.reduce((n, r) => n + r.rounds, 0)) / Math.max(1, runs.length)) / 10,
+    total_rounds: runs.reduce((n, r) => n + r.rounds, 0),
     recoveries: runs.reduce((n, r) => n + r.recoveries, 0),
+    failed_calls: runs.reduce((c, r) => addCauses(c, r.misses.calls), noCauses()),
+    recovery_rounds: runs.reduce((c, r) => addCauses(c, r.misses.rounds), noCauses()),
+    ...(runs.some((r) => r.missExamples.length) ? { miss_examples: runs.flatMap((r) => r.missExamples).slice(0, 3) } : {}),
+    ...(runs.some((r) => r.otherExamples.length) ? { other_examples: runs.flatMap((r) => r.otherExamples).slice(0, 2) } : {}),
     median_ms: median(runs.map((r) => r.ms)),
     prose_skipped: runs.reduce((n, r) => n + r.checks.filter((c) => c.status === "skipped").length, 0),
     confirmations: runs.reduce((n, r) => n + r.confirmations.asked, 0),
@@ -141,8 +167,9 @@ function groupBy(rows: TaskRow[], key: (r: TaskRow) => string): Record<string, G
   return Object.fromEntries([...groups].sort(([a], [b]) => a.localeCompare(b)).map(([k, rs]) => [k, rates(rs)]));
 }
 
-export function suiteReport(model: string, repeat: number, rows: TaskRow[], runMs: number[]): SuiteReport {
+export function suiteReport(model: string, repeat: number, rows: TaskRow[], runMs: number[], grounded = true): SuiteReport {
   const all = rates(rows);
+  const recoveryRounds = rows.reduce((c, r) => addCauses(c, r.recovery_rounds), noCauses());
   const replies = rows.reduce((n, r) => n + r.replies, 0);
   return {
     suite: "tasks",
@@ -162,6 +189,11 @@ export function suiteReport(model: string, repeat: number, rows: TaskRow[], runM
     prose_skipped: rows.reduce((n, r) => n + r.prose_skipped, 0),
     confirmations: rows.reduce((n, r) => n + r.confirmations, 0),
     declined: rows.reduce((n, r) => n + r.declined, 0),
+    grounded,
+    rounds: rows.reduce((n, r) => n + (r.total_rounds ?? 0), 0),
+    failed_calls: rows.reduce((c, r) => addCauses(c, r.failed_calls), noCauses()),
+    recovery_rounds: recoveryRounds,
+    ground_miss_rounds: groundMisses(recoveryRounds),
     by_tier: groupBy(rows, (r) => r.tier),
     by_category: groupBy(rows, (r) => r.category),
     by_language: groupBy(rows, (r) => r.language),
@@ -183,8 +215,14 @@ export function formatSuite(report: SuiteReport): string {
     `${report.tasks} tasks, ${k} run(s) each: pass^${k} ${report.pass_k}% (${report.passed}), solve^${k} ${report.solve_k}% (${report.solved}); ` +
     `runs passed ${report.pass_rate}%, solved ${report.solve_rate}%; valid envelopes ${report.valid_envelope_pct}%; ` +
     `changes outside scope ${report.outside_scope_changes}; confirmations ${report.confirmations} (${report.declined} declined); crashes ${report.crashes}; median ${report.median_ms} ms per run` +
-    (report.prose_skipped ? `; ${report.prose_skipped} prose checks skipped (no --judge-model), not counted as passed` : "");
+    (report.prose_skipped ? `; ${report.prose_skipped} prose checks skipped (no --judge-model), not counted as passed` : "") +
+    `\n${report.grounded ? "grounded" : "ungrounded (--ungrounded)"} grammar: recovery rounds caused by a call that missed the vault ${report.ground_miss_rounds} ` +
+    `(${causeText(report.recovery_rounds)}); failed calls ${causeText(report.failed_calls)}`;
   return [taskTable, ...(unsolved.length ? ["", "Not solved in every run:", ...unsolved] : []), "", group("tier", report.by_tier), "", group("category", report.by_category), "", group("language", report.by_language), "", totals].join("\n");
+}
+
+function causeText(c: CauseCounts): string {
+  return `path ${c.path}, heading ${c.heading}, edit text ${c.find}, key ${c.key}, edit before read ${c.unread}, other ${c.other}`;
 }
 
 /** What got worse against a baseline report: tasks that lost pass^k or solve^k, and lower totals. */

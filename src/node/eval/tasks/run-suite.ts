@@ -58,5 +58,5 @@ export async function runTaskSuite(options: SuiteOptions): Promise<SuiteReport> 
     rows.push(row);
     options.log?.(`[task] ${task.id}: solved ${row.solved}/${row.runs}, passed ${row.passed}/${row.runs}, ${row.median_ms} ms${row.why ? ` — ${row.why}` : ""}`);
   }
-  return suiteReport(options.model, options.repeat, rows, runMs);
+  return suiteReport(options.model, options.repeat, rows, runMs, options.grounding !== false);
 }

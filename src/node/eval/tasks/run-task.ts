@@ -17,6 +17,13 @@ import { composeHeadless } from "../../compose";
 import { RecordingEngine } from "../recording-engine";
 import { changedPaths, checkAnswer, checkVault, outsideScope, snapshotFolder, type CheckResult } from "./checks";
 import { fixtureDir, inScope, taskScope, type Task } from "./task-file";
+import { missCause, runMisses, type RunMisses } from "./ground-misses";
+
+/** Whether a failure's sentence says the call missed the vault (a path, heading, edit text or key). */
+function groundCause(sentence: string): boolean {
+  const cause = missCause(sentence);
+  return cause !== "other" && cause !== "unread";
+}
 import type { ProseJudge } from "./judge";
 
 export interface RunSettings {
@@ -33,6 +40,8 @@ export interface RunSettings {
   toolSelection?: "routed" | "full";
   /** Judges prose checks; absent = they are skipped. */
   judge?: ProseJudge;
+  /** Ground path args, headings, edit text and keys in the vault (default true; false = today's ungrounded grammar). */
+  grounding?: boolean;
 }
 
 /** What one run did and how it scored. */
@@ -46,6 +55,12 @@ export interface RunResult {
   toolCalls: string[];
   rounds: number;
   recoveries: number;
+  /** Failed calls and recovery rounds by cause (a path, heading, edit text or key that missed the vault, …). */
+  misses: RunMisses;
+  /** The first sentences of failures that missed the vault (at most three). */
+  missExamples: string[];
+  /** The first sentences of other failures (at most two). */
+  otherExamples: string[];
   tokensIn: number;
   tokensOut: number;
   ms: number;
@@ -112,6 +127,7 @@ export async function runTask(task: Task, engine: Engine, settings: RunSettings)
   const started = Date.now();
   const result: RunResult = {
     solved: false, passed: false, outcome: "crashed", replies: 0, validReplies: 0, toolCalls: [], rounds: 0, recoveries: 0,
+    misses: runMisses([], 0), missExamples: [], otherExamples: [],
     tokensIn: 0, tokensOut: 0, ms: 0, confirmations, outside: [], checks: [], errors: [], offered: [], catalog: [], answer: null,
   };
   const controller = new AbortController();
@@ -125,6 +141,7 @@ export async function runTask(task: Task, engine: Engine, settings: RunSettings)
       journalDir: journal,
       grammarOptions: settings.grammarOptions,
       clamp: settings.clamp,
+      ...(settings.grounding === false ? { grounding: false } : {}),
       now: () => new Date("2026-03-20T10:00:00Z"),
       agentOptions: {
         maxRounds: task.max_rounds,
@@ -169,6 +186,9 @@ async function score(
   const results = run.events.filter((e) => e.type === "tool-result");
   result.toolCalls = calls.map((c) => c.name);
   result.recoveries = run.events.filter((e) => e.type === "error" && e.recoverable).length;
+  result.misses = runMisses(run.events, result.rounds);
+  result.missExamples = results.filter((r) => !r.ok && r.error && groundCause(r.error.message)).slice(0, 3).map((r) => `${r.name}: ${r.error!.message}`);
+  result.otherExamples = results.filter((r) => !r.ok && r.error && !groundCause(r.error.message)).slice(0, 2).map((r) => `${r.name}: ${r.error!.message}`);
   result.errors = run.events.filter((e) => e.type === "error").map((e) => e.message);
   result.offered = run.events.filter((e) => e.type === "routed").map((e) => (e.branch === "full" ? ["(every tool)"] : e.chatOnly ? [] : e.tools.map((t) => t.name)));
   result.outside = outsideScope(changedPaths(snapshotFolder(run.fixture), snapshotFolder(run.vault)), taskScope(task));

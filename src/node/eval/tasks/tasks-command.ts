@@ -1,6 +1,6 @@
 /**
  * `eval --suite tasks [--task PREFIX] [--repeat N] [--model F | --engine … | --reference] [--compare BASELINE.json]
- * [--judge-model F | --judge-url URL] [--full-catalog] [--json]`: whole tasks on fixture vaults, scored on the vault they leave, pass^k and solve^k.
+ * [--judge-model F | --judge-url URL] [--full-catalog] [--ungrounded] [--threads N] [--json]`: whole tasks on fixture vaults, scored on the vault they leave, pass^k and solve^k.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -65,7 +65,8 @@ async function modelEngine(options: Options, log: (line: string) => void): Promi
   // A generated model given with --model (a family model at a real size) has random weights too: the test caps apply.
   const testModel = !given || (await isGeneratedModel(model));
   // Whole tasks read several notes: 8192 tokens of context for a real model (as the replay engine reports), 4096 for the test model.
-  return { engine: createNodeEngine({ model: { path: model, contextSize: testModel ? 4096 : 8192, threads: given ? undefined : 1 } }), model, testModel };
+  const threads = options.threads === undefined ? (given ? undefined : 1) : whole(options, "threads", 1);
+  return { engine: createNodeEngine({ model: { path: model, contextSize: testModel ? 4096 : 8192, threads } }), model, testModel };
 }
 
 export async function runTasksCommand(options: Options): Promise<number> {
@@ -109,6 +110,8 @@ export async function runTasksCommand(options: Options): Promise<number> {
       seed: seedOption(options),
       judge: judgeEngine ? engineJudge(judgeEngine) : undefined,
       ...(options["full-catalog"] === true ? { toolSelection: "full" as const } : {}),
+      // --ungrounded: today's grammar (path args, headings and edit text free), to count the misses grounding removes.
+      ...(options.ungrounded === true ? { grounding: false } : {}),
       log,
     });
     const worse = baseline ? compareReports(baseline, report) : [];
