@@ -355,7 +355,7 @@ export class LoadedModel {
     if ((!states && !sequence.needsCheckpoints) || messages[0]?.role !== "system") return false;
     const tokens = this.formats.systemTextTokens(messages[0].content, wrapper);
     if (tokens.length < 2) return false;
-    const name = states ? `system:${states.key}:${tokens.join(",")}` : "";
+    const name = states ? states.systemName(tokens) : "";
     try {
       if (states && (await states.restore(name, sequence))) {
         await checkpointSystemPrompt(sequence);
@@ -377,11 +377,26 @@ export class LoadedModel {
    * prompt's own saved state is loaded instead, so only what follows the system text is read.
    */
   private async fromSystemStateIfDiverged(messages: ChatMessage[], sequence: LlamaContextSequence, prompt: Token[]): Promise<void> {
-    if (!sequence.needsCheckpoints || !this.parts.states || messages[0]?.role !== "system") return;
+    const states = this.parts.states;
+    if (!sequence.needsCheckpoints || !states || messages[0]?.role !== "system") return;
     const keep = Math.min(sequence.compareContextTokens(prompt).firstDifferentIndex, prompt.length - 1);
-    if (keep >= sequence.nextTokenIndex || keep < this.formats.systemTextTokens(messages[0].content, this.formats.grammar).length) return;
+    if (keep >= sequence.nextTokenIndex) return;
+    if (keep >= this.formats.systemTextTokens(messages[0].content, this.formats.grammar).length) {
+      await sequence.clearHistory();
+      await this.primeSystemPrompt(messages, this.formats.grammar, sequence);
+      return;
+    }
+    // The system message itself changed (a trim appended more turns to it): the longest system state saved before that
+    // the prompt starts with (the one an earlier trim saved), so only what follows it is read.
+    const length = await states.longestSystemPrefix(prompt, keep);
+    if (length < 2) return;
     await sequence.clearHistory();
-    await this.primeSystemPrompt(messages, this.formats.grammar, sequence);
+    try {
+      if (await states.restore(states.systemName(prompt.slice(0, length)), sequence)) await checkpointSystemPrompt(sequence);
+    } catch {
+      // A refused state was removed; the prompt is read from its text.
+      await sequence.clearHistory();
+    }
   }
 
   /**
@@ -395,7 +410,7 @@ export class LoadedModel {
     const tokens = this.formats.systemTextTokens(messages[0].content, this.formats.grammar);
     const keep = Math.min(sequence.compareContextTokens(prompt).firstDifferentIndex, prompt.length - 1);
     if (tokens.length < 2 || keep >= tokens.length || tokens.length >= prompt.length - 1) return;
-    const name = `system:${states.key}:${tokens.join(",")}`;
+    const name = states.systemName(tokens);
     if (await states.has(name)) return;
     await preparePrompt(sequence, prompt.slice(0, tokens.length + 1));
     await checkpointSystemPrompt(sequence);

@@ -34,6 +34,31 @@ export class SequenceStates {
     return { bytes: fileSize };
   }
 
+  /** The name a system prompt's state is saved under: its tokens, under this folder's key. */
+  systemName(tokens: readonly Token[]): string {
+    return `system:${this.key}:${tokens.join(",")}`;
+  }
+
+  /**
+   * The longest system-prompt state saved here that `prompt` starts with, ending at or before token `limit`: its token
+   * count, or 0. A trim appends the earlier turns' summaries to the system message, so after a second trim the state
+   * saved at the first one is a prefix of the new prompt (names carry the tokens: each length is one lookup, longest first).
+   */
+  async longestSystemPrefix(prompt: readonly Token[], limit: number): Promise<number> {
+    const head = `system:${this.key}:`;
+    const joined = prompt.slice(0, limit).join(",");
+    // ends[n]: where the first n tokens end in `joined`.
+    const ends = [0];
+    for (let n = 1, at = 0; n <= Math.min(limit, prompt.length); n++) {
+      at += String(prompt[n - 1]).length + (n > 1 ? 1 : 0);
+      ends.push(at);
+    }
+    for (let n = ends.length - 1; n >= 2; n--) {
+      if (await this.folder.has(head + joined.slice(0, ends[n]))) return n;
+    }
+    return 0;
+  }
+
   /** Whether a state is saved under `name` (without checking it). */
   async has(name: string): Promise<boolean> {
     return this.folder.has(name);

@@ -21,6 +21,7 @@ import type { PromptLayout } from "../../core/agent/prompt";
 import { userText } from "../../core/agent/prompt";
 import type { ChatMessage, Engine, GenerateRequest, GenerateResult } from "../../core/ports/engine";
 import type { EngineClient } from "../../engine/client/engine-client";
+import type { HostStatus } from "../../engine/client/host-protocol";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import { UsageError } from "../cli-types";
 import { composeHeadless, TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../compose";
@@ -173,6 +174,8 @@ interface RunOutcome {
   new_conversation?: Phase;
   /** Every round of the run, cancelled and later phases included (for the meter checks). */
   rounds: RoundRow[];
+  /** The host's checkpoint memory at the end of the run and its bound (recurrent and hybrid models). */
+  checkpoints?: { bytes: number; maxBytes: number };
 }
 
 /** Chunks of a reply streamed before the cancelled turn is stopped. */
@@ -238,7 +241,8 @@ async function runConversation(setup: RunSetup): Promise<RunOutcome> {
     const restart = phase(await turn(setup.turns + 3, SCRIPT[(setup.turns + 2) % SCRIPT.length]));
     agent.conversation = new Conversation();
     const fresh = phase(await turn(1, SCRIPT[0]));
-    return { turns, after_cancel: afterCancel, restart, new_conversation: fresh, rounds: engine.rounds };
+    const { checkpoints } = (await engine.client.request("status", {})) as HostStatus;
+    return { turns, after_cancel: afterCancel, restart, new_conversation: fresh, rounds: engine.rounds, ...(checkpoints ? { checkpoints } : {}) };
   } finally {
     await headless.close();
     await engine.client.shutdown();
@@ -247,19 +251,27 @@ async function runConversation(setup: RunSetup): Promise<RunOutcome> {
 }
 
 /**
- * The engine's meter against what the run reports: the evaluated tokens reported plus the reply tokens fed back
- * (all but the last of each reply) against everything the meter counted; and the evaluated tokens against the part of
- * each prompt the sequence did not hold (more means the engine re-read what it held).
+ * The engine's meter against what the run reports: the evaluated tokens reported plus the reply tokens fed back against
+ * everything the meter counted; and the evaluated tokens against the part of each prompt the sequence did not hold (more
+ * means the engine re-read what it held). A reply feeds back at most its tokens less the last (sampled, never
+ * evaluated), and fewer when it ends in forced text: the envelope's closing (`]}` and what the grammar forces before
+ * it) is appended without being evaluated, since nothing is sampled after it (7 tokens a round at Qwen3.5 2B's size).
+ * So a round's meter count past its reported prompt figure is its reply's only up to that bound; anything beyond (a
+ * re-read the prompt figure missed) makes the reported figures fall short of the meter.
  */
 function meterChecks(rounds: RoundRow[]): Record<string, boolean | number> {
   const sum = (f: (r: RoundRow) => number): number => rounds.reduce((n, r) => n + f(r), 0);
   const metered = sum((r) => r.metered_tokens);
-  const reported = sum((r) => r.evaluated_tokens + Math.max(0, r.tokens_out - 1));
+  const replyBound = (r: RoundRow): number => Math.max(0, r.tokens_out - 1);
+  const fed = (r: RoundRow): number => Math.max(0, r.metered_tokens - r.evaluated_tokens);
+  const reported = sum((r) => r.evaluated_tokens + Math.min(fed(r), replyBound(r)));
   const evaluated = sum((r) => r.evaluated_tokens);
   const unheld = sum((r) => r.prompt_tokens - r.held_tokens);
   return {
     metered_tokens: metered,
     reported_tokens: reported,
+    /** Reply tokens never fed back beyond each reply's last (the forced closing of an envelope). */
+    reply_tokens_not_fed: sum((r) => Math.max(0, replyBound(r) - fed(r))),
     reported_within_1pct_of_meter: metered > 0 && Math.abs(reported - metered) <= metered * 0.01,
     evaluated_tokens: evaluated,
     unheld_prompt_tokens: unheld,
@@ -328,7 +340,12 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       restart: growing.restart,
       new_conversation: growing.new_conversation,
       meter: meterChecks(growing.rounds),
-      goals: { ...goals(growing.turns, previous?.turns, growing.restart, growing.after_cancel), ...pick(meterChecks(growing.rounds), ["reported_within_1pct_of_meter", "evaluated_within_held_claim"]) },
+      ...(growing.checkpoints ? { checkpoints: { bytes_at_end: growing.checkpoints.bytes, max_bytes: growing.checkpoints.maxBytes } } : {}),
+      goals: {
+        ...goals(growing.turns, previous?.turns, growing.restart, growing.after_cancel),
+        ...pick(meterChecks(growing.rounds), ["reported_within_1pct_of_meter", "evaluated_within_held_claim"]),
+        ...(growing.checkpoints ? { checkpoints_within_bound: Math.max(0, ...growing.rounds.map((r) => r.checkpoint_bytes)) <= growing.checkpoints.maxBytes } : {}),
+      },
     };
   } finally {
     rmSync(states, { recursive: true, force: true });

@@ -130,6 +130,27 @@ describe.each(families)("reuse on %s, by the engine's meter", (family) => {
     expect(second.tokensEvaluated).toBeLessThanOrEqual(second.tokensIn - systemTokens + 8);
   });
 
+  it("after a restart, a second trim reads only what follows the system message the first trim left", async () => {
+    // A trim appends the earlier turns' summaries to the system message and drops those turns: the prompt leaves the
+    // sequence inside the system message. The first trim's system message was saved as a system state; after a restart
+    // the second trim starts from it instead of reading the whole prompt (no checkpoint exists after a restore).
+    const dir = join(root, `${family}-restart-trim`);
+    const before = engineFor(family, dir);
+    const first = await ask(before, [system, { role: "user", content: "List the notes about the garden." }], "restart-trim", 1);
+    const trimmedOnce: ChatMessage = { role: "system", content: `${system.content}\n\nEarlier in this conversation:\n- The user asked for the notes about the garden.` };
+    const messages: ChatMessage[] = [trimmedOnce, { role: "user", content: "Search my notes for lentils." }];
+    const second = await ask(before, messages, "restart-trim", 2);
+    expect(first.tokensOut).toBeGreaterThan(0);
+    await before.shutdown();
+    const after = engineFor(family, dir);
+    const trimmedTwice: ChatMessage = { role: "system", content: `${trimmedOnce.content}\n- The user searched for lentils.` };
+    const third = await ask(after, [trimmedTwice, { role: "assistant", content: second.text }, { role: "user", content: "Open my Home note." }], "restart-trim", 3);
+    expect(third.restoredTokens).toBeGreaterThan(second.tokensIn);
+    const systemTokens = await after.countTokens(trimmedOnce.content);
+    if (hybrid) expect(third.tokensEvaluated).toBeLessThanOrEqual(third.tokensIn - systemTokens + 8);
+    else expect(third.tokensEvaluated).toBeLessThanOrEqual(third.tokensIn - third.tokensHeld! + 1);
+  });
+
   it("reports a prompt read again in full when no checkpoint can serve where it leaves the sequence", async () => {
     // A bound that keeps one checkpoint per sequence: the newest (before the last prompt token) is past where a
     // rewritten first message diverges, so a hybrid model evaluates the whole prompt again inside the erase.
