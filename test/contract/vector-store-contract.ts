@@ -21,6 +21,11 @@ export interface VectorStoreMaker {
   create(folder: string, options: { flushDelayMs?: number; onNotice?: (message: string) => void }): OpenableVectorStore;
   /** The index file's name inside the folder. */
   fileName: string;
+  /**
+   * Decimal places a score must match the exact cosine to (toBeCloseTo's digits; default 5). A store that holds its
+   * vectors as int8 scores within 0.01 of the exact cosine (2).
+   */
+  scoreDigits?: number;
 }
 
 export function contractItem(id: string, vector: number[], path: string, extra: Record<string, string | number | boolean> = {}): VectorItem {
@@ -37,6 +42,7 @@ export function describeVectorStoreContract(name: string, maker: VectorStoreMake
       await rm(dir, { recursive: true, force: true });
     });
     const item = contractItem;
+    const digits = maker.scoreDigits ?? 5;
 
     it("stores, queries nearest first with a filter, replaces, deletes and reloads", async () => {
       const folder = join(dir, "basic");
@@ -44,8 +50,8 @@ export function describeVectorStoreContract(name: string, maker: VectorStoreMake
       await store.upsert([item("a", [1, 0, 0], "A/x.md"), item("b", [0, 1, 0], "B/y.md"), item("c", [0.9, 0.1, 0], "B/z.md")]);
       const top = await store.query([1, 0, 0], 2);
       expect(top.map((h) => h.id)).toEqual(["a", "c"]);
-      expect(top[0].score).toBeCloseTo(1, 5);
-      expect(top[1].score).toBeCloseTo(0.9 / Math.hypot(0.9, 0.1), 5);
+      expect(top[0].score).toBeCloseTo(1, digits);
+      expect(top[1].score).toBeCloseTo(0.9 / Math.hypot(0.9, 0.1), digits);
       expect((await store.query([1, 0, 0], 5, { folder: { $in: ["B"] } })).map((h) => h.id)).toEqual(["c", "b"]);
       await store.upsert([item("a", [0, 0, 1], "A/x.md")]);
       await store.delete(["b", "never-stored"]);
@@ -126,7 +132,7 @@ export function describeVectorStoreContract(name: string, maker: VectorStoreMake
       expect(Object.fromEntries((await store.listIds()).map((x) => [x.id, x.path]))).toEqual({ a: "New/x.md", b: "Old/y.md", "a~1": "Copy/x.md" });
       const hits = await store.query([1, 0, 0], 2);
       expect(hits.map((h) => h.id).sort()).toEqual(["a", "a~1"]);
-      expect(hits[0].score).toBeCloseTo(1, 5);
+      expect(hits[0].score).toBeCloseTo(1, digits);
       expect((await store.query([1, 0, 0], 5, { folder: { $in: ["New"] } })).map((h) => h.id)).toEqual(["a"]);
       await store.close();
       const reopened = maker.create(folder, {});

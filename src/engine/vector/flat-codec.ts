@@ -26,6 +26,22 @@ export interface FlatIndexData {
    * have spare capacity). One array of 33,000 × 384 numbers took 50 ms and more to copy each time it doubled.
    */
   blocks: Float32Array[];
+  /** Instead of `blocks`, for the int8 precision: the rows as signed bytes with a scale each (int8-rows.ts). */
+  int8?: Int8Source;
+}
+
+/** Rows held as signed bytes: what the int8 layout writes as they are. */
+export interface Int8Source {
+  /** Row `k`'s scale. */
+  scale(k: number): number;
+  /** Rows `start` to `start + count - 1` (within one block of BLOCK_VECTORS) as bytes. */
+  bytes(start: number, count: number): Int8Array;
+}
+
+/** An int8 file's rows as they are in it (views of the file's bytes), when decoding for a store that holds int8. */
+export interface Int8Body {
+  scales: Float32Array;
+  bytes: Int8Array;
 }
 
 /** Item `k`'s vector as a view into its block. */
@@ -93,6 +109,17 @@ export async function encodeFlatIndex(data: FlatIndexData, precision: FlatPrecis
       if (k > 0) await pause();
       writeFloats(out, start + k * dim * 4, blocks[k / BLOCK_VECTORS].subarray(0, (Math.min(count, k + BLOCK_VECTORS) - k) * dim));
     }
+  } else if (data.int8) {
+    // Held as bytes already: copied block by block.
+    const scales = new Float32Array(count);
+    const bytes = new Int8Array(out.buffer, start + count * 4, count * dim);
+    for (let k = 0; k < count; k += BLOCK_VECTORS) {
+      if (k > 0) await pause();
+      const n = Math.min(count, k + BLOCK_VECTORS) - k;
+      bytes.set(data.int8.bytes(k, n), k * dim);
+      for (let i = k; i < k + n; i++) scales[i] = data.int8.scale(i);
+    }
+    writeFloats(out, start, scales);
   } else {
     const scales = new Float32Array(count);
     const bytes = new Int8Array(out.buffer, start + count * 4, count * dim);
@@ -111,8 +138,11 @@ export async function encodeFlatIndex(data: FlatIndexData, precision: FlatPrecis
   return out;
 }
 
-/** Decodes a file; throws a short reason when it is not one, or is truncated or malformed. */
-export async function decodeFlatIndex(bytes: Uint8Array, pause: () => Promise<void>): Promise<FlatIndexData> {
+/**
+ * Decodes a file; throws a short reason when it is not one, or is truncated or malformed. With `keepInt8`, an int8
+ * file's rows come back as they are (`int8`, views of `bytes`) instead of as float blocks.
+ */
+export async function decodeFlatIndex(bytes: Uint8Array, pause: () => Promise<void>, keepInt8 = false): Promise<FlatIndexData & { int8Body?: Int8Body }> {
   if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new Error("not a flat vector index file");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = view.getUint32(4, true);
@@ -154,6 +184,11 @@ export async function decodeFlatIndex(bytes: Uint8Array, pause: () => Promise<vo
   await pause();
   // Each block is made where it is first filled: making all of them at once was one block of 25 ms at 384 dims.
   const blocks: Float32Array[] = [];
+  if (precision === "int8" && keepInt8) {
+    const scales = new Float32Array(count);
+    readFloats(bytes, start, scales);
+    return { dim, ids, metadata, blocks, int8Body: { scales, bytes: new Int8Array(bytes.buffer, bytes.byteOffset + start + count * 4, count * dim) } };
+  }
   if (precision === "float32") {
     // Copied a block at a time with a yield between: 33,000 of 384 numbers are 50 MB.
     for (let k = 0; k < count; k += BLOCK_VECTORS) {

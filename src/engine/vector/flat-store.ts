@@ -8,8 +8,10 @@
  * notes hold them). An unreadable file is moved aside with a notice and the index starts empty.
  */
 import type { RelabelItem, VectorHit, VectorItem, VectorStore } from "../../core/ports/vector-store";
-import { BLOCK_VECTORS, decodeFlatIndex, encodeFlatIndex, vectorAt, type FlatMetadata, type FlatPrecision } from "./flat-codec";
+import { BLOCK_VECTORS, decodeFlatIndex, encodeFlatIndex, type FlatMetadata, type FlatPrecision } from "./flat-codec";
 import { matchesFilter } from "./metadata-filter";
+import { FloatRows, type VectorRows } from "./vector-rows";
+import { Int8Rows } from "./int8-rows";
 import type { VectorFiles } from "./vector-files";
 
 /** The file name in the index folder (vectra's is index.vec; the two can sit side by side). */
@@ -20,6 +22,8 @@ export interface FlatVectorStoreOptions {
   precision?: FlatPrecision;
   /** Quiet time before changes are written (default 2000 ms); `flush()` writes at once. */
   flushDelayMs?: number;
+  /** Scan int8 rows with the WebAssembly SIMD kernel where the platform has it (default true; false: JavaScript only). */
+  simd?: boolean;
   /** Lets the UI run between slices of a load or save (default: a zero-delay timer). */
   pause?: () => Promise<void>;
   /** Told when the index had to be rebuilt. */
@@ -32,7 +36,8 @@ export class FlatVectorStore implements VectorStore {
   private dim = 0;
   private ids: string[] = [];
   private metadata: FlatMetadata[] = [];
-  private blocks: Float32Array[] = [];
+  /** The vectors: float32, or bytes and a scale per row for the int8 precision (a quarter of the memory). */
+  private rows: VectorRows = new FloatRows(0);
   private slots = new Map<string, number>();
   /** The save reading the index between its slices: changes wait for it, so the file is one consistent state. */
   private encoding: Promise<unknown> | null = null;
@@ -73,8 +78,8 @@ export class FlatVectorStore implements VectorStore {
     if (dims.size > 1 || !dims.has(dim)) {
       throw new Error(`The embedding has ${[...dims].join(" or ")} numbers per vector but the index holds ${dim}; the embedding model changed, so rebuild the index.`);
     }
-    // An emptied index may take another dimension: blocks sized for the old one are dropped.
-    if (dim !== this.dim) this.blocks = [];
+    // An emptied index may take another dimension: rows sized for the old one are dropped.
+    if (dim !== this.dim || this.rows.dim !== dim) this.rows = this.newRows(dim);
     this.dim = dim;
     for (const item of items) this.put(item.id, item.vector, null, item.metadata);
     this.changed();
@@ -89,7 +94,7 @@ export class FlatVectorStore implements VectorStore {
     for (const item of items) {
       const from = item.from ?? item.id;
       const slot = this.slots.get(from);
-      if (slot !== undefined && !sources.has(from)) sources.set(from, this.vector(slot).slice());
+      if (slot !== undefined && !sources.has(from)) sources.set(from, this.rows.get(slot));
     }
     const missing: string[] = [];
     for (const item of items) {
@@ -112,7 +117,7 @@ export class FlatVectorStore implements VectorStore {
       // The last item moves into the hole: deletes stay O(dim), the vectors stay dense.
       const last = this.ids.length - 1;
       if (slot !== last) {
-        this.vector(slot).set(this.vector(last));
+        this.rows.move(last, slot);
         this.ids[slot] = this.ids[last];
         this.metadata[slot] = this.metadata[last];
         this.slots.set(this.ids[slot], slot);
@@ -134,37 +139,7 @@ export class FlatVectorStore implements VectorStore {
     }
     const q = unit(vector);
     const k = Math.max(1, Math.floor(topK));
-    // The k best so far, best first; a scan rarely inserts once they are found.
-    const best: { slot: number; score: number }[] = [];
-    const { dim, blocks } = this;
-    // Block by block (no division per item), four sums at a time (a dimension is a multiple of 4 or the rest is summed after).
-    const whole = dim - (dim % 4);
-    for (let b = 0; b * BLOCK_VECTORS < count; b++) {
-      const vectors = blocks[b];
-      const end = Math.min(BLOCK_VECTORS, count - b * BLOCK_VECTORS);
-      for (let k0 = 0; k0 < end; k0++) {
-        const slot = b * BLOCK_VECTORS + k0;
-        if (filter && !matchesFilter(this.metadata[slot], filter)) continue;
-        const base = k0 * dim;
-        let s0 = 0;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
-        for (let j = 0; j < whole; j += 4) {
-          s0 += q[j] * vectors[base + j];
-          s1 += q[j + 1] * vectors[base + j + 1];
-          s2 += q[j + 2] * vectors[base + j + 2];
-          s3 += q[j + 3] * vectors[base + j + 3];
-        }
-        for (let j = whole; j < dim; j++) s0 += q[j] * vectors[base + j];
-        const score = s0 + s1 + s2 + s3;
-        if (best.length === k && score <= best[k - 1].score) continue;
-        let at = best.length;
-        while (at > 0 && best[at - 1].score < score) at--;
-        best.splice(at, 0, { slot, score });
-        if (best.length > k) best.pop();
-      }
-    }
+    const best = this.rows.scan(q, count, k, filter ? (slot) => matchesFilter(this.metadata[slot], filter) : undefined);
     return best.map(({ slot, score }): VectorHit => {
       const m = this.metadata[slot];
       return { id: this.ids[slot], score, metadata: { ...m, path: String(m.path ?? ""), heading: String(m.heading ?? ""), hash: String(m.hash ?? ""), text: "" } };
@@ -204,20 +179,19 @@ export class FlatVectorStore implements VectorStore {
     const { text: _text, ...kept } = metadata;
     let slot = this.slots.get(id);
     if (slot === undefined) {
-      slot = this.ids.length;
       // Slots are dense: a new one is in the last block or starts the next.
-      if (Math.floor(slot / BLOCK_VECTORS) === this.blocks.length) this.blocks.push(new Float32Array(BLOCK_VECTORS * this.dim));
+      slot = this.ids.length;
       this.ids.push(id);
       this.metadata.push(kept);
       this.slots.set(id, slot);
     } else {
       this.metadata[slot] = kept;
     }
-    this.vector(slot).set(normalized ?? unit(raw!));
+    this.rows.set(slot, normalized ?? unit(raw!));
   }
 
-  private vector(slot: number): Float32Array {
-    return vectorAt(this.blocks, this.dim, slot);
+  private newRows(dim: number): VectorRows {
+    return this.options.precision === "int8" ? new Int8Rows(dim, this.options.simd ?? true) : new FloatRows(dim);
   }
 
   /** Waits while a save reads the index. */
@@ -239,7 +213,9 @@ export class FlatVectorStore implements VectorStore {
     this.dirty = false;
     try {
       // The live index, read between slices (no copy of it): upsert, relabel and delete wait until it is encoded.
-      const encoding = encodeFlatIndex({ dim: this.dim, ids: this.ids, metadata: this.metadata, blocks: this.blocks }, this.options.precision ?? "float32", this.pause);
+      const rows = this.rows;
+      const data = rows instanceof Int8Rows ? { int8: rows, blocks: [] } : { blocks: (rows as FloatRows).blocks };
+      const encoding = encodeFlatIndex({ dim: this.dim, ids: this.ids, metadata: this.metadata, ...data }, this.options.precision ?? "float32", this.pause);
       this.encoding = encoding;
       let bytes: Uint8Array;
       try {
@@ -269,7 +245,7 @@ export class FlatVectorStore implements VectorStore {
     if (!bytes) return;
     let data: Awaited<ReturnType<typeof decodeFlatIndex>>;
     try {
-      data = await decodeFlatIndex(bytes, this.pause);
+      data = await decodeFlatIndex(bytes, this.pause, this.options.precision === "int8");
     } catch (err) {
       const aside = `${FLAT_FILE}.corrupt-${(this.options.now ?? Date.now)()}`;
       await this.files.rename(FLAT_FILE, aside).catch(() => undefined);
@@ -279,7 +255,7 @@ export class FlatVectorStore implements VectorStore {
     this.dim = data.dim;
     this.ids = data.ids;
     this.metadata = data.metadata;
-    this.blocks = data.blocks;
+    this.rows = await this.rowsOf(data);
     this.bytes = bytes.length;
     // 33,000 ids took one block of 30 ms: mapped in slices too.
     for (let slot = 0; slot < data.ids.length; slot++) {
@@ -288,11 +264,25 @@ export class FlatVectorStore implements VectorStore {
     }
   }
 
+  /** The decoded file's vectors as this store holds them (an int8 file into int8 rows: its bytes copied, a block per slice). */
+  private async rowsOf(data: Awaited<ReturnType<typeof decodeFlatIndex>>): Promise<VectorRows> {
+    if (this.options.precision !== "int8") return new FloatRows(data.dim, data.blocks);
+    const rows = new Int8Rows(data.dim, this.options.simd ?? true);
+    const count = data.ids.length;
+    for (let k = 0; k < count; k += BLOCK_VECTORS) {
+      await this.pause();
+      const n = Math.min(count, k + BLOCK_VECTORS) - k;
+      if (data.int8Body) rows.addRows(k, data.int8Body.bytes.subarray(k * data.dim, (k + n) * data.dim), n);
+      else for (let i = k; i < k + n; i++) rows.set(i, data.blocks[Math.floor(i / BLOCK_VECTORS)].subarray((i % BLOCK_VECTORS) * data.dim, (i % BLOCK_VECTORS + 1) * data.dim));
+    }
+    return rows;
+  }
+
   private reset(): void {
     this.dim = 0;
     this.ids = [];
     this.metadata = [];
-    this.blocks = [];
+    this.rows = new FloatRows(0);
     this.slots = new Map();
     this.bytes = 0;
   }

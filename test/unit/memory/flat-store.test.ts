@@ -8,7 +8,7 @@ import { FolderVectorFiles } from "../../../src/node/folder-vault/folder-vector-
 import { contractItem as item, describeVectorStoreContract } from "../../contract/vector-store-contract";
 
 describeVectorStoreContract("FlatVectorStore, float32", { create: (folder, options) => new FlatVectorStore(new FolderVectorFiles(folder), options), fileName: FLAT_FILE });
-describeVectorStoreContract("FlatVectorStore, int8", { create: (folder, options) => new FlatVectorStore(new FolderVectorFiles(folder), { ...options, precision: "int8" }), fileName: FLAT_FILE });
+describeVectorStoreContract("FlatVectorStore, int8", { create: (folder, options) => new FlatVectorStore(new FolderVectorFiles(folder), { ...options, precision: "int8" }), fileName: FLAT_FILE, scoreDigits: 2 });
 
 let dir: string;
 beforeEach(async () => {
