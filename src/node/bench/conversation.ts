@@ -68,6 +68,8 @@ interface TurnRow {
   turn: number;
   /** Tokens of the first round's messages that no earlier prompt or reply held (the user message with its turn block, and the results of a last round whose reply was never followed). */
   new_tokens: number;
+  /** Messages those new tokens come from (each also brings the chat template's markers, about 5–7 tokens). */
+  new_messages: number;
   /** True when this turn's first round trimmed old turns from the prompt (the prefix is rebuilt once). */
   trimmed: boolean;
   wall_ms: number;
@@ -79,18 +81,22 @@ interface TurnRow {
  * What a prompt adds to the one before it (with that prompt's reply): the messages after the longest run both hold at
  * the same positions, plus the system message when it changed (the previous layout rewrites it every turn).
  */
-export function unseenText(held: ChatMessage[], messages: ChatMessage[]): string {
+export function unseenMessages(held: ChatMessage[], messages: ChatMessage[]): ChatMessage[] {
   const same = (a: ChatMessage | undefined, b: ChatMessage): boolean => a !== undefined && a.role === b.role && a.content === b.content;
-  const parts: string[] = [];
+  const parts: ChatMessage[] = [];
   let from = 0;
   if (messages[0]?.role === "system") {
-    if (!same(held[0], messages[0])) parts.push(messages[0].content);
+    if (!same(held[0], messages[0])) parts.push(messages[0]);
     from = 1;
   }
   let i = from;
   while (i < messages.length && same(held[i], messages[i])) i++;
-  for (const m of messages.slice(i)) parts.push(m.content);
-  return parts.join("\n");
+  return [...parts, ...messages.slice(i)];
+}
+
+/** The text of unseenMessages, one message a line (its tokens are a round's new tokens, without the template's markers). */
+export function unseenText(held: ChatMessage[], messages: ChatMessage[]): string {
+  return unseenMessages(held, messages).map((m) => m.content).join("\n");
 }
 
 /** An engine that forwards to the current host client (replaced on restart) and records every generation. */
@@ -98,12 +104,16 @@ class RecordingEngine implements Engine {
   rounds: RoundRow[] = [];
   /** Per round, the messages past what the previous prompt and its reply held (position by position), as one text. */
   unseen: string[] = [];
+  /** Per round, how many messages that text comes from (each adds the template's markers, which new tokens leave out). */
+  unseenCount: number[] = [];
   private held: ChatMessage[] = [];
   constructor(public client: EngineClient) {}
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
-    const unseen = unseenText(this.held, request.messages);
+    const added = unseenMessages(this.held, request.messages);
+    const unseen = added.map((m) => m.content).join("\n");
     this.unseen.push(unseen);
+    this.unseenCount.push(added.length);
     const sent = performance.now();
     let firstAt: number | undefined;
     const result = await this.client.generate({
@@ -213,7 +223,7 @@ async function runConversation(setup: RunSetup): Promise<RunOutcome> {
     const user = agent.conversation.entries.find((e) => e.turnId === result.turnId && e.kind === "user");
     const newTokens = unseen !== undefined ? await engine.countTokens(unseen) : user?.kind === "user" ? await engine.countTokens(userText(user)) : 0;
     const trimmed = agent.conversation.trim?.throughTurnId !== trimmedBefore;
-    return { turn: n, new_tokens: newTokens, trimmed, wall_ms: result.ms, outcome: result.outcome, rounds: engine.rounds.slice(from) };
+    return { turn: n, new_tokens: newTokens, new_messages: engine.unseenCount[from] ?? 1, trimmed, wall_ms: result.ms, outcome: result.outcome, rounds: engine.rounds.slice(from) };
   };
   const phase = (row: TurnRow): Phase => {
     const first = row.rounds[0];
