@@ -39,6 +39,12 @@ const MAX_WALK_STEPS = 200_000;
 const LIFT = 1000;
 /** Masks kept per grammar. */
 const MAX_MASKS = 4096;
+/** Distinct next characters an exact mask (inside grounded rules) walks at most. */
+const MAX_EXACT_CHARS = 4096;
+/** Characters walked for one exact mask before giving up (every token of a 262k vocabulary, a few steps each). */
+const MAX_EXACT_WALK_STEPS = 5_000_000;
+/** Characters tried where the next characters are too many to list (free text): printable ASCII. */
+const PRINTABLE_ASCII = Array.from({ length: 0x7f - 0x20 }, (_, i) => 0x20 + i);
 /** Room left in a string beyond which no length ban is needed (longer tokens are very rare). */
 const MAX_PROBED_ROOM = 32;
 /** A code point every plain JSON string admits, used to measure the room left before the cap. */
@@ -461,6 +467,56 @@ export class ChoiceMasks {
     const limit = Math.floor(this.texts.texts.length * MAX_MASK_SHARE);
     const tokens = this.admitted(pos, limit);
     if (tokens === null || tokens.length === 0 || tokens.length > limit) return null;
+    return this.maskOf(tokens);
+  }
+
+  /**
+   * The exact mask of a position inside the vault's grounded rules, however many characters or tokens it admits:
+   * there llama.cpp is handed free string content (vault-loose.ts), so this mask is what keeps the model on the
+   * vault's paths, note texts and tags. Null where the position admits no whole token or cannot be walked (a
+   * negated class, too many characters): the generator then checks the sampled token alone.
+   */
+  exact(pos: WalkPosition): TokenBias | null {
+    const key = `x${this.walker.key(pos, this.horizon)}`;
+    let mask = this.masks.get(key);
+    if (mask === undefined) {
+      mask = null;
+      const first = this.walker.nextChars(pos, MAX_EXACT_CHARS);
+      const tokens: Token[] = [];
+      const budget = { steps: MAX_EXACT_WALK_STEPS };
+      let finished = first !== null;
+      for (const cp of first ?? []) {
+        finished = this.walkSorted(pos, this.texts.startingWith(cp), (id, alive) => {
+          if (alive) tokens.push(id as Token);
+          return true;
+        }, budget);
+        if (!finished) break;
+      }
+      if (finished && tokens.length > 0) mask = this.maskOf(tokens);
+      if (this.masks.size >= MAX_MASKS) this.masks.clear();
+      this.masks.set(key, mask);
+    }
+    return mask?.bias ?? null;
+  }
+
+  /**
+   * A token the grammar admits at this position, for the generator to put in place of a sampled token it refuses
+   * (the shortest admitted text first: it commits the model to the least); null when none is found.
+   */
+  someAdmitted(pos: WalkPosition): Token | null {
+    const first = this.walker.nextChars(pos, MAX_EXACT_CHARS) ?? PRINTABLE_ASCII.filter((c) => !this.walker.dead(this.walker.step(pos, c)));
+    let best: Token | null = null;
+    const budget = { steps: MAX_EXACT_WALK_STEPS };
+    for (const cp of first) {
+      this.walkSorted(pos, this.texts.startingWith(cp), (id, alive) => {
+        if (alive && (best === null || this.texts.texts[id]!.length < this.texts.texts[best]!.length)) best = id as Token;
+        return true;
+      }, budget);
+    }
+    return best;
+  }
+
+  private maskOf(tokens: Token[]): ChoiceMask {
     const bias = new (llamaRuntime().TokenBias)(this.model.tokenizer);
     const bans = biasEntries(this.baseBias);
     for (const [t, v] of bans) bias.set(t, { logit: v });

@@ -27,7 +27,7 @@ export interface JumpContext {
 const MAX_FORCED_CHARS = 256;
 
 /** Tokens whose text is exactly `text` when they follow `context`, or null when the tokenizer cannot say so. */
-function tokenizeExactly(model: LlamaModel, text: string, context: Token[]): Token[] | null {
+export function tokenizeExactly(model: LlamaModel, text: string, context: Token[]): Token[] | null {
   const tokens = model.tokenize(text, false, "trimLeadingSpace");
   if (tokens.length === 0 || model.detokenize(tokens, false, context) !== text) return null;
   return tokens;

@@ -10,12 +10,21 @@
  * token that would run on past the forced text stays possible. llama.cpp's grammar state accepts
  * the same tokens, so its guarantees hold unchanged; where our walker and llama.cpp disagree, or a
  * character is split across tokens, the step falls back to plain constrained sampling.
+ *
+ * A grounded grammar (the vault's paths, note texts and tags) goes to llama.cpp as its loose twin, with free string
+ * content where the vault's rules stand (vault-loose.ts): llama.cpp copies its whole grammar on every state clone,
+ * and a 10,000-note trie made each copy cost milliseconds. The grounded rules are then held here: inside them every
+ * step samples under the exact mask of the admitted tokens, and every sampled token is checked against the grounded
+ * grammar before it is evaluated. A token it refuses (or the end of generation before the grammar is complete) is
+ * put back: the longest admitted start of its text, or else the shortest admitted token, is evaluated in its place.
+ * Where the walker cannot follow, llama.cpp takes the grounded grammar itself, with the tokens so far replayed.
  */
 import type { LlamaContextSequence, LlamaGrammar, Token, TokenBias } from "node-llama-cpp";
+import { EngineError } from "../core/ports/engine";
 import { llamaRuntime } from "./llama-runtime";
 import type { GbnfWalker, WalkPosition } from "../core/grammar/gbnf-walker";
 import type { ChoiceMasks } from "./choice-masks";
-import { planJump, type JumpPlan } from "./forced-jump";
+import { planJump, tokenizeExactly, type JumpPlan } from "./forced-jump";
 import { preparePrompt } from "./sequence-checkpoints";
 import { GrammarStates } from "./grammar-states";
 import { TokenTexts } from "./token-texts";
@@ -30,6 +39,11 @@ export interface ConstrainedGenerationInput {
   walker: GbnfWalker;
   /** Masks for small choices; absent: every sampled step pays llama.cpp's grammar as usual. */
   masks?: ChoiceMasks;
+  /**
+   * The loose twin of a grounded grammar (grammar-walkers.ts), compiled: llama.cpp holds it instead of `grammar`, and
+   * the walker holds the grounded rules (needs `masks`). Null or absent: llama.cpp holds `grammar`.
+   */
+  looseGrammar?: () => Promise<LlamaGrammar | null>;
   /** Prompt tokens (the rendered chat up to the reply). */
   prompt: Token[];
   /** Token counts of the prompt where a later prompt may leave it: checkpointed on models that need it (sequence-checkpoints.ts). */
@@ -100,7 +114,8 @@ function guarded<T>(work: () => T | null): T | null {
 export async function generateConstrained(input: ConstrainedGenerationInput): Promise<ConstrainedGenerationResult> {
   const { sequence, signal } = input;
   if (signal?.aborted) return { text: "", tokens: [], sampled: 0, forced: 0, promptEvaluated: 0, stopReason: "abort", utf8Valid: true };
-  const run = new ConstrainedRun(input);
+  const loose = input.looseGrammar && input.masks ? await input.looseGrammar() : null;
+  const run = new ConstrainedRun(input, loose);
   let evalTokens = await preparePrompt(sequence, input.prompt, input.checkpointAt);
   run.result.promptEvaluated = evalTokens.length;
   // Forced text at the very start ({"thought":") joins the prompt batch.
@@ -131,7 +146,12 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
         promptDone = true;
         input.onPromptEvaluated?.();
       }
-      if (step.done || sequence.model.isEogToken(step.value)) return run.finish();
+      if (step.done) return run.finish();
+      if (sequence.model.isEogToken(step.value)) {
+        if (!run.refusesEnd()) return run.finish();
+        next = run.putBack(step.value, "");
+        continue;
+      }
       const taken = run.take(step.value);
       if (taken.complete) return run.finish();
       next = taken.next;
@@ -152,17 +172,23 @@ class ConstrainedRun {
   private readonly noBias: TokenBias;
   private readonly texts: TokenTexts;
   private pos: WalkPosition | null;
+  /** Whether llama.cpp holds the loose twin of the grammar (the walker then holds the grounded rules). */
+  private loose: boolean;
   /** Tokens of a character still incomplete (not yet text). */
   private pending: Token[] = [];
   /** Tokens just before the undecoded ones, so a piece decodes as a continuation. */
   private context: Token[];
 
-  constructor(private readonly input: ConstrainedGenerationInput) {
+  constructor(
+    private readonly input: ConstrainedGenerationInput,
+    looseGrammar: LlamaGrammar | null = null,
+  ) {
     const model = input.sequence.model;
     this.texts = TokenTexts.of(model);
     this.jump = input.jumpForward !== false;
     this.utf8 = input.utf8 && "tracker" in input.utf8 ? input.utf8.tracker() : input.utf8;
-    this.grammar = new GrammarStates(model, input.grammar, this.jump);
+    this.loose = looseGrammar !== null;
+    this.grammar = new GrammarStates(model, looseGrammar ?? input.grammar, this.jump);
     this.pos = input.walker.start();
     this.context = input.prompt.slice(-4);
     this.noBias = sealBias(new (llamaRuntime().TokenBias)(model.tokenizer));
@@ -187,7 +213,7 @@ class ConstrainedRun {
     const { utf8, input, noBias } = this;
     const open = this.pending.length > 0 || (utf8 !== undefined && !utf8.atBoundary);
     const pos = this.pos;
-    const mask: TokenBias | null = !open && pos ? guarded(() => input.masks?.at(pos) ?? null) : null;
+    const mask: TokenBias | null = !open && pos ? guarded(() => (this.loose && input.walker.marked(pos) ? input.masks!.exact(pos) : null) ?? input.masks?.at(pos) ?? null) : null;
     this.bias = open ? (utf8?.bias() ?? input.baseBias ?? noBias) : (mask ?? input.baseBias ?? noBias);
   }
 
@@ -199,6 +225,10 @@ class ConstrainedRun {
     this.pending.push(token);
     const piece = (this.pending.length === 1 ? this.texts.texts[token] : null) ?? model.detokenize(this.pending, false, this.context);
     if (piece.endsWith("\uFFFD") && this.pending.length < MAX_PENDING_TOKENS) {
+      if (this.loose && this.pending.length === 1 && !this.opensCharacter(piece)) {
+        this.pending = [];
+        return { next: this.putBack(token, piece.replace(/\uFFFD+$/u, "")), complete: !!this.pos && walker.complete(this.pos) };
+      }
       this.produce([token]);
       this.grammar.follow([token]);
       return { next: [token], complete: false };
@@ -207,12 +237,91 @@ class ConstrainedRun {
     this.pending = [];
     const pos = this.pos;
     const from: WalkPosition | null = pos ? guarded(() => walker.advance(pos, piece)) : null;
+    if (!from && this.loose) {
+      if (decodedTokens.length === 1) return { next: this.putBack(token, piece), complete: !!this.pos && walker.complete(this.pos) };
+      // A character split over tokens that the walker refuses once whole: its first tokens are evaluated already, so
+      // llama.cpp takes the grounded grammar, which decides on the whole text as before.
+      this.produce([token]);
+      this.context = [...this.context, ...decodedTokens].slice(-4);
+      this.emit(piece);
+      this.toGroundedGrammar();
+      this.pos = null;
+      return { next: [token], complete: false };
+    }
     if (!from) this.pos = null;
     const plan = from && decodedTokens.length === 1 && this.grammar.jumping ? guarded(() => this.plan(from, piece, token, this.input.maxTokens - this.result.tokens.length, true)) : null;
-    const taken = plan ? this.jumpWith(plan, piece, token, decodedTokens) : this.keep(piece, token, decodedTokens, from);
+    const taken = plan ? this.jumpWith(plan, piece, token, decodedTokens, from!) : this.keep(piece, token, decodedTokens, from);
     this.pos = taken.pos;
-    if (!this.pos) this.grammar.stopJumping();
+    if (!this.pos) {
+      this.grammar.stopJumping();
+      if (this.loose) this.toGroundedGrammar();
+    }
     return { next: taken.next, complete: !!this.pos && walker.complete(this.pos) };
+  }
+
+  /** Whether the end of generation, just sampled, must be put back: llama.cpp's loose grammar is complete and the grounded one is not. */
+  refusesEnd(): boolean {
+    return this.loose && !!this.pos && !this.pos.accepted;
+  }
+
+  /**
+   * A sampled token the grounded grammar refuses, put back before it is evaluated (llama.cpp holds the loose
+   * grammar): in its place the longest start of its text the grammar admits, as tokens, or else the shortest admitted
+   * token. llama.cpp's state is started again with the tokens so far and the replacement. Returns the tokens to evaluate.
+   */
+  putBack(token: Token, piece: string): Token[] {
+    const { walker, masks, sequence } = this.input;
+    const pos = this.pos!;
+    let text = "";
+    let at = pos;
+    for (const ch of piece) {
+      const q = walker.step(at, ch.codePointAt(0)!);
+      if (walker.dead(q)) break;
+      text += ch;
+      at = q;
+    }
+    let tokens = text ? tokenizeExactly(sequence.model, text, this.context) : null;
+    if (!tokens) {
+      const other = masks!.someAdmitted(pos);
+      const otherText = other === null ? null : this.texts.texts[other];
+      const after = otherText ? walker.advance(pos, otherText) : null;
+      if (other === null || !otherText || !after) throw new EngineError("The reply could not continue under the grammar (no token the grammar admits was found); nothing was kept of it.", "internal");
+      tokens = [other];
+      text = otherText;
+      at = after;
+    }
+    this.grammar.restart([...this.result.tokens, ...tokens]);
+    this.result.forced += tokens.length - 1;
+    this.remember(tokens);
+    this.emit(text);
+    this.pos = at;
+    return tokens;
+  }
+
+  /**
+   * Whether a token that opens a character (its text ends in U+FFFD) may be taken in the loose grammar: its whole
+   * text up to the open character is admitted, and there some stack admits every character beyond ASCII (plain
+   * string content), so whatever character the continuation completes is admitted too. Inside the vault's rules it
+   * never is (their masks lift whole tokens only).
+   */
+  private opensCharacter(piece: string): boolean {
+    const { walker } = this.input;
+    const at = this.pos ? walker.advance(this.pos, piece.replace(/\uFFFD+$/u, "")) : null;
+    if (!at || walker.marked(at)) return false;
+    return at.threads.some((f) => {
+      const el = f.seq.elems[f.i] as unknown as { negated: boolean; ranges: Array<[number, number]> };
+      return el.negated && el.ranges.every(([, b]) => b < 0x80);
+    });
+  }
+
+  /** llama.cpp takes the grounded grammar itself, with every token so far replayed (the walker can no longer hold it). */
+  private toGroundedGrammar(): void {
+    this.loose = false;
+    try {
+      this.grammar.restart(this.result.tokens, this.input.grammar);
+    } catch {
+      throw new EngineError("The reply left the grammar (the grammar walker and llama.cpp disagreed on it); nothing was kept of it.", "internal");
+    }
   }
 
   finish(stopReason: ConstrainedGenerationResult["stopReason"] = "eos"): ConstrainedGenerationResult {
@@ -226,7 +335,7 @@ class ConstrainedRun {
   }
 
   /** The sampled token with the forced text after it (healed: the plan replaces the sampled token). */
-  private jumpWith(plan: JumpPlan, piece: string, token: Token, decodedTokens: Token[]): { next: Token[]; pos: WalkPosition | null } {
+  private jumpWith(plan: JumpPlan, piece: string, token: Token, decodedTokens: Token[], from: WalkPosition): { next: Token[]; pos: WalkPosition | null } {
     const grammar = this.grammar;
     try {
       // Healed: the plan replaces the sampled token, from the shadow (the state before it). Otherwise
@@ -253,6 +362,11 @@ class ConstrainedRun {
       this.produce([token]);
       this.context = [...this.context.slice(decodedTokens.length - 1), token].slice(-4);
       this.emit(piece);
+      if (this.loose) {
+        // The walker admitted the sampled token: it goes on holding the grammar, without jumps.
+        this.grammar.stopJumping();
+        return { next: [token], pos: from };
+      }
       return { next: [token], pos: null };
     }
   }

@@ -34,9 +34,27 @@ export class GrammarStates {
   /** Null once jumps stop. */
   private shadow: LlamaGrammarEvaluationState | null;
 
-  constructor(model: LlamaModel, grammar: LlamaGrammar, jump: boolean) {
+  constructor(
+    private readonly model: LlamaModel,
+    /** The grammar llama.cpp holds (the loose twin of a grounded one, or the grammar itself). */
+    private grammar: LlamaGrammar,
+    jump: boolean,
+  ) {
     this.state = freshGrammarState(model, grammar);
     this.shadow = jump ? this.state.clone() : null;
+  }
+
+  /**
+   * Starts the state again from `grammar` (default: the one it holds) with these tokens accepted, the shadow (when
+   * jumps go on) equal to it: after a sampled token was put back, or to hand llama.cpp the grounded grammar itself.
+   * Throws when llama.cpp refuses one of the tokens.
+   */
+  restart(tokens: Token[], grammar = this.grammar): void {
+    const state = freshGrammarState(this.model, grammar);
+    for (const t of tokens) acceptIntoGrammar(state, t);
+    this.grammar = grammar;
+    this.state = state;
+    if (this.shadow) this.shadow = state.clone();
   }
 
   /** Whether jumps may still happen (the shadow is kept). */

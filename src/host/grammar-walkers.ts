@@ -1,15 +1,25 @@
 /**
  * Our grammar walker and its choice masks per GBNF text, for the forced-text generator: parsing the
- * grammar and finding each choice's tokens is paid once, then reused turn after turn.
+ * grammar and finding each choice's tokens is paid once, then reused turn after turn. A grammar with
+ * the vault's grounded rules also gets its loose twin (vault-loose.ts), compiled by llama.cpp once
+ * and used instead of the grounded one: the walker holds the grounded rules itself.
  */
 import { createHash } from "node:crypto";
-import type { LlamaModel, TokenBias } from "node-llama-cpp";
+import type { LlamaGrammar, LlamaModel, TokenBias } from "node-llama-cpp";
 import { GbnfWalker } from "../core/grammar/gbnf-walker";
+import { parseGbnf } from "../core/grammar/gbnf-parser";
+import { printGbnf } from "../core/grammar/gbnf-printer";
+import { isGroundedRule, looseGrounding } from "../core/grammar/vault-loose";
 import { ChoiceMasks } from "./choice-masks";
 
 export interface GrammarWalking {
   walker: GbnfWalker;
   masks: ChoiceMasks;
+  /**
+   * For a grammar with grounded rules: llama.cpp's compile of its loose twin (null when llama.cpp refuses it: the
+   * grounded grammar is then used as is). Absent for other grammars.
+   */
+  looseGrammar?: () => Promise<LlamaGrammar | null>;
 }
 
 export class GrammarWalkers {
@@ -31,8 +41,15 @@ export class GrammarWalkers {
       return entry;
     }
     try {
-      const walker = new GbnfWalker(gbnf);
+      const grammar = parseGbnf(gbnf);
+      const walker = new GbnfWalker(grammar, isGroundedRule);
       entry = { walker, masks: new ChoiceMasks(this.model, walker, baseBias) };
+      const loose = looseGrounding(grammar);
+      if (loose) {
+        const text = printGbnf(loose);
+        let compiled: Promise<LlamaGrammar | null> | undefined;
+        entry.looseGrammar = () => (compiled ??= this.model.llama.createGrammar({ grammar: text }).catch(() => null));
+      }
     } catch {
       entry = null;
     }

@@ -53,10 +53,30 @@ export class GbnfWalker {
   private canonical = new Map<number, CanonicalTable>();
   /** Whether a rule can match the empty text. */
   private readonly nullable = new Map<RuleShape, boolean>();
+  /** By stack: whether it runs inside a marked rule. */
+  private readonly inMarked = new WeakMap<Frame, boolean>();
 
-  constructor(grammar: GbnfGrammar | string) {
+  constructor(
+    grammar: GbnfGrammar | string,
+    /** Rules whose stacks `marked(pos)` reports (the vault's grounded rules); none by default. */
+    private readonly markedRule: (name: string) => boolean = () => false,
+  ) {
     this.program = new Program(typeof grammar === "string" ? parseGbnf(grammar) : grammar);
     this.run = new Run(this.program);
+  }
+
+  /** Whether some stack of the position runs inside a marked rule (at any depth). */
+  marked(pos: WalkPosition): boolean {
+    return pos.threads.some((f) => this.frameMarked(f));
+  }
+
+  private frameMarked(f: Frame): boolean {
+    let known = this.inMarked.get(f);
+    if (known === undefined) {
+      known = this.markedRule(f.seq.rule) || (f.parent !== null && this.frameMarked(f.parent));
+      this.inMarked.set(f, known);
+    }
+    return known;
   }
 
   /** The position before any text. */

@@ -31,6 +31,8 @@ interface Rule {
 interface Seq {
   id: number;
   elems: Elem[];
+  /** The named rule this sequence belongs to (an anonymous group belongs to the rule it is written in). */
+  rule: string;
 }
 
 /** A parse stack: position in a sequence, repetitions done there, and the frame to return to. */
@@ -46,6 +48,8 @@ export interface Frame {
 export class Program {
   private seqCount = 0;
   private named = new Map<string, Rule>();
+  /** The named rule whose body is being flattened. */
+  private current = "";
   readonly root: Rule;
 
   constructor(private readonly grammar: GbnfGrammar) {
@@ -59,13 +63,19 @@ export class Program {
     this.named.set(name, r);
     const body = this.grammar.rules.get(name);
     if (!body) throw new Error(`The grammar has no rule "${name}".`);
+    const outer = this.current;
+    this.current = name;
     r.alts = this.alternatives(body);
+    this.current = outer;
     return r;
   }
 
   private alternatives(e: GbnfExpr): Seq[] {
     const options = e.kind === "alt" ? e.options : [e];
-    return options.map((o) => ({ id: this.seqCount++, elems: this.elems(o) }));
+    return options.map((o) => {
+      const rule = this.current;
+      return { id: this.seqCount++, elems: this.elems(o), rule };
+    });
   }
 
   private anon(e: GbnfExpr): Rule {
