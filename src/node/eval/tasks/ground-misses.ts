@@ -2,20 +2,22 @@
  * Recovery rounds by cause: a round whose calls failed (or whose reply needed a correction) is followed by a round
  * the model spends repairing it. The cause is read from the failure's sentence — a path that is not in the vault, a
  * heading the note lacks, edit text not in the note, a property key the note lacks (the ground misses a grounded
- * grammar must make impossible), an edit of a note not read first, or anything else.
+ * grammar must make impossible; a file of the wrong kind, such as a note given to pdf:read, counts as a missing path),
+ * an edit of a note not read first, a path the grammar leaves free (a folder, a new note) that the gatekeeper refused,
+ * or anything else.
  */
 import type { AgentEvent } from "../../../core/agent/events";
 
 /** Why a call failed or a round was corrected. */
-export type MissCause = "path" | "heading" | "find" | "key" | "unread" | "other";
+export type MissCause = "path" | "heading" | "find" | "key" | "unread" | "free" | "other";
 
-export const MISS_CAUSES: readonly MissCause[] = ["path", "heading", "find", "key", "unread", "other"];
+export const MISS_CAUSES: readonly MissCause[] = ["path", "heading", "find", "key", "unread", "free", "other"];
 
 /** Counts per cause. */
 export type CauseCounts = Record<MissCause, number>;
 
 export function noCauses(): CauseCounts {
-  return { path: 0, heading: 0, find: 0, key: 0, unread: 0, other: 0 };
+  return { path: 0, heading: 0, find: 0, key: 0, unread: 0, free: 0, other: 0 };
 }
 
 export function addCauses(a: CauseCounts, b: CauseCounts): CauseCounts {
@@ -34,11 +36,12 @@ export function groundMisses(c: CauseCounts): number {
  * src/tools/vault.ts, src/core/gatekeeper/grounding-policy.ts).
  */
 export function missCause(sentence: string): MissCause {
-  if (/^There is no (note|file|canvas|base|PDF) at "|^No note at /.test(sentence)) return "path";
+  if (/^There is no (note|file|canvas|base|PDF) at "|^No note at |" is not a \.base file/.test(sentence)) return "path";
   if (/ has no heading "/.test(sentence)) return "heading";
   if (/^The text to find does not occur in |changed after you read it and the text to find is no longer in it/.test(sentence)) return "find";
   if (/ has no property "|has no properties/.test(sentence)) return "key";
   if (/^Read ".*" with vault:read before editing it/.test(sentence)) return "unread";
+  if (/^The path ".*" is absolute; use a path relative|" is in a hidden or configuration folder/.test(sentence)) return "free";
   return "other";
 }
 
@@ -77,8 +80,8 @@ export function runMisses(events: AgentEvent[], rounds: number): RunMisses {
   recovering.other += retried;
   for (const [r, causes] of perRound) {
     if (r >= rounds) continue; // the last round's failure was not followed by another round
-    const ground = causes.find((c) => c !== "other" && c !== "unread");
-    recovering[ground ?? causes.find((c) => c === "unread") ?? "other"]++;
+    const ground = causes.find((c) => c === "path" || c === "heading" || c === "find" || c === "key");
+    recovering[ground ?? causes.find((c) => c !== "other") ?? "other"]++;
   }
   return { calls, rounds: recovering };
 }

@@ -222,7 +222,7 @@ export function formatSuite(report: SuiteReport): string {
 }
 
 function causeText(c: CauseCounts): string {
-  return `path ${c.path}, heading ${c.heading}, edit text ${c.find}, key ${c.key}, edit before read ${c.unread}, other ${c.other}`;
+  return `path ${c.path}, heading ${c.heading}, edit text ${c.find}, key ${c.key}, edit before read ${c.unread}, free path refused ${c.free}, other ${c.other}`;
 }
 
 /** What got worse against a baseline report: tasks that lost pass^k or solve^k, and lower totals. */

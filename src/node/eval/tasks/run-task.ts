@@ -22,7 +22,7 @@ import { missCause, runMisses, type RunMisses } from "./ground-misses";
 /** Whether a failure's sentence says the call missed the vault (a path, heading, edit text or key). */
 function groundCause(sentence: string): boolean {
   const cause = missCause(sentence);
-  return cause !== "other" && cause !== "unread";
+  return cause === "path" || cause === "heading" || cause === "find" || cause === "key";
 }
 import type { ProseJudge } from "./judge";
 
