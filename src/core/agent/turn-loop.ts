@@ -154,7 +154,7 @@ async function contextLimits({ deps, options }: TurnLoopInput): Promise<Omit<Rou
 /** Generate step: one reply under the grammar of the tools on offer, streamed to the listeners, then parsed. */
 async function generateRound(input: TurnLoopInput, turn: Turn, recovery: Recovery, setting: RoundSetting): Promise<Reply> {
   const { deps, options, signal } = input;
-  const { grammar, prompt } = await roundPrompt(input, turn, recovery, setting);
+  const { grammar, prompt, context } = await roundPrompt(input, turn, recovery, setting);
   const round = ++turn.rounds;
   const stream = new EnvelopeStream({
     thought: (text) => turn.emit({ type: "thought-delta", turnId: turn.id, round, text }),
@@ -164,7 +164,7 @@ async function generateRound(input: TurnLoopInput, turn: Turn, recovery: Recover
   const result = await deps.engine.generate({
     messages: prompt.messages,
     grammar: grammar?.gbnf,
-    jsonSchema: options.grammar ? deps.grammars.jsonSchema?.(recovery.names, recovery.mode) : undefined,
+    jsonSchema: options.grammar ? deps.grammars.jsonSchema?.(recovery.names, recovery.mode, context) : undefined,
     maxTokens: prompt.maxTokens,
     thinkFirst: grammar && options.thinkFirstTokens > 0 ? { maxTokens: options.thinkFirstTokens } : undefined,
     temperature: options.temperature,
@@ -204,7 +204,8 @@ async function roundPrompt(input: TurnLoopInput, turn: Turn, recovery: Recovery,
   recovery.keepAvailable((n) => deps.tools.has(n));
   const offered = recovery.names.map((n) => deps.tools.get(n)).filter((t) => t !== undefined);
   // Grounded: the vault's paths, and the headings and text of the notes in context as they are now.
-  const grammar = options.grammar ? deps.grammars.get(recovery.names, recovery.mode, await groundingContext(input)) : undefined;
+  const context = options.grammar ? await groundingContext(input) : undefined;
+  const grammar = options.grammar ? deps.grammars.get(recovery.names, recovery.mode, context) : undefined;
   const correction = recovery.takeSystemCorrection();
   const today = isoDay(deps.toolContext.now());
   const system =
@@ -228,7 +229,7 @@ async function roundPrompt(input: TurnLoopInput, turn: Turn, recovery: Recovery,
     summaries: input.conversation.trim?.summaries,
   });
   if (prompt.trim) input.conversation.recordTrim(prompt.trim.throughTurnId, prompt.trim.summaries);
-  return { grammar, prompt };
+  return { grammar, prompt, context };
 }
 
 /**

@@ -39,7 +39,9 @@ export function checkPathsExist(def: ToolDefinition, args: Record<string, unknow
 
 /**
  * One sentence when an edit's text cannot be trusted; null when it may run. `seen` is the note's text when the agent
- * last read it in this conversation (undefined: never), `now` its current text.
+ * last read it in this conversation (undefined: never), `now` its current text. Text that is not in the note (an
+ * engine that could not constrain `find`, such as an OpenAI-compatible server) is refused with the note's nearest
+ * lines, so the next call can copy them exactly.
  */
 export function checkNoteEdit(def: ToolDefinition, path: string, args: Record<string, unknown>, seen: string | undefined, now: string | null): string | null {
   const key = def.noteArgs?.find;
@@ -49,5 +51,56 @@ export function checkNoteEdit(def: ToolDefinition, path: string, args: Record<st
   if (typeof find === "string" && seen !== now && !now.includes(find)) {
     return `"${path}" changed after you read it and the text to find is no longer in it; read it again before editing (nothing was changed).`;
   }
+  if (typeof find === "string" && find !== "" && !now.includes(find)) {
+    const near = nearestLines(now, find, 2);
+    const offer = near.length ? `; the nearest ${near.length > 1 ? "lines are" : "line is"} ${near.map((l) => JSON.stringify(l)).join(" and ")}, so call ${def.name} again with ${key} copied exactly from the note` : "";
+    return `The text to find does not occur in "${path}"${offer} (nothing was changed).`;
+  }
   return null;
+}
+
+/** Longest line offered back (a longer one is cut, with "…"). */
+const MAX_OFFERED_CHARS = 200;
+
+/**
+ * The note's runs of lines (as many lines as `find` has, at most three) most like `find`, best first: by the share of
+ * character pairs they have in common (case-insensitive), runs with none left out.
+ */
+export function nearestLines(text: string, find: string, k: number): string[] {
+  const lines = text.split("\n");
+  const span = Math.min(3, Math.max(1, find.replace(/\n+$/, "").split("\n").length));
+  const want = pairs(find);
+  const scored: { run: string; score: number; at: number }[] = [];
+  for (let i = 0; i + span <= lines.length; i++) {
+    const run = lines.slice(i, i + span).join("\n");
+    if (run.trim() === "") continue;
+    const score = dice(want, pairs(run));
+    if (score > 0) scored.push({ run, score, at: i });
+  }
+  scored.sort((a, b) => b.score - a.score || a.at - b.at);
+  const out: string[] = [];
+  for (const s of scored) {
+    const shown = [...s.run].length > MAX_OFFERED_CHARS ? `${[...s.run].slice(0, MAX_OFFERED_CHARS).join("")}…` : s.run;
+    if (!out.includes(shown)) out.push(shown);
+    if (out.length >= k) break;
+  }
+  return out;
+}
+
+/** The text's adjacent character pairs, lower-cased, with their counts. */
+function pairs(text: string): Map<string, number> {
+  const chars = [...text.toLowerCase()];
+  const out = new Map<string, number>();
+  for (let i = 0; i + 1 < chars.length; i++) out.set(chars[i] + chars[i + 1], (out.get(chars[i] + chars[i + 1]) ?? 0) + 1);
+  return out;
+}
+
+/** Sørensen–Dice similarity of two pair multisets (0..1). */
+function dice(a: Map<string, number>, b: Map<string, number>): number {
+  let common = 0;
+  let total = 0;
+  for (const n of a.values()) total += n;
+  for (const n of b.values()) total += n;
+  for (const [p, n] of a) common += Math.min(n, b.get(p) ?? 0);
+  return total ? (2 * common) / total : 0;
 }

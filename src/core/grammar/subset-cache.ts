@@ -2,6 +2,7 @@ import { envelopeJsonSchema, type EnvelopeJsonSchema } from "../protocol/envelop
 import { compileEnvelopeGrammar } from "./envelope";
 import type { GroundingContext } from "../ports/agent";
 import { resolveGrammarOptions, type CompiledGrammar, type GrammarOptions, type GrammarTool } from "./types";
+import { groundedSchemaTools } from "./grounded-json-schema";
 import { VaultGrounding } from "./vault-grounding";
 import type { VaultPathIndex } from "./vault-paths";
 import type { VaultTagSet } from "./vault-tags";
@@ -70,33 +71,22 @@ export class SubsetCache {
     return plain;
   }
 
-  /** The same envelope as a JSON Schema (for engines constrained by a server's JSON Schema support), with the same caps. */
-  jsonSchema(names: string[], mode?: "dynamic" | "static"): EnvelopeJsonSchema {
+  /**
+   * The same envelope as a JSON Schema (for engines constrained by a server's JSON Schema support), with the same caps.
+   * Grounded as far as JSON Schema can say (grounded-json-schema.ts): existing paths and tags as shared enums in
+   * `$defs` up to MAX_ENUM_PATHS values each, and with a context, per note in it its spellings, headings and keys.
+   */
+  jsonSchema(names: string[], mode?: "dynamic" | "static", context?: GroundingContext): EnvelopeJsonSchema {
     const o = resolveGrammarOptions(this.options);
+    const resolvedMode = mode ?? o.mode;
     const tools = [...new Set(names)].map((name) => {
       const tool = this.byName.get(name);
       if (!tool) throw new Error(`The tool "${name}" is not in the catalog; offer only tools the catalog defines.`);
       return tool;
     });
-    const paths = this.grounding?.paths;
-    // Existing-path args as an enum of the vault's paths where the server can take it; beyond that the gatekeeper
-    // checks the path after generation and offers the nearest ones.
-    let grounded = paths?.ready && paths.size > 0 && paths.size <= MAX_ENUM_PATHS ? tools.map((t) => withPathEnum(t, [...paths.paths()].sort())) : tools;
-    const tags = this.grounding?.tags;
-    if (tags && tags.size > 0 && tags.size <= MAX_ENUM_PATHS) grounded = grounded.map((t) => withEnum(t, t.grounding?.tags ?? [], tags.list().flatMap((tag) => [tag, `#${tag}`])));
-    return envelopeJsonSchema(grounded, { ...o, mode: mode ?? o.mode });
+    if (!this.grounding || resolvedMode !== "dynamic") return envelopeJsonSchema(tools, { ...o, mode: resolvedMode });
+    const { tools: grounded, defs } = groundedSchemaTools(tools, { paths: this.grounding.paths, tags: this.grounding.tags, notes: context?.notes ?? [], maxEnumValues: MAX_ENUM_PATHS });
+    const schema = envelopeJsonSchema(grounded, { ...o, mode: resolvedMode });
+    return Object.keys(defs).length ? { ...schema, $defs: defs } : schema;
   }
-}
-
-/** The tool with an `enum` of these paths on each of its existing-path args. */
-function withPathEnum(tool: GrammarTool, paths: string[]): GrammarTool {
-  return withEnum(tool, tool.grounding?.existingPaths ?? [], paths);
-}
-
-/** The tool with an `enum` of these values on each of the named args. */
-function withEnum(tool: GrammarTool, keys: string[], values: string[]): GrammarTool {
-  if (keys.length === 0 || typeof tool.schema !== "object") return tool;
-  const props = { ...((tool.schema.properties ?? {}) as Record<string, Record<string, unknown>>) };
-  for (const k of keys) if (props[k]) props[k] = { ...props[k], enum: values };
-  return { ...tool, schema: { ...tool.schema, properties: props } };
 }

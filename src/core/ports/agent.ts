@@ -47,8 +47,11 @@ export interface GrammarSource {
    * context, a heading or find arg of a note in it is grounded in that note.
    */
   get(names: string[], mode: "dynamic" | "static", context?: GroundingContext): CompiledGrammar;
-  /** The same envelope as a JSON Schema, for engines that constrain through a server's JSON Schema support; absent = GBNF only. */
-  jsonSchema?(names: string[], mode: "dynamic" | "static"): Record<string, unknown>;
+  /**
+   * The same envelope as a JSON Schema, for engines that constrain through a server's JSON Schema support; absent = GBNF
+   * only. With a context, a heading or key arg of a note in it is one of that note's.
+   */
+  jsonSchema?(names: string[], mode: "dynamic" | "static", context?: GroundingContext): Record<string, unknown>;
 }
 
 /** Memories relevant to a message, already within a token budget, as text for the system prompt. */

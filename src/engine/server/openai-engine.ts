@@ -1,10 +1,15 @@
 /**
  * An OpenAI-compatible server (Ollama, LM Studio, vLLM, llama-server, …) as an engine. Grammar-bound turns send
  * the envelope — with the offered tools' args schemas — as `response_format: json_schema` (strict), so the
- * server's own converter constrains the reply; the gatekeeper and the recovery loop still check everything. A
- * server that refuses the schema is used prompt only from then on, and every reply says so (`notice`).
+ * server's own converter constrains the reply; the gatekeeper and the recovery loop still check everything. The
+ * schema is grounded as far as JSON Schema can say (src/core/grammar/grounded-json-schema.ts): the vault's paths and
+ * tags as shared enums in `$defs`, and per note in context its headings and keys. A server that refuses those enums
+ * (too many values for its limits) gets the same schema with them opened up — the gatekeeper then checks the ground
+ * after generation — and a server that refuses schemas at all is used prompt only from then on, and every reply says
+ * so (`notice`).
  */
 import { EngineError, type Engine, type GenerateRequest, type ModelInfo } from "../../core/ports/engine";
+import { withoutVaultEnums } from "../../core/grammar/grounded-json-schema";
 import { streamChat } from "./chat-stream";
 import type { ServerProbe } from "./server-config";
 import { ServerReplyError } from "./server-http";
@@ -29,6 +34,8 @@ export class OpenAICompatibleEngine extends ServerEngineOpening implements Engin
   private model = "";
   /** The server's reason for refusing a JSON Schema, once it did; replies then run prompt only. */
   private schemaRefused: string | null = null;
+  /** The server's reason for refusing the vault's enums in a schema, once it did; schemas then go with them opened up. */
+  private enumsRefused: string | null = null;
   /** Whether the server counts tokens (`/tokenize`, as llama-server and vLLM do); undefined until tried. */
   private tokenizes: boolean | undefined;
   private readonly encoder = new TextEncoder();
@@ -43,6 +50,7 @@ export class OpenAICompatibleEngine extends ServerEngineOpening implements Engin
   /** "Test connection": the model, the context size (when the server says), and whether a JSON Schema is accepted. */
   async probe(): Promise<ServerProbe> {
     this.schemaRefused = null;
+    this.enumsRefused = null;
     const info = await this.reconnect();
     try {
       await this.http.json("/v1/chat/completions", {
@@ -90,23 +98,30 @@ export class OpenAICompatibleEngine extends ServerEngineOpening implements Engin
     const constrained = (request.jsonSchema ?? request.grammar) !== undefined;
     let refusedThis: string | null = null;
     if (request.jsonSchema && this.schemaRefused === null) {
-      let streamed = false;
-      try {
-        const reply = await streamChat(this.http, { ...base, response_format: schemaFormat(request.jsonSchema) }, {
-          ...opts,
-          onText: (t) => {
-            streamed = true;
-            opts.onText?.(t);
-          },
-        });
-        return toResult(reply, "json_schema");
-      } catch (err) {
-        // Only a refusal before any text is a refusal of the schema; a reply cut midway is a real failure.
-        if (streamed || !isRefusal(err)) throw err;
-        refusedThis = refusalReason(err);
-        // One schema refused, or schemas at all? A tiny one tells; only then is the server used prompt only for good.
-        if (!(await this.acceptsTinySchema())) this.schemaRefused = refusedThis;
+      // The grounded schema first (unless the server refused its enums before), then with the vault's enums opened up.
+      const open = request.jsonSchema.$defs ? withoutVaultEnums(request.jsonSchema) : null;
+      const tries = open ? (this.enumsRefused === null ? [request.jsonSchema, open] : [open]) : [request.jsonSchema];
+      for (const schema of tries) {
+        let streamed = false;
+        try {
+          const reply = await streamChat(this.http, { ...base, response_format: schemaFormat(schema) }, {
+            ...opts,
+            onText: (t) => {
+              streamed = true;
+              opts.onText?.(t);
+            },
+          });
+          const result = toResult(reply, "json_schema");
+          return schema === open && this.enumsRefused ? { ...result, notice: this.enumsNotice(this.enumsRefused) } : result;
+        } catch (err) {
+          // Only a refusal before any text is a refusal of the schema; a reply cut midway is a real failure.
+          if (streamed || !isRefusal(err)) throw err;
+          refusedThis = refusalReason(err);
+          if (schema !== open && open) this.enumsRefused = refusedThis;
+        }
       }
+      // One schema refused, or schemas at all? A tiny one tells; only then is the server used prompt only for good.
+      if (!(await this.acceptsTinySchema())) this.schemaRefused = refusedThis;
     }
     const reply = await streamChat(this.http, base, opts);
     const result = toResult(reply, "none");
@@ -160,6 +175,10 @@ export class OpenAICompatibleEngine extends ServerEngineOpening implements Engin
 
   private schemaNotice(reason: string): string {
     return `${this.label()} refused this turn's JSON Schema (${reason.slice(0, 160)}), so this reply ran unconstrained (prompt only); a simpler tool schema, or a llama.cpp server, avoids that.`;
+  }
+
+  private enumsNotice(reason: string): string {
+    return `${this.label()} refused the vault's paths and tags as a JSON Schema enum (${reason.slice(0, 160)}), so they are checked after generation instead (a missing path is refused with the nearest existing ones).`;
   }
 
   private promptOnlyNotice(): string {

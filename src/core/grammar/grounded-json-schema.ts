@@ -1,0 +1,118 @@
+/**
+ * Grounded args as JSON Schema, for engines that constrain replies through a server's JSON Schema support
+ * (OpenAI-compatible `response_format`). The variants are grounded-args.ts's own — a generic variant, and one per
+ * note in context with `path` that note's spellings, `heading` one of its headings and `key` one of its properties'
+ * keys — with the placeholders replaced by what JSON Schema can say:
+ *
+ * - the vault's paths, and the paths outside the notes in context, as `$ref`s to one `enum` each in the envelope's
+ *   `$defs` (once, however many tools name a path), while an enum stays within `maxEnumValues`; beyond that the arg
+ *   is a free string and the gatekeeper refuses a missing path after generation, naming the nearest ones;
+ * - the vault's tags (with and without `#`) the same way, as `$defs.vaultTags`;
+ * - an edit's `find` stays a free string: JSON Schema cannot say "a substring of this text" (a `pattern` of every
+ *   substring would be the note's text rule again, which servers' regex engines do not take), so the turn loop
+ *   refuses text that is not in the note after generation and offers the note's nearest lines.
+ */
+import type { GroundingNote } from "../ports/agent";
+import { groundedVariants, PLACEHOLDER, type EnvelopeGrounding } from "./grounded-args";
+import type { GrammarTool, JsonSchema } from "./types";
+import { MAX_GROUNDED_NOTES } from "./vault-grounding";
+import type { VaultPathIndex } from "./vault-paths";
+import type { VaultTagSet } from "./vault-tags";
+
+/** The `$defs` names of the shared enums. */
+export const SCHEMA_DEFS = { paths: "vaultPaths", other: "otherPaths", tags: "vaultTags" } as const;
+
+/** Longest path the tools' path arg takes (a free path string keeps this bound). */
+const MAX_PATH_CHARS = 300;
+
+/** What a JSON Schema envelope grounds. */
+export interface JsonSchemaGrounding {
+  /** The vault's paths (absent or not ready: path args stay free). */
+  paths?: VaultPathIndex;
+  /** The vault's tags (absent or empty: tag args stay free). */
+  tags?: VaultTagSet;
+  /** The notes in the conversation's context, most recent first. */
+  notes: GroundingNote[];
+  /** Most values one shared enum may hold (paths, paths outside context, tags); a larger set is left to the gatekeeper. */
+  maxEnumValues: number;
+}
+
+/** The tools with grounded args schemas, and the shared enums they refer to (to go in the envelope's `$defs`). */
+export interface GroundedSchemaTools {
+  tools: GrammarTool[];
+  defs: Record<string, JsonSchema>;
+}
+
+/** The offered tools' args as grounded JSON Schema (tools without grounded args are returned as they are). */
+export function groundedSchemaTools(tools: GrammarTool[], g: JsonSchemaGrounding): GroundedSchemaTools {
+  const paths = g.paths?.ready && g.paths.size > 0 ? [...g.paths.paths()].sort() : [];
+  const dependent = tools.some((t) => t.grounding?.heading || t.grounding?.find || t.grounding?.key);
+  const notes = dependent ? contextNotes(g.notes, g.paths) : [];
+  const inContext = new Set(notes.map((n) => n.path));
+  const other = notes.length ? paths.filter((p) => !inContext.has(p)) : paths;
+  const tags = g.tags?.size ? g.tags.list().flatMap((t) => [t, `#${t}`]) : [];
+  const enums: Record<keyof typeof SCHEMA_DEFS, string[] | null> = {
+    paths: paths.length && paths.length <= g.maxEnumValues ? paths : null,
+    other: other.length && other.length <= g.maxEnumValues ? other : null,
+    tags: tags.length && tags.length <= g.maxEnumValues ? tags : null,
+  };
+  const grounding: EnvelopeGrounding = {
+    paths: paths.length > 0,
+    other: other.length > 0,
+    ...(tags.length ? { tags: true } : {}),
+    // `text: false`: the find arg keeps its own (free string) schema in every variant.
+    notes: notes.map((n) => ({ path: n.path, headings: n.headings, ...(n.keys?.length ? { keys: n.keys } : {}), text: false })),
+  };
+  const used = new Set<keyof typeof SCHEMA_DEFS>();
+  const out = tools.map((tool) => {
+    if (!tool.grounding || typeof tool.schema !== "object") return tool;
+    const variants = groundedVariants(tool.schema, tool.grounding, grounding).map((v) => resolvePlaceholders(v, enums, used));
+    if (variants.length === 0) return tool;
+    return { ...tool, schema: variants.length === 1 ? variants[0] : { anyOf: variants } };
+  });
+  const defs: Record<string, JsonSchema> = {};
+  for (const k of used) defs[SCHEMA_DEFS[k]] = { type: "string", enum: enums[k]! };
+  return { tools: out, defs };
+}
+
+/**
+ * The envelope schema with its shared enums opened up (each a free string): for a server that refused the grounded
+ * schema as too large, so the reply keeps its form and the gatekeeper checks the ground after generation.
+ */
+export function withoutVaultEnums(schema: Record<string, unknown>): Record<string, unknown> {
+  const defs = schema.$defs as Record<string, unknown> | undefined;
+  if (!defs) return schema;
+  const open = Object.fromEntries(Object.keys(defs).map((k) => [k, { type: "string", maxLength: MAX_PATH_CHARS }]));
+  return { ...schema, $defs: { ...defs, ...open } };
+}
+
+/** The notes in context that exist in the vault, once each, the most recent MAX_GROUNDED_NOTES (as the grammar takes them). */
+function contextNotes(notes: GroundingNote[], paths: VaultPathIndex | undefined): GroundingNote[] {
+  const seen = new Set<string>();
+  const out: GroundingNote[] = [];
+  for (const n of notes) {
+    if (seen.has(n.path) || !paths?.has(n.path)) continue;
+    seen.add(n.path);
+    out.push(n);
+    if (out.length >= MAX_GROUNDED_NOTES) break;
+  }
+  return out;
+}
+
+/** A variant with each placeholder `const` replaced by a `$ref` to its shared enum, or by the arg's own free schema. */
+function resolvePlaceholders(variant: JsonSchema, enums: Record<keyof typeof SCHEMA_DEFS, string[] | null>, used: Set<keyof typeof SCHEMA_DEFS>): JsonSchema {
+  if (typeof variant !== "object") return variant;
+  const props = { ...((variant.properties ?? {}) as Record<string, Record<string, unknown>>) };
+  for (const [key, prop] of Object.entries(props)) {
+    const which = prop.const === PLACEHOLDER.path ? "paths" : prop.const === PLACEHOLDER.other ? "other" : prop.const === PLACEHOLDER.tag ? "tags" : null;
+    if (!which) continue;
+    if (enums[which]) {
+      used.add(which);
+      props[key] = { $ref: `#/$defs/${SCHEMA_DEFS[which]}` };
+    } else {
+      const { const: _placeholder, ...free } = prop;
+      props[key] = free;
+    }
+  }
+  return { ...variant, properties: props };
+}
