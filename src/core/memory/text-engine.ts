@@ -10,7 +10,7 @@
  */
 import MiniSearch, { type Options } from "minisearch";
 import { TimeSlices } from "./yield";
-import { rankTop, type RankQuery } from "./text-rank";
+import { rankTop, type RankIndex, type RankQuery } from "./text-rank";
 
 /** One shard of documents as stored: everything minisearch needs to search them, nothing else. */
 export interface CompactShard {
@@ -161,7 +161,45 @@ Object.defineProperty(PackedPostings.prototype, "size", {
   },
 });
 
-type RankIndexMap = Parameters<typeof rankTop>[0]["index"];
+/**
+ * A map by short id whose lookups (`get`, `has`) read an array instead of hashing; everything else is the map's. A
+ * snapshot for the ranking: made again whenever the documents change (TextEngine.rankIndex).
+ */
+class ByShortId<V> implements ReadonlyMap<number, V> {
+  private readonly dense: (V | undefined)[];
+
+  constructor(
+    private readonly map: Map<number, V>,
+    limit: number,
+  ) {
+    this.dense = Array.from({ length: limit }, () => undefined);
+    for (const [k, v] of map) if (k >= 0 && k < limit) this.dense[k] = v;
+  }
+  get(key: number): V | undefined {
+    return this.dense[key];
+  }
+  has(key: number): boolean {
+    return this.dense[key] !== undefined;
+  }
+  get size(): number {
+    return this.map.size;
+  }
+  forEach(fn: (value: V, key: number, map: ReadonlyMap<number, V>) => void, thisArg?: unknown): void {
+    this.map.forEach((v, k) => fn.call(thisArg, v, k, this));
+  }
+  entries(): MapIterator<[number, V]> {
+    return this.map.entries();
+  }
+  keys(): MapIterator<number> {
+    return this.map.keys();
+  }
+  values(): MapIterator<V> {
+    return this.map.values();
+  }
+  [Symbol.iterator](): MapIterator<[number, V]> {
+    return this.map.entries();
+  }
+}
 
 export class TextEngine<T> extends MiniSearch<T> {
   private readonly fieldNames: string[];
@@ -169,6 +207,8 @@ export class TextEngine<T> extends MiniSearch<T> {
   private importing = new Map<string, Map<number, Map<number, number>>>();
   /** Whether this import started on an empty index (its terms then go to the radix tree in one build). */
   private bulk: boolean | undefined;
+  /** The ranking's view of the index (rankIndex), and the state of the documents it was made for. */
+  private rankView: { key: string; index: unknown; ix: RankIndex } | null = null;
 
   constructor(options: Options<T>) {
     super(options);
@@ -308,11 +348,23 @@ export class TextEngine<T> extends MiniSearch<T> {
 
   /** The best `k` documents by the ranking of text-rank.ts (best first, ties by id); `keep` filters by id first. */
   rank(query: RankQuery, k: number, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
-    const index = this._index as unknown as RankIndexMap;
-    const ix = {
-      index,
-      documentIds: this._documentIds,
-      fieldLength: this._fieldLength,
+    const ix = this.rankIndex();
+    return rankTop(ix, query, k, (d) => String(this._documentIds.get(d)), keep);
+  }
+
+  /**
+   * The index as the ranking reads it. The ranking looks up a posting's document (is it indexed, its field lengths)
+   * once per posting, hundreds of thousands of times a query at 50,000 notes: here those lookups read arrays by short
+   * id instead of hashing into minisearch's maps. The arrays are made again when the documents change.
+   */
+  private rankIndex(): RankIndex {
+    const key = `${this._nextId} ${this._documentCount} ${this._dirtCount} ${this._avgFieldLength.join(" ")}`;
+    const view = this.rankView;
+    if (view && view.key === key && view.index === this._index && view.ix.documentCount === this._documentCount) return view.ix;
+    const ix: RankIndex = {
+      index: this._index,
+      documentIds: new ByShortId(this._documentIds, this._nextId) as unknown as Map<number, unknown>,
+      fieldLength: new ByShortId(this._fieldLength, this._nextId) as unknown as Map<number, number[]>,
       avgFieldLength: this._avgFieldLength,
       documentCount: this._documentCount,
       nextId: this._nextId,
@@ -321,7 +373,8 @@ export class TextEngine<T> extends MiniSearch<T> {
         else for (const [d, tf] of postings) fn(d, tf);
       },
     };
-    return rankTop(ix, query, k, (d) => String(this._documentIds.get(d)), keep);
+    this.rankView = { key, index: this._index, ix };
+    return ix;
   }
 
   /** About how many documents have this term (as analysis gives it): the most in any one field. */
