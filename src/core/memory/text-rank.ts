@@ -17,6 +17,9 @@
  *   minisearch does).
  */
 
+import { languageMark } from "./analysis";
+import { isConceptTerm } from "./concepts";
+
 /** minisearch's index internals the ranking reads (pinned version; see text-engine.ts). */
 export interface RankIndex {
   /** Term -> field id -> (document short id -> term frequency). */
@@ -68,28 +71,79 @@ const MIN_LANGUAGE_SHARE = 0.02;
 
 type FieldData = Map<number, Map<number, number>>;
 
-/** The best `k` notes (short ids), best first, ties by id, with each one's matched terms. */
-export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (shortId: number) => string, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
+/** The start of every language mark (analysis.ts): the marks say which notes are in which language. */
+const LANGUAGE_MARK_PREFIX = languageMark("");
+
+/** What the ranking reads of the whole index besides the postings: the same for every query until the notes change. */
+interface Corpus {
+  /** Each note's language: 1 + the index of its mark in `marks`; 0: none. */
+  languageOf: Uint8Array;
+  /** The language marks found, in the order of `languageOf`'s numbers (from 1). */
+  marks: string[];
+  /** How many notes each language has (index 0: the vault's). */
+  notes: number[];
+  /** Whose word weights a language's notes take: their own language's when it has enough notes, else the vault's (0). */
+  statsOf: number[];
+  /** Per field, its average length among the notes that have it. */
+  avgFieldLength: number[];
+}
+
+/** Per index view: the engine makes a new view when its notes change. */
+const corpora = new WeakMap<RankIndex, Corpus>();
+
+function corpusOf(ix: RankIndex, F: number): Corpus {
+  const cached = corpora.get(ix);
+  if (cached && cached.avgFieldLength.length === F) return cached;
   const n = ix.nextId;
-  const F = query.boosts.length;
-  // The question's language: which notes are in it.
-  let inLanguage: Uint8Array | null = null;
-  let languageCount = 0;
-  for (const t of query.languageTerms) {
-    const data = ix.index.get(t);
-    if (!data) continue;
-    inLanguage ??= new Uint8Array(n);
+  const languageOf = new Uint8Array(n);
+  const marks: string[] = [];
+  const notes: number[] = [ix.documentCount];
+  for (const [mark, data] of ix.index.atPrefix(LANGUAGE_MARK_PREFIX)) {
+    // A mark is the prefix and a two-letter code; a word of a note that merely begins like one is not.
+    if (mark.length !== LANGUAGE_MARK_PREFIX.length + 2 || marks.length >= 255) continue;
+    marks.push(mark);
+    const l = marks.length;
+    notes.push(0);
     for (const postings of data.values()) {
       ix.eachPosting(postings, (d) => {
-        if (d < n && inLanguage![d] === 0 && ix.documentIds.has(d)) {
-          inLanguage![d] = 1;
-          languageCount++;
+        if (d < n && languageOf[d] === 0 && ix.documentIds.has(d)) {
+          languageOf[d] = l;
+          notes[l]++;
         }
       });
     }
   }
-  const languageStats = inLanguage !== null && languageCount >= MIN_LANGUAGE_NOTES && languageCount >= ix.documentCount * MIN_LANGUAGE_SHARE;
-  const total = languageStats ? languageCount : ix.documentCount;
+  const statsOf = notes.map((count, l) => (l > 0 && count >= MIN_LANGUAGE_NOTES && count >= ix.documentCount * MIN_LANGUAGE_SHARE ? l : 0));
+  // BM25's length norm compares a field with the same field of the notes that have it (as Lucene counts it): over
+  // every note, a field most notes leave empty (the concepts) has an average near 0, and any note that has it
+  // reads as many times too long.
+  const sums = new Array<number>(F).fill(0);
+  const counts = new Array<number>(F).fill(0);
+  for (let d = 0; d < n; d++) {
+    const lengths = ix.fieldLength.get(d);
+    if (!lengths) continue;
+    for (let f = 0; f < F; f++) {
+      const len = lengths[f] ?? 0;
+      if (len > 0) {
+        sums[f] += len;
+        counts[f]++;
+      }
+    }
+  }
+  const corpus: Corpus = { languageOf, marks, notes, statsOf, avgFieldLength: sums.map((sum, f) => (counts[f] > 0 ? sum / counts[f] : 1)) };
+  corpora.set(ix, corpus);
+  return corpus;
+}
+
+/** The best `k` notes (short ids), best first, ties by id, with each one's matched terms. */
+export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (shortId: number) => string, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
+  const n = ix.nextId;
+  const F = query.boosts.length;
+  const { languageOf, marks, notes, statsOf, avgFieldLength } = corpusOf(ix, F);
+  // Whether each language (by its number) is the question's.
+  const questionLanguage = [false, ...marks.map((m) => query.languageTerms.includes(m))];
+  const hasQuestionLanguage = questionLanguage.some(Boolean);
+  const partitioned = statsOf.some((g) => g > 0);
 
   const score = new Float64Array(n);
   const matched = new Uint8Array(n);
@@ -100,12 +154,16 @@ export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (short
   const touched: number[] = [];
   const seen = new Uint8Array(n);
 
-  /** A term's rarity in one field's postings: among the notes in the question's language when they are enough. */
-  const idfOf = (postings: Map<number, number>): number => {
-    let df = 0;
-    if (languageStats) ix.eachPosting(postings, (d) => void (d < n && inLanguage![d] === 1 && df++));
-    else df = postings.size;
-    return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+  const G = notes.length;
+  const df = new Float64Array(G);
+  const idf = new Float64Array(G);
+  /** A term's rarity in one field's postings, for each language's notes: among that language's notes when they are enough, else the vault's. */
+  const idfOf = (postings: Map<number, number>): Float64Array => {
+    df.fill(0);
+    df[0] = postings.size;
+    if (partitioned) ix.eachPosting(postings, (d) => void (d < n && df[statsOf[languageOf[d]]]++));
+    for (let g = 0; g < G; g++) idf[g] = statsOf[g] === g ? Math.log(1 + (notes[g] - df[g] + 0.5) / (df[g] + 0.5)) : 0;
+    return idf;
   };
   /** Scores one term's postings at `weight`, keeping each note's best term per field for the current word. */
   const scoreTerm = (term: string, data: FieldData, weight: number) => {
@@ -113,14 +171,15 @@ export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (short
       const postings = data.get(f);
       const boost = query.boosts[f];
       if (!postings || !boost) continue;
-      const avg = ix.avgFieldLength[f] || 1;
-      const w = weight * boost * idfOf(postings);
+      const avg = avgFieldLength[f];
+      const w = idfOf(postings);
+      for (let g = 0; g < G; g++) w[g] *= weight * boost;
       const bf = best[f];
       const bt = bestTerm[f];
       ix.eachPosting(postings, (d, tf) => {
         const lengths = d < n ? ix.fieldLength.get(d) : undefined;
         if (!lengths) return;
-        const s = w * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * lengths[f]) / avg)));
+        const s = w[statsOf[languageOf[d]]] * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * lengths[f]) / avg)));
         if (seen[d] === 0) {
           seen[d] = 1;
           touched.push(d);
@@ -137,6 +196,7 @@ export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (short
   for (const word of query.words) {
     if (seenWords.has(word.term)) continue;
     seenWords.add(word.term);
+    const concept = isConceptTerm(word.term);
     const exact = ix.index.get(word.term);
     if (exact) scoreTerm(word.term, exact, 1);
     if (word.prefix) {
@@ -147,7 +207,9 @@ export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (short
     }
     if (word.fuzzy > 0) {
       for (const [term, [data, distance]] of ix.index.fuzzyGet(word.term, word.fuzzy)) {
-        if (distance > 0 && !(word.prefix && term.startsWith(word.term))) scoreTerm(term, data, (FUZZY_WEIGHT * term.length) / (term.length + distance));
+        // A word's near spellings are words: "callout" is one letter from the concept term "=callout", which only the
+        // question's own concept term may match (else the word took it, and the concept counted for nothing).
+        if (distance > 0 && !(word.prefix && term.startsWith(word.term)) && isConceptTerm(term) === concept) scoreTerm(term, data, (FUZZY_WEIGHT * term.length) / (term.length + distance));
       }
     }
     if (word.stem) {
@@ -191,7 +253,7 @@ export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (short
   for (let d = 0; d < n; d++) {
     if (matched[d] === 0) continue;
     let s = score[d] * matched[d];
-    if (inLanguage !== null && inLanguage[d] === 1) s *= LANGUAGE_FACTOR;
+    if (hasQuestionLanguage && questionLanguage[languageOf[d]]) s *= LANGUAGE_FACTOR;
     if (top.length === want && s < top[want - 1].score) continue;
     const id = idOf(d);
     if (top.length === want && !before(s, id, top[want - 1])) continue;

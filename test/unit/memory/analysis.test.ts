@@ -63,4 +63,19 @@ describe("memory search analysis, per language", () => {
     expect(languagesOf("Obsidian")).toEqual([]);
     expect(analyzeText(languageMark("de"))).toEqual([languageMark("de")]);
   });
+
+  it("tells none of the 14 for a note in another language: another script, or too few of a language's own function words", () => {
+    // Romanian meets Spanish, French and Italian in "de", "la", "un", but hardly ever in their own words ("los", "les", "gli").
+    const romanian =
+      "Pentru a crea o explicație, adăugați un identificator de tip pe primul rând al unui citat. Identificatorul de tip determină aspectul și comportamentul explicației. Explicațiile pot fi pliate și pot conține alte explicații, la fel ca în exemplul de mai jos, iar titlul se poate schimba oricând.";
+    const spanish =
+      "Para crear un recuadro, agrega el identificador de tipo en la primera línea de una cita. El identificador determina la apariencia del recuadro y los estilos que tiene. Los recuadros se pueden plegar y pueden contener otros recuadros, como en el ejemplo de abajo, y el título se puede cambiar.";
+    // Mostly Arabic letters: a few Latin function words do not make it French or Spanish.
+    const arabic = "لإنشاء تنبيه، أضف المعرّف إلى السطر الأول من الاقتباس، حيث يحدد المعرّف نوع التنبيه ومظهره. يمكن طي التنبيهات وتضمين تنبيهات أخرى داخلها كما في المثال أدناه. انظر la note de Obsidian.";
+    expect(languagesOf(romanian)).toEqual([]);
+    expect(languagesOf(arabic)).toEqual([]);
+    expect(languagesOf(spanish)).toEqual(["es"]);
+    // A question is too short to tell by its own words: its function words decide, ties kept.
+    expect(languagesOf("cómo creo un callout de advertencia")).toEqual(["es"]);
+  });
 });

@@ -55,4 +55,32 @@ describe("text ranking (text-rank.ts)", () => {
     const ix = index(notes);
     expect(ix.search("notatek", 10).map((h) => h.path)).toContain("Notatki.md");
   });
+
+  it("finds the page that names the subject in its own language's word before pages of other languages titled with the question's word", () => {
+    const notes: Record<string, string> = {};
+    for (let i = 0; i < 24; i++) {
+      notes[`es/Página ${i}.md`] = spanish(`Tema ${i} de la lista, con notas y enlaces.`);
+      notes[`de/Seite ${i}.md`] = german(`Thema ${i} der Liste, mit Notizen und Links.`);
+      notes[`en/Page ${i}.md`] = `This is a page of the help about topic ${i}, with notes and links for you and the others in the team.`;
+    }
+    // "Destacados" is Spanish for callouts (a concept of its title); the page writes "callout" once, in its CSS.
+    notes["es/Destacados.md"] = spanish("Usa los recuadros para incluir contenido: escribe [!note] en la primera línea de una cita. Con CSS: `.callout { color: red }`.");
+    notes["en/Callouts.md"] = "Use callouts to include extra content: write [!note] on the first line of a quote. In CSS: `.callout { color: red }`, for your notes and the others.";
+    notes["de/Callouts.md"] = german("Mit Callouts fügst du Inhalte ein: schreibe [!note] in die erste Zeile eines Zitats.");
+    const ix = index(notes);
+    expect(ix.search("cómo creo un callout de advertencia", 1)[0].path).toBe("es/Destacados.md");
+  });
+
+  it("lets a question word's near spellings match words only: the concept the word names still counts", () => {
+    const notes: Record<string, string> = {};
+    for (let i = 0; i < 24; i++) {
+      notes[`nl/Pagina ${i}.md`] = `Dit is een pagina van de hulp over onderwerp ${i}, met notities en links voor jou en de anderen in het team.`;
+      notes[`en/Page ${i}.md`] = `This is a page of the help about topic ${i}, with notes and links for you and the others in the team.`;
+    }
+    // "Bijschriften" is Dutch for callouts: the concept "=callout" is one letter from the word "callout".
+    notes["nl/Bijschriften.md"] = "Met bijschriften voeg je inhoud toe: schrijf [!note] op de eerste regel van een citaat, en in CSS `.callout { color: red }` voor de anderen.";
+    notes["en/Callouts.md"] = "Use callouts to include extra content: write [!note] on the first line of a quote. In CSS: `.callout { color: red }`, for your notes and the others.";
+    const ix = index(notes);
+    expect(ix.search("hoe maak ik een callout met een waarschuwing", 1)[0].path).toBe("nl/Bijschriften.md");
+  });
 });
