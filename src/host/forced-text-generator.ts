@@ -281,6 +281,8 @@ class ConstrainedRun {
       at = q;
     }
     let tokens = text ? tokenizeExactly(sequence.model, text, this.context) : null;
+    // Never past the cap: one token always fits (the loop stops before sampling at the cap).
+    if (tokens && this.result.tokens.length + tokens.length > this.input.maxTokens) tokens = null;
     if (!tokens) {
       const other = masks!.someAdmitted(pos);
       const otherText = other === null ? null : this.texts.texts[other];

@@ -4,7 +4,6 @@
  * the vault's grounded rules also gets its loose twin (vault-loose.ts), compiled by llama.cpp once
  * and used instead of the grounded one: the walker holds the grounded rules itself.
  */
-import { createHash } from "node:crypto";
 import type { LlamaGrammar, LlamaModel, TokenBias } from "node-llama-cpp";
 import { GbnfWalker } from "../core/grammar/gbnf-walker";
 import { parseGbnf } from "../core/grammar/gbnf-parser";
@@ -33,7 +32,9 @@ export class GrammarWalkers {
 
   /** The walker and masks for this GBNF text; null when our parser does not take it (llama.cpp's grammar alone then constrains). */
   get(gbnf: string, baseBias: TokenBias | null): GrammarWalking | null {
-    const key = createHash("sha256").update(gbnf).digest("hex");
+    // Keyed by the text itself: V8 hashes a long string by its length alone and compares equal lengths with memcmp,
+    // about 0.1 ms for the 1.5 MB grammar of a 50,000-note vault, against 2–6 ms for a SHA-256 of it.
+    const key = gbnf;
     let entry = this.entries.get(key);
     if (entry !== undefined) {
       this.entries.delete(key);

@@ -12,7 +12,10 @@
  * `--engine`: also generates `--replies` envelopes (default 20) on the random-weight test model through the engine
  * host under today's grammar and the grounded one (this vault's paths), and reports ms per produced token of each
  * (engine.plain_ms_per_token, engine.grounded_ms_per_token, their ratio; first_reply_ms includes the host's grammar
- * parse) and the missing paths among the grounded replies' calls; the replies alternate between the two grammars.
+ * parse) and the missing paths among the grounded replies' calls; the replies alternate between the grammars. The
+ * host hands llama.cpp a grounded grammar's loose twin and holds the vault's rules itself (vault-loose.ts); the same
+ * grammar with its rules renamed out of the host's sight (engine.in_llama: llama.cpp holds the whole trie, as before
+ * that) is measured in the same run, on the built-in engine.
  * `--server URL`: the same against a running llama-server (started on the model to measure; the grammar goes with each
  * request, so its per-token cost is the server's own grammar sampling).
  * `--model F`: another GGUF for `--engine` (a family model: `make-test-model --family qwen2.5` has the 152k vocabulary).
@@ -201,10 +204,14 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
     grounded.setVaultPaths(index);
     // Replies alternate between the two grammars (same seed for each pair), so load on the machine weighs on both alike.
     const tally = () => ({ tokens: 0, ms: 0, first: 0, calls: 0, missing: 0 });
-    const totals = { plain: tally(), grounded: tally() };
-    const grammars = { plain: plain.get(TOOLS, "dynamic", context), grounded: grounded.get(TOOLS, "dynamic", context) };
+    const totals = { plain: tally(), grounded: tally(), in_llama: tally() };
+    const groundedGrammar = grounded.get(TOOLS, "dynamic", context);
+    // The same language with the vault's rules under other names: the host sees an ordinary grammar and llama.cpp holds it whole.
+    const inLlama = { ...groundedGrammar, gbnf: groundedGrammar.gbnf.replace(/\bv(pt|nt|tg)-/g, "vx$1-") };
+    const grammars = { plain: plain.get(TOOLS, "dynamic", context), grounded: groundedGrammar, in_llama: inLlama };
+    const kinds = server ? (["plain", "grounded"] as const) : (["plain", "grounded", "in_llama"] as const);
     for (let i = 0; i < replies; i++) {
-      for (const kind of ["plain", "grounded"] as const) {
+      for (const kind of kinds) {
         const g = grammars[kind];
         const sum = totals[kind];
         const t = performance.now();
@@ -226,14 +233,16 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
         }
       }
     }
-    const figures = (kind: "plain" | "grounded") => {
+    const figures = (kind: keyof typeof totals) => {
       const s = totals[kind];
       return { first_reply_ms: Math.round(s.first), ms_per_token: s.tokens ? Math.round((1000 * s.ms) / s.tokens) / 1000 : null, tokens: s.tokens, calls: s.calls, missing_paths: s.missing, grammar_bytes: grammars[kind].gbnf.length };
     };
     const a = figures("plain");
     const b = figures("grounded");
-    log(`per token: today ${a.ms_per_token} ms, grounded ${b.ms_per_token} ms`);
-    return { replies, plain: a, grounded: b, ratio: a.ms_per_token && b.ms_per_token ? Math.round((100 * b.ms_per_token) / a.ms_per_token) / 100 : null };
+    const c = server ? undefined : figures("in_llama");
+    const ratio = (x: { ms_per_token: number | null }) => (a.ms_per_token && x.ms_per_token ? Math.round((100 * x.ms_per_token) / a.ms_per_token) / 100 : null);
+    log(`per token: today ${a.ms_per_token} ms, grounded ${b.ms_per_token} ms${c ? `, grounded with llama.cpp holding the trie ${c.ms_per_token} ms` : ""}`);
+    return { replies, plain: a, grounded: b, ratio: ratio(b), ...(c ? { in_llama: c, in_llama_ratio: ratio(c) } : {}) };
   } finally {
     await engine.shutdown();
   }
