@@ -5,14 +5,16 @@
  * keys — with the placeholders replaced by what JSON Schema can say:
  *
  * - the vault's paths, and the paths outside the notes in context, as `$ref`s to one `enum` each in the envelope's
- *   `$defs` (once, however many tools name a path), while an enum stays within `maxEnumValues`; beyond that the arg
- *   is a free string and the gatekeeper refuses a missing path after generation, naming the nearest ones;
+ *   `$defs` (once, however many tools name a path), while the enums stay within `maxEnumValues` and OpenAI's
+ *   documented quota (ENUM_QUOTA); beyond that the arg is a free string and the gatekeeper refuses a missing path
+ *   after generation, naming the nearest ones;
  * - the vault's tags (with and without `#`) the same way, as `$defs.vaultTags`;
  * - an edit's `find` stays a free string: JSON Schema cannot say "a substring of this text" (a `pattern` of every
  *   substring would be the note's text rule again, which servers' regex engines do not take), so the turn loop
  *   refuses text that is not in the note after generation and offers the note's nearest lines.
  */
 import type { GroundingNote } from "../ports/agent";
+import { ENVELOPE_STATUSES } from "../protocol/envelope";
 import { groundedVariants, PLACEHOLDER, type EnvelopeGrounding } from "./grounded-args";
 import type { GrammarTool, JsonSchema } from "./types";
 import { MAX_GROUNDED_NOTES } from "./vault-grounding";
@@ -21,6 +23,13 @@ import type { VaultTagSet } from "./vault-tags";
 
 /** The `$defs` names of the shared enums. */
 export const SCHEMA_DEFS = { paths: "vaultPaths", other: "otherPaths", tags: "vaultTags" } as const;
+
+/**
+ * OpenAI's documented limits for structured outputs, the strictest of the servers we know (llama-server, vLLM and
+ * Ollama take far larger enums, at a cost per token: docs/servers.md): at most 1,000 enum values in a schema, and
+ * at most 15,000 characters in one string enum of more than 250 values.
+ */
+export const ENUM_QUOTA = { totalValues: 1000, largeEnumValues: 250, largeEnumChars: 15_000 } as const;
 
 /** Longest path the tools' path arg takes (a free path string keeps this bound). */
 const MAX_PATH_CHARS = 300;
@@ -51,11 +60,7 @@ export function groundedSchemaTools(tools: GrammarTool[], g: JsonSchemaGrounding
   const inContext = new Set(notes.map((n) => n.path));
   const other = notes.length ? paths.filter((p) => !inContext.has(p)) : paths;
   const tags = g.tags?.size ? g.tags.list().flatMap((t) => [t, `#${t}`]) : [];
-  const enums: Record<keyof typeof SCHEMA_DEFS, string[] | null> = {
-    paths: paths.length && paths.length <= g.maxEnumValues ? paths : null,
-    other: other.length && other.length <= g.maxEnumValues ? other : null,
-    tags: tags.length && tags.length <= g.maxEnumValues ? tags : null,
-  };
+  const candidates: Record<keyof typeof SCHEMA_DEFS, string[]> = { paths, other, tags };
   const grounding: EnvelopeGrounding = {
     paths: paths.length > 0,
     other: other.length > 0,
@@ -63,16 +68,42 @@ export function groundedSchemaTools(tools: GrammarTool[], g: JsonSchemaGrounding
     // `text: false`: the find arg keeps its own (free string) schema in every variant.
     notes: notes.map((n) => ({ path: n.path, headings: n.headings, ...(n.keys?.length ? { keys: n.keys } : {}), text: false })),
   };
+  const build = (enums: Enums, used: Set<keyof typeof SCHEMA_DEFS>): GrammarTool[] =>
+    tools.map((tool) => {
+      if (!tool.grounding || typeof tool.schema !== "object") return tool;
+      const variants = groundedVariants(tool.schema, tool.grounding, grounding).map((v) => resolvePlaceholders(v, enums, used));
+      if (variants.length === 0) return tool;
+      return { ...tool, schema: variants.length === 1 ? variants[0] : { anyOf: variants } };
+    });
+  // First with every shared enum, to learn which the offered tools use and how many values the notes' own enums
+  // hold; then with those that fit the quota, in order: paths outside context, all paths, tags.
+  const wanted = new Set<keyof typeof SCHEMA_DEFS>();
+  const first = build(candidates, wanted);
+  let budget = ENUM_QUOTA.totalValues - ENVELOPE_STATUSES.length - first.reduce((n, t) => n + inlineEnumValues(t.schema), 0);
+  const enums: Enums = { paths: null, other: null, tags: null };
+  for (const k of ["other", "paths", "tags"] as const) {
+    const values = candidates[k];
+    if (!wanted.has(k) || values.length === 0 || values.length > g.maxEnumValues || values.length > budget) continue;
+    if (values.length > ENUM_QUOTA.largeEnumValues && values.reduce((n, v) => n + v.length, 0) > ENUM_QUOTA.largeEnumChars) continue;
+    enums[k] = values;
+    budget -= values.length;
+  }
   const used = new Set<keyof typeof SCHEMA_DEFS>();
-  const out = tools.map((tool) => {
-    if (!tool.grounding || typeof tool.schema !== "object") return tool;
-    const variants = groundedVariants(tool.schema, tool.grounding, grounding).map((v) => resolvePlaceholders(v, enums, used));
-    if (variants.length === 0) return tool;
-    return { ...tool, schema: variants.length === 1 ? variants[0] : { anyOf: variants } };
-  });
+  const out = build(enums, used);
   const defs: Record<string, JsonSchema> = {};
   for (const k of used) defs[SCHEMA_DEFS[k]] = { type: "string", enum: enums[k]! };
   return { tools: out, defs };
+}
+
+type Enums = Record<keyof typeof SCHEMA_DEFS, string[] | null>;
+
+/** Enum values written inside a schema (the notes' spellings, headings and keys; shared enums are `$ref`s). */
+function inlineEnumValues(schema: unknown): number {
+  if (Array.isArray(schema)) return schema.reduce((n: number, s) => n + inlineEnumValues(s), 0);
+  if (!schema || typeof schema !== "object") return 0;
+  let n = 0;
+  for (const [k, v] of Object.entries(schema as Record<string, unknown>)) n += k === "enum" && Array.isArray(v) ? v.length : inlineEnumValues(v);
+  return n;
 }
 
 /**
@@ -100,7 +131,7 @@ function contextNotes(notes: GroundingNote[], paths: VaultPathIndex | undefined)
 }
 
 /** A variant with each placeholder `const` replaced by a `$ref` to its shared enum, or by the arg's own free schema. */
-function resolvePlaceholders(variant: JsonSchema, enums: Record<keyof typeof SCHEMA_DEFS, string[] | null>, used: Set<keyof typeof SCHEMA_DEFS>): JsonSchema {
+function resolvePlaceholders(variant: JsonSchema, enums: Enums, used: Set<keyof typeof SCHEMA_DEFS>): JsonSchema {
   if (typeof variant !== "object") return variant;
   const props = { ...((variant.properties ?? {}) as Record<string, Record<string, unknown>>) };
   for (const [key, prop] of Object.entries(props)) {

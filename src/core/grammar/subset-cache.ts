@@ -7,7 +7,10 @@ import { VaultGrounding } from "./vault-grounding";
 import type { VaultPathIndex } from "./vault-paths";
 import type { VaultTagSet } from "./vault-tags";
 
-/** Path args get an `enum` of the vault's paths in the JSON Schema form up to this many paths (servers cap enums). */
+/**
+ * Path and tag args get a shared `enum` in the JSON Schema form up to this many values (and within OpenAI's quota,
+ * grounded-json-schema.ts): past it a server's converter costs several times the time per token (docs/servers.md).
+ */
 export const MAX_ENUM_PATHS = 500;
 
 /** Separates sorted tool names in a cache key (the ASCII record separator, which no tool name contains). */

@@ -78,6 +78,16 @@ describe("grounded JSON Schema", () => {
     expect(JSON.stringify(schema)).toContain('"enum":["Alpha","Risks"]');
   });
 
+  it("keeps within OpenAI's quota: 15,000 characters for an enum of more than 250 values, 1,000 values in all", () => {
+    const long = setup(Array.from({ length: 300 }, (_, i) => `Archive/A rather long folder name/Meeting notes ${String(i).padStart(3, "0")}.md`));
+    expect(long.cache.jsonSchema(["vault:delete"], "dynamic").$defs).toBeUndefined();
+    const many = setup(Array.from({ length: 496 }, (_, i) => `N/${i}.md`));
+    const defs = many.cache.jsonSchema(["vault:read", "vault:delete"], "dynamic", CONTEXT).$defs as Record<string, { enum: string[] }>;
+    // The paths outside context (499) fit; all paths (500) would pass 1,000 values with them, so vault:delete's path is free.
+    expect(defs.otherPaths.enum).toHaveLength(499);
+    expect(defs.vaultPaths).toBeUndefined();
+  });
+
   it("opens the shared enums for a server that refused them, keeping the rest of the schema", () => {
     const { cache } = setup();
     const open = withoutVaultEnums(cache.jsonSchema(["vault:read"], "dynamic", CONTEXT));
