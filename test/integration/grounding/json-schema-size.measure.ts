@@ -4,30 +4,30 @@
  * does with it — accepted or refused, the first request's time (its schema converted to a grammar and parsed) and the
  * time per produced token, beside the same schema with the vault's enums opened up.
  *
- *   npx tsx scripts/measure-json-schema-grounding.ts [N ...]     (default: 500 1000 10000)
+ *   npx tsx test/integration/grounding/json-schema-size.measure.ts [N ...]     (default: 500 1000 10000)
  *
  * One JSON line per N. Used for docs/servers.md and docs/task-suite.md; needs `bash scripts/build-llama-server.sh`.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { clampTools } from "../src/app/clamp-schema";
-import { SubsetCache } from "../src/core/grammar";
-import { groundedSchemaTools, withoutVaultEnums } from "../src/core/grammar/grounded-json-schema";
-import { VaultPathIndex } from "../src/core/grammar/vault-paths";
-import { headingsOf } from "../src/tools/sections";
-import { envelopeJsonSchema } from "../src/core/protocol/envelope-schema";
-import { resolveGrammarOptions } from "../src/core/grammar/types";
-import { TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../src/node/compose";
-import { generateVault } from "../src/node/vault-generator/generate-vault";
-import { createToolCatalog } from "../src/tools";
-import { ToolRegistry } from "../src/tools/registry";
-import { llamaServerBin, startLlamaServer } from "../test/helpers/llama-server";
-import { testModelPath } from "../test/helpers/test-model";
+import { clampTools } from "../../../src/app/clamp-schema";
+import { SubsetCache } from "../../../src/core/grammar";
+import { groundedSchemaTools, withoutVaultEnums } from "../../../src/core/grammar/grounded-json-schema";
+import { VaultPathIndex } from "../../../src/core/grammar/vault-paths";
+import { headingsOf } from "../../../src/tools/sections";
+import { envelopeJsonSchema } from "../../../src/core/protocol/envelope-schema";
+import { resolveGrammarOptions } from "../../../src/core/grammar/types";
+import { TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../../../src/node/compose";
+import { generateVault } from "../../../src/node/vault-generator/generate-vault";
+import { createToolCatalog } from "../../../src/tools";
+import { ToolRegistry } from "../../../src/tools/registry";
+import { llamaServerBin, startLlamaServer } from "../../helpers/llama-server";
+import { testModelPath } from "../../helpers/test-model";
 
 /** The tools bench grounding offers. */
 const TOOLS = ["vault:read", "vault:edit", "vault:search", "vault:list"];
-const REQUESTS = 4;
+const REQUESTS = 8;
 
 async function timeRequests(url: string, schema: Record<string, unknown>): Promise<Record<string, unknown>> {
   const runs: { ms: number; tokens: number }[] = [];
@@ -83,6 +83,9 @@ async function main(): Promise<void> {
         const bytes = Buffer.byteLength(JSON.stringify(schema));
         const enumChars = Object.values(defs).reduce((n, d) => n + (d as { enum: string[] }).enum.reduce((m, v) => m + v.length, 0), 0);
         const plain = new SubsetCache(tools, TEST_MODEL_GRAMMAR).jsonSchema(TOOLS, "dynamic");
+        const real = new SubsetCache(tools, TEST_MODEL_GRAMMAR);
+        real.setVaultPaths(index);
+        const sent = real.jsonSchema(TOOLS, "dynamic", { notes: [note] });
         const row: Record<string, unknown> = {
           notes,
           paths: index.size,
@@ -91,6 +94,9 @@ async function main(): Promise<void> {
           enum_values: Object.values(defs).reduce((n, d) => n + (d as { enum: string[] }).enum.length, 0),
           enum_chars: enumChars,
           build_ms: Math.round(buildMs * 10) / 10,
+          // What the engine sends under the limits (MAX_ENUM_PATHS and OpenAI's quota).
+          shared_enums_sent: Object.keys((sent.$defs as object | undefined) ?? {}),
+          sent_schema_bytes: Buffer.byteLength(JSON.stringify(sent)),
         };
         if (server) {
           row.llama_server_grounded = await timeRequests(server.url, schema);
