@@ -50,7 +50,7 @@ export function vectorAt(blocks: Float32Array[], dim: number, k: number): Float3
   return blocks[Math.floor(k / BLOCK_VECTORS)].subarray(at, at + dim);
 }
 
-interface Header {
+interface Header extends Record<string, unknown> {
   version: 1 | 2;
   precision: FlatPrecision;
   dim: number;
@@ -72,7 +72,11 @@ const SLICE = BLOCK_VECTORS;
 const COLUMN_SLICE = 8192;
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
-export async function encodeFlatIndex(data: FlatIndexData, precision: FlatPrecision, pause: () => Promise<void>): Promise<Uint8Array> {
+/**
+ * Encodes the index. `extra` adds fields to the header (the flat store's generation of a whole file, or a change
+ * file's base and deleted ids); readers that do not know them ignore them.
+ */
+export async function encodeFlatIndex(data: FlatIndexData, precision: FlatPrecision, pause: () => Promise<void>, extra: Record<string, unknown> = {}): Promise<Uint8Array> {
   const count = data.ids.length;
   const { dim, blocks } = data;
   const keySet = new Set<string>();
@@ -89,7 +93,7 @@ export async function encodeFlatIndex(data: FlatIndexData, precision: FlatPrecis
   }
   const sections = columns.flat();
   const parts = columns.map((c) => c.map((s) => s.length));
-  const header: Header = { version: 2, precision, dim, count, keys, sections: parts.map((p) => p.reduce((n, x) => n + x, 0)), parts };
+  const header: Header = { ...extra, version: 2, precision, dim, count, keys, sections: parts.map((p) => p.reduce((n, x) => n + x, 0)), parts };
   const headerBytes = text.encode(JSON.stringify(header));
   const sectionsEnd = 8 + headerBytes.length + sections.reduce((n, s) => n + s.length, 0);
   const start = align4(sectionsEnd);
@@ -142,7 +146,7 @@ export async function encodeFlatIndex(data: FlatIndexData, precision: FlatPrecis
  * Decodes a file; throws a short reason when it is not one, or is truncated or malformed. With `keepInt8`, an int8
  * file's rows come back as they are (`int8`, views of `bytes`) instead of as float blocks.
  */
-export async function decodeFlatIndex(bytes: Uint8Array, pause: () => Promise<void>, keepInt8 = false): Promise<FlatIndexData & { int8Body?: Int8Body }> {
+export async function decodeFlatIndex(bytes: Uint8Array, pause: () => Promise<void>, keepInt8 = false): Promise<FlatIndexData & { int8Body?: Int8Body; header: Record<string, unknown> }> {
   if (bytes.length < 8 || MAGIC.some((b, i) => bytes[i] !== b)) throw new Error("not a flat vector index file");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = view.getUint32(4, true);
@@ -187,7 +191,7 @@ export async function decodeFlatIndex(bytes: Uint8Array, pause: () => Promise<vo
   if (precision === "int8" && keepInt8) {
     const scales = new Float32Array(count);
     readFloats(bytes, start, scales);
-    return { dim, ids, metadata, blocks, int8Body: { scales, bytes: new Int8Array(bytes.buffer, bytes.byteOffset + start + count * 4, count * dim) } };
+    return { dim, ids, metadata, blocks, header, int8Body: { scales, bytes: new Int8Array(bytes.buffer, bytes.byteOffset + start + count * 4, count * dim) } };
   }
   if (precision === "float32") {
     // Copied a block at a time with a yield between: 33,000 of 384 numbers are 50 MB.
@@ -211,7 +215,7 @@ export async function decodeFlatIndex(bytes: Uint8Array, pause: () => Promise<vo
       for (let j = 0; j < dim; j++) v[j] = q[base + j] * s;
     }
   }
-  return { dim, ids, metadata, blocks };
+  return { dim, ids, metadata, blocks, header };
 }
 
 /** A column as UTF-8 JSON arrays of COLUMN_SLICE values each (one empty array when there are none), a pause between. */

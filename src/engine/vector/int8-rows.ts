@@ -73,6 +73,16 @@ export class Int8Rows implements VectorRows {
     this.scales[Math.floor(to / BLOCK_VECTORS)][to % BLOCK_VECTORS] = this.scale(from);
   }
 
+  subset(slots: number[]): Int8Rows {
+    const out = new Int8Rows(this.dim, false);
+    slots.forEach((slot, i) => {
+      out.reserve(i);
+      out.row(i).set(this.row(slot));
+      out.scales[Math.floor(i / BLOCK_VECTORS)][i % BLOCK_VECTORS] = this.scale(slot);
+    });
+    return out;
+  }
+
   /** A row's scale (1 / the length of its bytes; 0 for a zero row). */
   scale(slot: number): number {
     return this.scales[Math.floor(slot / BLOCK_VECTORS)][slot % BLOCK_VECTORS];

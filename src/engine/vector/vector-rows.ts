@@ -21,6 +21,8 @@ export interface VectorRows {
   move(from: number, to: number): void;
   /** The `k` best of the first `count` rows that `keep` lets through, best first; ties keep the lower slot first. */
   scan(query: Float32Array, count: number, k: number, keep?: (slot: number) => boolean): ScanHit[];
+  /** These rows, in this order, copied as they are into rows of the same kind (for a change file). */
+  subset(slots: number[]): VectorRows;
 }
 
 /** Adds `hit` to `best` (best first, at most `k`; an equal score stays behind the ones already there). */
@@ -51,6 +53,12 @@ export class FloatRows implements VectorRows {
 
   move(from: number, to: number): void {
     vectorAt(this.blocks, this.dim, to).set(vectorAt(this.blocks, this.dim, from));
+  }
+
+  subset(slots: number[]): FloatRows {
+    const out = new FloatRows(this.dim);
+    slots.forEach((slot, i) => out.set(i, vectorAt(this.blocks, this.dim, slot)));
+    return out;
   }
 
   scan(q: Float32Array, count: number, k: number, keep?: (slot: number) => boolean): ScanHit[] {

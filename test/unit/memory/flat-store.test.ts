@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { FLAT_FILE, FlatVectorStore } from "../../../src/engine/vector/flat-store";
+import { FLAT_CHANGES_FILE, FLAT_FILE, FlatVectorStore } from "../../../src/engine/vector/flat-store";
 import { BLOCK_VECTORS, decodeFlatIndex, encodeFlatIndex, vectorAt } from "../../../src/engine/vector/flat-codec";
 import { FolderVectorFiles } from "../../../src/node/folder-vault/folder-vector-files";
 import { contractItem as item, describeVectorStoreContract } from "../../contract/vector-store-contract";
@@ -123,7 +123,8 @@ describe("FlatVectorStore", () => {
     let release: () => void = () => undefined;
     let gated = true;
     const written: Uint8Array[] = [];
-    const files = { read: () => Promise.resolve(null), write: (_n: string, bytes: Uint8Array) => (written.push(bytes), Promise.resolve()), rename: () => Promise.resolve() };
+    const names: string[] = [];
+    const files = { read: () => Promise.resolve(null), write: (n: string, bytes: Uint8Array) => (names.push(n), written.push(bytes), Promise.resolve()), rename: () => Promise.resolve() };
     let reached: () => void = () => undefined;
     const paused = new Promise<void>((r) => (reached = r));
     const pause = () => (gated ? new Promise<void>((r) => ((release = r), reached())) : Promise.resolve());
@@ -145,8 +146,10 @@ describe("FlatVectorStore", () => {
     const first = Buffer.from(written[0]);
     expect([first.includes("a.md"), first.includes("b.md"), first.includes("c.md")]).toEqual([true, true, false]);
     await store.flush();
+    // The change next: in the change file, beside the whole file just written (c added, a deleted, b as it was).
+    expect(names).toEqual([FLAT_FILE, FLAT_CHANGES_FILE]);
     const second = Buffer.from(written[1]);
-    expect([second.includes("a.md"), second.includes("b.md"), second.includes("c.md")]).toEqual([false, true, true]);
+    expect([second.includes("a.md"), second.includes("b.md"), second.includes("c.md"), second.includes('"deleted":["a"]')]).toEqual([false, false, true, true]);
   });
 
   it("writes columns as arrays of 8,192 values, read back with a pause between, and still reads a version 1 file", async () => {

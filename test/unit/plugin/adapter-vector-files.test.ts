@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { DataAdapter, MemoryBackend } from "../../fakes/vault";
 import { AdapterVectorFiles, type BinaryAdapter } from "../../../src/plugin/mobile/adapter-vector-files";
-import { FLAT_FILE, FlatVectorStore } from "../../../src/engine/vector/flat-store";
+import { FLAT_CHANGES_FILE, FLAT_FILE, FlatVectorStore } from "../../../src/engine/vector/flat-store";
 import { contractItem as item } from "../../contract/vector-store-contract";
 
 const FOLDER = ".obsidian/plugins/vault-agent/index/vectors";
@@ -48,10 +48,10 @@ describe("AdapterVectorFiles", () => {
     const writer = new FlatVectorStore(new AdapterVectorFiles(a, () => `${FOLDER}/`), { precision: "int8" });
     await writer.upsert(data.map((v, i) => item(`n${i}`, v, `Notes/${i % 7}/${i}.md`)));
     await writer.flush();
-    // A second save replaces the first (the adapter cannot rename over a file).
+    // A second save writes the change file beside it (the adapter cannot rename over a file: no copy is left behind).
     await writer.delete(["n299"]);
     await writer.close();
-    expect(filesIn(backend)).toEqual([FILE]);
+    expect(filesIn(backend)).toEqual([FILE, `${FOLDER}/${FLAT_CHANGES_FILE}`]);
     const reader = new FlatVectorStore(new AdapterVectorFiles(a, () => FOLDER));
     expect(await reader.open()).toEqual({ items: 299, dimension: 32, notices: [] });
     const hits = await reader.query(data[42], 3, { folder: { $in: ["Notes/0"] } });
