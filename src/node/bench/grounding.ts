@@ -19,6 +19,9 @@
  * `--server URL`: the same against a running llama-server (started on the model to measure; the grammar goes with each
  * request, so its per-token cost is the server's own grammar sampling).
  * `--model F`: another GGUF for `--engine` (a family model: `make-test-model --family qwen2.5` has the 152k vocabulary).
+ * `--with-calls`: every grammar of `--engine` (today's and the grounded ones alike) offers only vault:read and
+ * vault:edit and requires at least one call, so random weights that would answer with no call or another tool (the
+ * Qwen2.5 family model does) name a note in every reply and walk the vault's rules.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,10 +39,11 @@ import { headingsOf } from "../../tools/sections";
 import { ToolRegistry } from "../../tools/registry";
 import { clampTools } from "../../app/clamp-schema";
 import type { GroundingContext } from "../../core/ports/agent";
+import type { CompiledGrammar } from "../../core/grammar/types";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import { defaultTestModelPath, TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../compose";
 
-export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--model F | --server URL] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
+export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--with-calls] [--model F | --server URL] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
 
 const TOOLS = ["vault:read", "vault:edit", "vault:search", "vault:list"];
 
@@ -122,7 +126,7 @@ function longNote(words: string[]): string {
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model", "server"], booleans: ["engine"] });
+  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model", "server"], booleans: ["engine", "with-calls"] });
   const notes = Number(options.notes ?? 1000);
   const calls = Number(options.calls ?? 1000);
   const seed = Number(options.seed ?? 7);
@@ -161,7 +165,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       missing_heading_pct: pct(m.missing_heading, m.heading_calls),
       missing_find_pct: pct(m.missing_find, m.find_calls),
     });
-    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined, typeof options.server === "string" ? options.server : undefined) : undefined;
+    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined, typeof options.server === "string" ? options.server : undefined, !!options["with-calls"]) : undefined;
     return {
       notes,
       paths: index.size,
@@ -194,7 +198,14 @@ function pct(n: number, of: number): number | null {
 }
 
 /** ms per produced token on the test model through the host, today's grammar vs grounded (see the file comment). */
-async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext, replies: number, model = defaultTestModelPath(), server?: string): Promise<Record<string, unknown>> {
+/** The grammar with at least one tool call: the envelope's `tool-calls ::= "[" calls? "]"` loses its `?`. */
+function requireCall(g: CompiledGrammar): CompiledGrammar {
+  const gbnf = g.gbnf.replace(/^tool-calls ::= "\[" (\S+)\? "\]"$/m, 'tool-calls ::= "[" $1 "]"');
+  if (gbnf === g.gbnf) throw new Error("The envelope grammar has no optional tool-calls rule to require a call in.");
+  return { ...g, gbnf };
+}
+
+async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext, replies: number, model = defaultTestModelPath(), server?: string, withCalls = false): Promise<Record<string, unknown>> {
   // A server goes through the engine host as the plugin reaches it (the host keeps the server from sampling part of a character).
   const engine = createNodeEngine(server ? { server: { kind: "llama-server", url: server } } : { model: { path: model, contextSize: 2048, threads: 1 } });
   try {
@@ -203,12 +214,14 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
     const grounded = new SubsetCache(tools, TEST_MODEL_GRAMMAR);
     grounded.setVaultPaths(index);
     // Replies alternate between the two grammars (same seed for each pair), so load on the machine weighs on both alike.
-    const tally = () => ({ tokens: 0, ms: 0, first: 0, calls: 0, missing: 0 });
+    const tally = () => ({ tokens: 0, ms: 0, first: 0, calls: 0, missing: 0, stops: {} as Record<string, number> });
     const totals = { plain: tally(), grounded: tally(), in_llama: tally() };
-    const groundedGrammar = grounded.get(TOOLS, "dynamic", context);
+    const shape = withCalls ? requireCall : (g: CompiledGrammar) => g;
+    const offered = withCalls ? ["vault:read", "vault:edit"] : TOOLS;
+    const groundedGrammar = shape(grounded.get(offered, "dynamic", context));
     // The same language with the vault's rules under other names: the host sees an ordinary grammar and llama.cpp holds it whole.
     const inLlama = { ...groundedGrammar, gbnf: groundedGrammar.gbnf.replace(/\bv(pt|nt|tg)-/g, "vx$1-") };
-    const grammars = { plain: plain.get(TOOLS, "dynamic", context), grounded: groundedGrammar, in_llama: inLlama };
+    const grammars = { plain: shape(plain.get(offered, "dynamic", context)), grounded: groundedGrammar, in_llama: inLlama };
     const kinds = server ? (["plain", "grounded"] as const) : (["plain", "grounded", "in_llama"] as const);
     for (let i = 0; i < replies; i++) {
       for (const kind of kinds) {
@@ -217,6 +230,7 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
         const t = performance.now();
         const r = await engine.generate({ messages: [{ role: "user", content: `Reply ${i + 1}.` }], grammar: g.gbnf, maxTokens: Math.min(g.maxBytes, 1024), temperature: 1, seed: i + 1 });
         const took = performance.now() - t;
+        sum.stops[r.stopReason] = (sum.stops[r.stopReason] ?? 0) + 1;
         if (i === 0) sum.first = took;
         else {
           sum.ms += took;
@@ -235,14 +249,14 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
     }
     const figures = (kind: keyof typeof totals) => {
       const s = totals[kind];
-      return { first_reply_ms: Math.round(s.first), ms_per_token: s.tokens ? Math.round((1000 * s.ms) / s.tokens) / 1000 : null, tokens: s.tokens, calls: s.calls, missing_paths: s.missing, grammar_bytes: grammars[kind].gbnf.length };
+      return { first_reply_ms: Math.round(s.first), ms_per_token: s.tokens ? Math.round((1000 * s.ms) / s.tokens) / 1000 : null, tokens: s.tokens, calls: s.calls, missing_paths: s.missing, stop_reasons: s.stops, grammar_bytes: grammars[kind].gbnf.length };
     };
     const a = figures("plain");
     const b = figures("grounded");
     const c = server ? undefined : figures("in_llama");
     const ratio = (x: { ms_per_token: number | null }) => (a.ms_per_token && x.ms_per_token ? Math.round((100 * x.ms_per_token) / a.ms_per_token) / 100 : null);
     log(`per token: today ${a.ms_per_token} ms, grounded ${b.ms_per_token} ms${c ? `, grounded with llama.cpp holding the trie ${c.ms_per_token} ms` : ""}`);
-    return { replies, plain: a, grounded: b, ratio: ratio(b), ...(c ? { in_llama: c, in_llama_ratio: ratio(c) } : {}) };
+    return { replies, with_calls: withCalls, plain: a, grounded: b, ratio: ratio(b), ...(c ? { in_llama: c, in_llama_ratio: ratio(c) } : {}) };
   } finally {
     await engine.shutdown();
   }
