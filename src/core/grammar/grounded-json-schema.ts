@@ -44,6 +44,8 @@ export interface JsonSchemaGrounding {
   notes: GroundingNote[];
   /** Most values one shared enum may hold (paths, paths outside context, tags); a larger set is left to the gatekeeper. */
   maxEnumValues: number;
+  /** The schema-wide enum quota (default ENUM_QUOTA; a measurement may lift it). */
+  quota?: { totalValues: number; largeEnumValues: number; largeEnumChars: number };
 }
 
 /** The tools with grounded args schemas, and the shared enums they refer to (to go in the envelope's `$defs`). */
@@ -79,12 +81,13 @@ export function groundedSchemaTools(tools: GrammarTool[], g: JsonSchemaGrounding
   // hold; then with those that fit the quota, in order: paths outside context, all paths, tags.
   const wanted = new Set<keyof typeof SCHEMA_DEFS>();
   const first = build(candidates, wanted);
-  let budget = ENUM_QUOTA.totalValues - ENVELOPE_STATUSES.length - first.reduce((n, t) => n + inlineEnumValues(t.schema), 0);
+  const quota = g.quota ?? ENUM_QUOTA;
+  let budget = quota.totalValues - ENVELOPE_STATUSES.length - first.reduce((n, t) => n + inlineEnumValues(t.schema), 0);
   const enums: Enums = { paths: null, other: null, tags: null };
   for (const k of ["other", "paths", "tags"] as const) {
     const values = candidates[k];
     if (!wanted.has(k) || values.length === 0 || values.length > g.maxEnumValues || values.length > budget) continue;
-    if (values.length > ENUM_QUOTA.largeEnumValues && values.reduce((n, v) => n + v.length, 0) > ENUM_QUOTA.largeEnumChars) continue;
+    if (values.length > quota.largeEnumValues && values.reduce((n, v) => n + v.length, 0) > quota.largeEnumChars) continue;
     enums[k] = values;
     budget -= values.length;
   }

@@ -76,7 +76,7 @@ async function main(): Promise<void> {
         const text = readFileSync(join(dir, vault.paths[1]), "utf8");
         const note = { path: vault.paths[1], text, headings: headingsOf(text).map((h) => h.text) };
         const started = performance.now();
-        const { tools: grounded, defs } = groundedSchemaTools(offered, { paths: index, notes: [note], maxEnumValues: Infinity });
+        const { tools: grounded, defs } = groundedSchemaTools(offered, { paths: index, notes: [note], maxEnumValues: Infinity, quota: { totalValues: Infinity, largeEnumValues: Infinity, largeEnumChars: Infinity } });
         const caps = { ...resolveGrammarOptions(TEST_MODEL_GRAMMAR), mode: "dynamic" as const };
         const schema = { ...envelopeJsonSchema(grounded, caps), $defs: defs };
         const buildMs = performance.now() - started;
