@@ -22,19 +22,53 @@ export async function parseShard(text: string, slices: TimeSlices): Promise<Comp
   const head = JSON.parse(`${text.slice(0, at)}"post":[]}`) as CompactShard;
   await slices.maybePause();
   const end = text.length - 2;
-  const pieces: number[][] = [];
+  // At most one number per two characters ("1,"): read straight into 32-bit integers, not into arrays of JS numbers.
+  const out = new Int32Array(Math.ceil((end - start + 1) / 2));
+  let n = 0;
   for (let from = start; from < end; ) {
     let to = Math.min(end, from + PIECE);
     if (to < end) {
       const comma = text.indexOf(",", to);
       to = comma < 0 || comma > end ? end : comma;
     }
-    pieces.push(JSON.parse(`[${text.slice(from, to)}]`) as number[]);
+    const read = readIntegers(text, from, to, out, n);
+    if (read < 0) {
+      // Anything but small whole numbers (a minus sign, a fraction, an exponent): as JSON reads it, whole.
+      head.post = JSON.parse(`[${text.slice(start, end)}]`) as number[];
+      return head;
+    }
+    n = read;
     from = to + 1;
     await slices.maybePause();
   }
-  head.post = pieces.length === 1 ? pieces[0] : ([] as number[]).concat(...pieces);
+  head.post = out.slice(0, n);
   return head;
+}
+
+/**
+ * The comma-separated numbers of `text` from `from` to `to` written into `out` from `n`: the new count, or -1 when
+ * one is not a whole number of 1 to 9 digits (the caller then parses JSON).
+ */
+function readIntegers(text: string, from: number, to: number, out: Int32Array, n: number): number {
+  let value = 0;
+  let digits = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      if (digits === 0) return -1;
+      out[n++] = value;
+      value = 0;
+      digits = 0;
+    } else if (c >= 48 && c <= 57 && digits < 9) {
+      // A leading zero is JSON only as the number 0.
+      if (digits === 1 && value === 0) return -1;
+      value = value * 10 + (c - 48);
+      digits++;
+    } else return -1;
+  }
+  if (digits === 0) return -1;
+  out[n++] = value;
+  return n;
 }
 
 /**

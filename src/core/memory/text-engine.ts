@@ -26,8 +26,8 @@ export interface CompactShard {
   len: number[];
   /** Terms, in the order of `post`. */
   terms: string[];
-  /** Per term, per field: count n, then n pairs (local document index, term frequency). */
-  post: number[];
+  /** Per term, per field: count n, then n pairs (local document index, term frequency) (32-bit integers when parsed by shard-parse.ts). */
+  post: number[] | Int32Array;
 }
 
 export const SHARD_VERSION = 3;
@@ -37,6 +37,8 @@ export const SHARD_VERSION = 3;
  * `post` (one array of 300,000 numbers and more spent tens of ms in a single copy each time it grew).
  */
 export type ExportedShard = Omit<CompactShard, "post"> & { post: number[][] };
+/** A shard's postings, as parsed. */
+type Post = number[] | Int32Array;
 
 const POST_CHUNK = 16 * 1024;
 
@@ -57,14 +59,14 @@ interface ShardBuilder extends ExportedShard {
  */
 class PackedPostings extends Map<number, number> {
   /** Flat (post, start, count, base) quadruples not yet unpacked; null once unpacked. */
-  private packed: (number[] | number)[] | null = [];
+  private packed: (Post | number)[] | null = [];
   /** Every packed short id is below this. */
   private limit = 0;
   /** Postings still packed. */
   private packedCount = 0;
 
   /** Adds `count` (local document, frequency) pairs of `post` from `start`, documents offset by `base` and below `limit`. */
-  addPacked(post: number[], start: number, count: number, base: number, limit: number): void {
+  addPacked(post: Post, start: number, count: number, base: number, limit: number): void {
     if (this.packed) {
       this.packed.push(post, start, count, base);
       this.limit = Math.max(this.limit, limit);
@@ -77,7 +79,7 @@ class PackedPostings extends Map<number, number> {
     const p = this.packed;
     if (p) {
       for (let i = 0; i < p.length; i += 4) {
-        const post = p[i] as number[];
+        const post = p[i] as Post;
         const start = p[i + 1] as number;
         const count = p[i + 2] as number;
         const base = p[i + 3] as number;
@@ -98,7 +100,7 @@ class PackedPostings extends Map<number, number> {
     this.packedCount = 0;
     const newer = [...super.entries()];
     super.clear();
-    for (let i = 0; i < p.length; i += 4) this.addPacked(p[i] as number[], p[i + 1] as number, p[i + 2] as number, p[i + 3] as number, 0);
+    for (let i = 0; i < p.length; i += 4) this.addPacked(p[i] as Post, p[i + 1] as number, p[i + 2] as number, p[i + 3] as number, 0);
     for (const [k, v] of newer) super.set(k, v);
   }
 
@@ -302,7 +304,7 @@ export class TextEngine<T> extends MiniSearch<T> {
     const F = this.fieldNames.length;
     if (shard.v !== SHARD_VERSION || !Array.isArray(shard.fields) || shard.fields.join("\n") !== this.fieldNames.join("\n")) throw new Error("text index shard from another version");
     const { docs, len, terms, post } = shard;
-    if (!Array.isArray(docs) || !Array.isArray(len) || !Array.isArray(terms) || !Array.isArray(post) || len.length !== docs.length * F) throw new Error("text index shard is malformed");
+    if (!Array.isArray(docs) || !Array.isArray(len) || !Array.isArray(terms) || !(Array.isArray(post) || post instanceof Int32Array) || len.length !== docs.length * F) throw new Error("text index shard is malformed");
     const base = this._nextId;
     for (let i = 0; i < docs.length; i++) {
       const id = docs[i];
