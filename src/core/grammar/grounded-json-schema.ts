@@ -56,17 +56,19 @@ export interface GroundedSchemaTools {
 
 /** The offered tools' args as grounded JSON Schema (tools without grounded args are returned as they are). */
 export function groundedSchemaTools(tools: GrammarTool[], g: JsonSchemaGrounding): GroundedSchemaTools {
-  const paths = g.paths?.ready && g.paths.size > 0 ? [...g.paths.paths()].sort() : [];
+  const total = g.paths?.ready ? g.paths.size : 0;
   const dependent = tools.some((t) => t.grounding?.heading || t.grounding?.find || t.grounding?.key);
   const notes = dependent ? contextNotes(g.notes, g.paths) : [];
   const inContext = new Set(notes.map((n) => n.path));
+  // The paths are listed only when an enum of them could be sent (a large vault is not sorted every round for nothing).
+  const paths = total > 0 && total - inContext.size <= g.maxEnumValues ? [...g.paths!.paths()].sort() : [];
   const other = notes.length ? paths.filter((p) => !inContext.has(p)) : paths;
-  const tags = g.tags?.size ? g.tags.list().flatMap((t) => [t, `#${t}`]) : [];
+  const tags = g.tags?.size && g.tags.size * 2 <= g.maxEnumValues ? g.tags.list().flatMap((t) => [t, `#${t}`]) : [];
   const candidates: Record<keyof typeof SCHEMA_DEFS, string[]> = { paths, other, tags };
   const grounding: EnvelopeGrounding = {
-    paths: paths.length > 0,
-    other: other.length > 0,
-    ...(tags.length ? { tags: true } : {}),
+    paths: total > 0,
+    other: total > inContext.size,
+    ...(g.tags?.size ? { tags: true } : {}),
     // `text: false`: the find arg keeps its own (free string) schema in every variant.
     notes: notes.map((n) => ({ path: n.path, headings: n.headings, ...(n.keys?.length ? { keys: n.keys } : {}), text: false })),
   };
