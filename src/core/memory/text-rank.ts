@@ -5,10 +5,17 @@
  *   spellings (fuzzy) and terms its stem begins; a note scores, in each field, by the best of these, not their sum. Summed, a long
  *   page with "benutzer", "benutzern", "benutzeroberfläche" and "benutzerdefiniert" outscored the page titled with
  *   the question's subject, on one common word.
- * - **Word weights from the question's language.** A word's rarity (IDF, per field as minisearch counts it) is counted
- *   among the notes in the question's language when the vault has enough of them: in a vault of many languages "notities" is in one note of
- *   thirty-five (rare, so it weighed like a subject) but in nearly every Dutch note (common, so it weighs little next
- *   to "tags"). In a vault of one language the counts are the vault's.
+ * - **Word weights from each note's language.** A word's rarity (IDF, per field as minisearch counts it) is counted
+ *   among the notes of the language the note is in (its mark, analysis.ts) when the vault has enough of them, else among
+ *   the vault's: in a vault of many languages "notities" is in one note of thirty-five (rare, so it weighed like a
+ *   subject) but in nearly every Dutch note (common, so it weighs little next to "tags"). A word no note in the
+ *   question's language has ("callout" in Spanish titles) no longer weighs as the rarest of all in the notes of other
+ *   languages that have it. In a vault of one language the counts are the vault's.
+ * - **A field's length against the notes that have it** (BM25's length norm, as Lucene counts it): the concept field is
+ *   empty in most notes, and over every note its average length was 0.19, so any note with a concept read as ten times
+ *   too long and its concept weighed little.
+ * - **Near spellings of a word are words**: "callout" is one edit from the concept term "=callout"; that match took the
+ *   word's place and the question's own concept then counted for nothing.
  * - **Notes in the question's language** are preferred: their score is multiplied by LANGUAGE_FACTOR, so a Spanish
  *   question about callouts finds the Spanish page that writes "callout" in its text before the pages of other
  *   languages that carry it as an alias.
