@@ -91,7 +91,7 @@ export async function runTasksCommand(options: Options): Promise<number> {
   if (judgeFile && judgeUrl) throw new UsageError("Give the judge as --judge-model F or --judge-url URL, not both.");
   if (judgeFile && !existsSync(judgeFile)) throw new UsageError(`The judge model ${judgeFile} does not exist.`);
   const made = reference ? undefined : await modelEngine(options, log);
-  if (made?.testModel) log("[note] No --model given: the random-weight test model. It solves ≈ nothing; what it shows is that every reply is a valid envelope and nothing outside a task's scope changes.");
+  if (made?.testModel) log(`[note] ${typeof options.model === "string" ? "A generated model (random weights)" : "No --model given: the random-weight test model"}. It solves ≈ nothing; what it shows is that every reply is a valid envelope, nothing outside a task's scope changes, and how often a call misses the vault.`);
   // The judge: a GGUF through its own host, or a llama-server (or OpenAI-compatible server) at --judge-url.
   const judgeEngine = judgeFile
     ? createNodeEngine({ model: { path: judgeFile, contextSize: 4096 } })
