@@ -142,6 +142,44 @@ function corpusOf(ix: RankIndex, F: number): Corpus {
   return corpus;
 }
 
+/** A query's arrays by short id, per index view: made once and cleared per query (new ones were 4 MB a query at 50,000 notes, a load for the collector). */
+interface Scratch {
+  score: Float64Array;
+  matched: Uint8Array;
+  terms: (string[] | undefined)[];
+  /** Per field, each note's best match for the current word, and its term. */
+  best: Float64Array[];
+  bestTerm: (string | undefined)[][];
+  seen: Uint8Array;
+}
+const scratches = new WeakMap<RankIndex, Scratch>();
+
+function scratchOf(ix: RankIndex, F: number): Scratch {
+  const n = ix.nextId;
+  let s = scratches.get(ix);
+  if (!s || s.best.length !== F || s.score.length !== n) {
+    s = {
+      score: new Float64Array(n),
+      matched: new Uint8Array(n),
+      terms: new Array<string[] | undefined>(n).fill(undefined),
+      best: Array.from({ length: F }, () => new Float64Array(n)),
+      bestTerm: Array.from({ length: F }, () => new Array<string | undefined>(n).fill(undefined)),
+      seen: new Uint8Array(n),
+    };
+    scratches.set(ix, s);
+    return s;
+  }
+  s.score.fill(0);
+  s.matched.fill(0);
+  s.terms.fill(undefined);
+  s.seen.fill(0);
+  for (let f = 0; f < F; f++) {
+    s.best[f].fill(0);
+    s.bestTerm[f].fill(undefined);
+  }
+  return s;
+}
+
 /** The best `k` notes (short ids), best first, ties by id, with each one's matched terms. */
 export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (shortId: number) => string, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
   const n = ix.nextId;
@@ -152,14 +190,8 @@ export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (short
   const hasQuestionLanguage = questionLanguage.some(Boolean);
   const partitioned = statsOf.some((g) => g > 0);
 
-  const score = new Float64Array(n);
-  const matched = new Uint8Array(n);
-  const terms: (string[] | undefined)[] = new Array<string[] | undefined>(n);
-  /** Per field, each note's best match for the current word, and its term. */
-  const best = Array.from({ length: F }, () => new Float64Array(n));
-  const bestTerm = Array.from({ length: F }, () => new Array<string | undefined>(n));
+  const { score, matched, terms, best, bestTerm, seen } = scratchOf(ix, F);
   const touched: number[] = [];
-  const seen = new Uint8Array(n);
 
   const G = notes.length;
   const df = new Float64Array(G);
