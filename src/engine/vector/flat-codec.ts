@@ -7,6 +7,8 @@
  * Layout: "VAF1", u32 header length, header (UTF-8 JSON: version, precision, dim, count, keys, section
  * byte lengths; version 2 also each section's parts), the sections, zero padding to a multiple of 4, then for
  * float32 `count × dim` floats, for int8 `count` scales and `count × dim` signed bytes. Little-endian throughout.
+ * An int8 row's scale is 1 / the length of its bytes as the flat store writes it (int8-rows.ts), so a row read back
+ * has length 1; files written before held the largest coordinate / 127, and the int8 store computes it from the bytes.
  * Version 2 writes each section as JSON arrays of 8,192 values one after another (a 1.5 MB column of paths
  * was one parse of 15-25 ms); version 1 (one array per section) is still read.
  */
