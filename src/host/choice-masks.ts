@@ -288,15 +288,67 @@ export class ChoiceMasks {
     const out: Token[] = [];
     const budget = { steps: MAX_WALK_STEPS };
     for (const cp of first) {
-      let more = true;
-      const finished = this.walkSorted(pos, this.texts.startingWith(cp), (id, alive) => {
-        if (alive && out.push(id as Token) > most) more = false;
-        return more;
-      }, budget);
-      if (!finished && more) return null;
-      if (!more) return out;
+      const ended = this.aliveSorted(pos, this.texts.startingWith(cp), out, most, budget);
+      if (ended === "budget") return null;
+      if (ended === "most") return out;
     }
     return out;
+  }
+
+  /**
+   * Pushes the tokens of `ids` (sorted by text) that the grammar admits from `pos` onto `out`, in order, until more
+   * than `most` are there. A text refused at some character refuses every token that starts with the same characters:
+   * those follow it in the sorted list and are passed over with one binary search, so the walk costs in proportion to
+   * the admitted tokens and the refused prefixes, not to the vocabulary (a path tree's position on a 152k vocabulary
+   * walked every token that starts with an admitted character, one by one).
+   */
+  private aliveSorted(pos: WalkPosition, ids: ArrayLike<number>, out: Token[], most: number, budget: { steps: number }): "done" | "most" | "budget" {
+    const texts = this.texts.texts;
+    if (this.walker.dead(pos)) return "done";
+    const path: WalkPosition[] = [pos];
+    let prev = "";
+    for (let k = 0; k < ids.length; ) {
+      const id = ids[k];
+      const text = texts[id]!;
+      let common = 0;
+      const limit = Math.min(prev.length, text.length, path.length - 1);
+      while (common < limit && text.charCodeAt(common) === prev.charCodeAt(common)) common++;
+      // Stay on a code point boundary (a surrogate pair is one step).
+      if (common > 0 && isLowSurrogate(text.charCodeAt(common))) common--;
+      path.length = common + 1;
+      let p = path[common];
+      let deadAt = -1;
+      for (let i = common; i < text.length; ) {
+        const c = text.codePointAt(i)!;
+        const width = c > 0xffff ? 2 : 1;
+        p = this.walker.step(p, c);
+        this.walkSteps++;
+        if (--budget.steps < 0) return "budget";
+        i += width;
+        if (this.walker.dead(p)) {
+          deadAt = i;
+          break;
+        }
+        for (let w = 0; w < width; w++) path.push(p);
+      }
+      prev = text;
+      if (deadAt < 0) {
+        if (out.push(id as Token) > most) return "most";
+        k++;
+        continue;
+      }
+      // Skip every later token that starts with the refused prefix (they are contiguous in text order).
+      const refused = text.slice(0, deadAt);
+      let lo = k + 1;
+      let hi = ids.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (texts[ids[mid]]!.startsWith(refused)) lo = mid + 1;
+        else hi = mid;
+      }
+      k = lo;
+    }
+    return "done";
   }
 
   /**
@@ -473,12 +525,16 @@ export class ChoiceMasks {
   /**
    * The exact mask of a position inside the vault's grounded rules, however many characters or tokens it admits:
    * there llama.cpp is handed free string content (vault-loose.ts), so this mask is what keeps the model on the
-   * vault's paths, note texts and tags. Null where the position admits no whole token or cannot be walked (a
-   * negated class, too many characters): the generator then checks the sampled token alone.
+   * vault's paths, note texts and tags. Null where some admitted character begins no whole token admitted here (the
+   * vocabulary spells it in pieces), or the position cannot be walked (a negated class, too many characters): the
+   * generator then hands llama.cpp the grounded grammar, which follows a character's bytes.
    */
   exact(pos: WalkPosition): TokenBias | null {
-    const key = `x${this.walker.key(pos, this.horizon)}`;
-    let mask = this.masks.get(key);
+    const key = this.walker.key(pos, this.horizon);
+    // A small choice's mask is this position's exact mask already.
+    const small = this.masks.get(key);
+    if (small) return small.bias;
+    let mask = this.masks.get(`x${key}`);
     if (mask === undefined) {
       mask = null;
       const first = this.walker.nextChars(pos, MAX_EXACT_CHARS);
@@ -486,15 +542,17 @@ export class ChoiceMasks {
       const budget = { steps: MAX_EXACT_WALK_STEPS };
       let finished = first !== null;
       for (const cp of first ?? []) {
-        finished = this.walkSorted(pos, this.texts.startingWith(cp), (id, alive) => {
-          if (alive) tokens.push(id as Token);
-          return true;
-        }, budget);
+        const before = tokens.length;
+        finished = this.aliveSorted(pos, this.texts.startingWith(cp), tokens, Infinity, budget) === "done";
+        // A character no whole token begins here (the vocabulary spells it in pieces): a mask would leave it out.
+        if (tokens.length === before) finished = false;
         if (!finished) break;
       }
       if (finished && tokens.length > 0) mask = this.maskOf(tokens);
       if (this.masks.size >= MAX_MASKS) this.masks.clear();
-      this.masks.set(key, mask);
+      this.masks.set(`x${key}`, mask);
+      // Within a small choice's bounds it is that choice's mask too (the jump planner asks for it by that key).
+      if (mask && small === undefined && first !== null && first.length <= MAX_CHOICE_CHARS && tokens.length <= Math.floor(this.texts.texts.length * MAX_MASK_SHARE)) this.masks.set(key, mask);
     }
     return mask?.bias ?? null;
   }

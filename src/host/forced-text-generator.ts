@@ -213,7 +213,14 @@ class ConstrainedRun {
     const { utf8, input, noBias } = this;
     const open = this.pending.length > 0 || (utf8 !== undefined && !utf8.atBoundary);
     const pos = this.pos;
-    const mask: TokenBias | null = !open && pos ? guarded(() => (this.loose && input.walker.marked(pos) ? input.masks!.exact(pos) : null) ?? input.masks?.at(pos) ?? null) : null;
+    let exact: TokenBias | null = null;
+    if (!open && pos && this.loose && input.walker.marked(pos)) {
+      exact = guarded(() => input.masks!.exact(pos));
+      // No whole token is admitted here (a character the vocabulary spells only in pieces): llama.cpp takes the
+      // grounded grammar, which follows a character's bytes, for the rest of the reply.
+      if (!exact) this.toGroundedGrammar();
+    }
+    const mask: TokenBias | null = !open && pos ? (exact ?? guarded(() => input.masks?.at(pos) ?? null)) : null;
     this.bias = open ? (utf8?.bias() ?? input.baseBias ?? noBias) : (mask ?? input.baseBias ?? noBias);
   }
 
@@ -280,23 +287,40 @@ class ConstrainedRun {
       text += ch;
       at = q;
     }
+    const room = this.input.maxTokens - this.result.tokens.length;
     let tokens = text ? tokenizeExactly(sequence.model, text, this.context) : null;
     // Never past the cap: one token always fits (the loop stops before sampling at the cap).
-    if (tokens && this.result.tokens.length + tokens.length > this.input.maxTokens) tokens = null;
+    if (tokens && tokens.length > room) tokens = null;
+    let grounded = false;
     if (!tokens) {
       const other = masks!.someAdmitted(pos);
       const otherText = other === null ? null : this.texts.texts[other];
       const after = otherText ? walker.advance(pos, otherText) : null;
-      if (other === null || !otherText || !after) throw new EngineError("The reply could not continue under the grammar (no token the grammar admits was found); nothing was kept of it.", "internal");
-      tokens = [other];
-      text = otherText;
-      at = after;
+      if (other !== null && otherText && after) {
+        tokens = [other];
+        text = otherText;
+        at = after;
+      } else {
+        // Only characters the vocabulary spells in pieces are admitted: one of them, as its pieces, and llama.cpp
+        // takes the grounded grammar (which follows a character's bytes) for the rest of the reply.
+        for (const cp of walker.nextChars(pos, 64) ?? []) {
+          const spelled = tokenizeExactly(sequence.model, String.fromCodePoint(cp), this.context);
+          if (!spelled || spelled.length > room) continue;
+          tokens = spelled;
+          text = String.fromCodePoint(cp);
+          at = walker.step(pos, cp);
+          grounded = true;
+          break;
+        }
+      }
+      if (!tokens) throw new EngineError("The reply could not continue under the grammar (no token the grammar admits was found); nothing was kept of it.", "internal");
     }
-    this.grammar.restart([...this.result.tokens, ...tokens]);
     this.result.forced += tokens.length - 1;
     this.remember(tokens);
     this.emit(text);
     this.pos = at;
+    if (grounded) this.toGroundedGrammar();
+    else this.grammar.restart(this.result.tokens);
     return tokens;
   }
 

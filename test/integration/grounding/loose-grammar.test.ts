@@ -6,7 +6,7 @@
  * context, the vault's tags. A model pushed toward text the vault lacks (a bias that lifts tokens no path holds, and
  * the end of generation) must be put back, never evaluated.
  */
-import { getLlama, TokenBias, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from "node-llama-cpp";
+import { getLlama, LlamaGrammarEvaluationState, TokenBias, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GbnfRecognizer, SubsetCache } from "../../../src/core/grammar";
 import { parseGbnf } from "../../../src/core/grammar/gbnf-parser";
@@ -24,6 +24,7 @@ import { loadLlamaRuntime } from "../../../src/host/llama-runtime";
 import { generateConstrained } from "../../../src/host/forced-text-generator";
 import { GrammarStates } from "../../../src/host/grammar-states";
 import { GrammarWalkers } from "../../../src/host/grammar-walkers";
+import { TokenTexts } from "../../../src/host/token-texts";
 import { testModelPath } from "../../helpers/test-model";
 import { scaled } from "../../helpers/scale";
 
@@ -67,16 +68,16 @@ afterAll(async () => {
   await model?.dispose();
 });
 
-function grounded() {
+function grounded(paths = PATHS, notes = [NOTE]) {
   const registry = new ToolRegistry(createToolCatalog());
   const cache = new SubsetCache(clampTools(registry.grammarTools(), TEST_MODEL_CLAMP), TEST_MODEL_GRAMMAR);
   const index = new VaultPathIndex();
-  index.load(PATHS);
+  index.load(paths);
   cache.setVaultPaths(index);
   const tags = new VaultTagSet();
   tags.set(TAGS);
   cache.setVaultTags(tags);
-  return { grammar: cache.get(TOOLS, "dynamic", { notes: [NOTE] }), index, tags };
+  return { grammar: cache.get(TOOLS, "dynamic", { notes }), index, tags };
 }
 
 /** Why an envelope misses the vault, or null when every reference exists. */
@@ -97,8 +98,8 @@ function miss(text: string, index: VaultPathIndex, tags: VaultTagSet): string | 
 }
 
 /** Generates envelopes with llama.cpp holding the loose twin; returns the failures and what was seen. */
-async function generate(bias: TokenBias, n: number, seed0: number) {
-  const { grammar, index, tags } = grounded();
+async function generate(bias: TokenBias, n: number, seed0: number, paths = PATHS, notes = [NOTE]) {
+  const { grammar, index, tags } = grounded(paths, notes);
   const recognizer = new GbnfRecognizer(grammar.gbnf);
   const walking = new GrammarWalkers(model).get(grammar.gbnf, bias)!;
   expect(walking.looseGrammar).toBeDefined();
@@ -155,6 +156,55 @@ describe("a grounded grammar's loose twin", () => {
     }
     // And it is looser: a path the vault lacks.
     expect(looseRecognizer.accepts(JSON.stringify({ thought: "", status: "Task", message_to_user: null, tool_calls: [{ name: "vault:delete", args: { path: "Nowhere.md" } }] }))).toBe(true);
+  });
+
+  it("masks exactly inside the vault's rules: at a tree root wider than a small choice, inside a name, a tag and the note's text, the lifted tokens are the ones llama.cpp's grounded grammar accepts", { timeout: 300_000 }, async () => {
+    const { grammar } = grounded();
+    const walking = new GrammarWalkers(model).get(grammar.gbnf, splitBan)!;
+    const { walker, masks } = walking;
+    const compiled = await model.llama.createGrammar({ grammar: grammar.gbnf });
+    const texts = TokenTexts.of(model);
+    const bindings = (state: LlamaGrammarEvaluationState) => (state as unknown as { _llama: { _bindings: { AddonSampler: {
+      acceptGrammarEvaluationStateToken(s: unknown, t: Token): void;
+      canBeNextTokenForGrammarEvaluationState(s: unknown, t: Token): boolean;
+    } } }; _state: unknown });
+    const call = (json: string) => `{"thought":"hi","status":"Task","message_to_user":null,"tool_calls":[${json}`;
+    const prefixes = [
+      call('{"name":"vault:delete","args":{"path":"'),
+      call('{"name":"vault:delete","args":{"path":"Projects/'),
+      call('{"name":"vault:delete","args":{"path":"Caf'),
+      call('{"name":"tags:notes","args":{"tag":"'),
+      call('{"name":"vault:edit","args":{"path":"Projects/Alpha.md","find":"'),
+      call('{"name":"vault:edit","args":{"path":"Projects/Alpha.md","find":"Budget is'),
+    ];
+    const banned = new Set((splitBan as unknown as { _biases: Map<Token, number> })._biases.keys());
+    for (const prefix of prefixes) {
+      const pos = walker.advance(walker.start(), prefix);
+      expect(pos, prefix).not.toBeNull();
+      expect(walker.marked(pos!), prefix).toBe(true);
+      const bias = masks.exact(pos!);
+      const state = new LlamaGrammarEvaluationState({ model, grammar: compiled });
+      const b = bindings(state);
+      const prefixTokens = model.tokenize(prefix, false, "trimLeadingSpace");
+      expect(model.detokenize(prefixTokens)).toBe(prefix);
+      for (const t of prefixTokens) b._llama._bindings.AddonSampler.acceptGrammarEvaluationStateToken(b._state, t);
+      const expected: number[] = [];
+      texts.texts.forEach((text, id) => {
+        if (text !== null && !banned.has(id as Token) && b._llama._bindings.AddonSampler.canBeNextTokenForGrammarEvaluationState(b._state, id as Token)) expected.push(id);
+      });
+      // Where a character is admitted that no whole token begins (the vocabulary spells it in pieces), there is no
+      // mask: llama.cpp's grounded grammar then takes over (the generator's own test below).
+      const next = walker.nextChars(pos!, 4096)!;
+      if (next.some((c) => !expected.some((t) => texts.texts[t]!.codePointAt(0) === c))) {
+        expect(bias, prefix).toBeNull();
+        continue;
+      }
+      expect(bias, prefix).not.toBeNull();
+      const lifted = [...(bias as unknown as { _biases: Map<Token, number> })._biases].filter(([, v]) => v > 0).map(([t]) => t as number);
+      expect(lifted.sort((x, y) => x - y), prefix).toEqual(expected.sort((x, y) => x - y));
+    }
+    // The root of the tree has more first characters than a small choice takes: only the exact mask covers it.
+    expect(walker.nextChars(walker.advance(walker.start(), prefixes[0])!, 64)).toBeNull();
   });
 
   it(`on the random-weight test model, with llama.cpp holding the loose twin: ${ENVELOPES} envelopes name only the vault's paths, the note's headings and text, and its tags`, { timeout: 900_000 }, async () => {
