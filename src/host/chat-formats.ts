@@ -12,6 +12,8 @@
  * generation prompt had: every prompt extends the last (checked once per model; kept only where it holds).
  */
 import type { ChatHistoryItem, ChatModelSegment, ChatWrapper, LlamaModel, Token } from "node-llama-cpp";
+import type { ChatMessage } from "../core/ports/engine";
+import { hasThinkingSwitch, LEAD_PROBE, pastReplyLead } from "../core/protocol/past-reply-lead";
 import { llamaRuntime } from "./llama-runtime";
 
 /** Where a thinking model's think span opens and closes, as text. */
@@ -42,7 +44,7 @@ export class ChatFormats {
     const template = typeof raw === "string" ? raw : "";
     const base = { bosString: model.tokens.bosString, filename: model.filename, fileInfo: model.fileInfo, tokenizer: model.tokenizer };
     this.chat = resolveChatWrapper(base) ?? new GeneralChatWrapper();
-    this.thinkingModel = /enable_thinking/.test(template);
+    this.thinkingModel = hasThinkingSwitch(template);
     this.grammar = this.thinkingModel
       ? (resolveChatWrapper({
           ...base,
@@ -68,22 +70,17 @@ export class ChatFormats {
    */
   private findPastReplyLead(): string | null {
     if (this.grammar === this.chat && !this.thinkingModel) return null;
-    const reply = '{"thought":"x"}';
-    const open: ChatHistoryItem[] = [{ type: "user", text: "a" }, { type: "model", response: [] }];
-    const next = (lead: string | null): ChatHistoryItem[] => [
-      { type: "user", text: "a" },
-      { type: "model", response: lead === null ? [reply] : [this.leadSegment(lead), reply] },
-      { type: "user", text: "b" },
+    const history = (messages: readonly ChatMessage[], lead: string | null): ChatHistoryItem[] => [
+      ...messages.map((m): ChatHistoryItem =>
+        m.role === "assistant" ? { type: "model", response: lead === null ? [m.content] : [this.leadSegment(lead), m.content] } : { type: m.role, text: m.content },
+      ),
       { type: "model", response: [] },
     ];
-    const text = (history: ChatHistoryItem[]): string => this.grammar.generateContextState({ chatHistory: history }).contextText.toString();
-    const openText = text(open);
-    const pastText = text(next(null));
-    const at = pastText.indexOf(reply);
-    if (at < 0 || openText.length <= at || !openText.startsWith(pastText.slice(0, at))) return null;
-    const lead = openText.slice(at);
-    const prompt = this.promptTokens(open, this.grammar);
-    const extended = this.renderTokens(next(lead), this.grammar);
+    const text = (items: ChatHistoryItem[]): string => this.grammar.generateContextState({ chatHistory: items }).contextText.toString();
+    const lead = pastReplyLead(text(history(LEAD_PROBE.open, null)), text(history(LEAD_PROBE.past, null)));
+    if (lead === null) return null;
+    const prompt = this.promptTokens(history(LEAD_PROBE.open, null), this.grammar);
+    const extended = this.renderTokens(history(LEAD_PROBE.past, lead), this.grammar);
     return prompt.every((t, i) => extended[i] === t) ? lead : null;
   }
 

@@ -5,6 +5,8 @@
  * before a restore, and the folder stays in its bound, least recently used first.
  */
 import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { writeFileAtomic } from "../engine/atomic-file";
 import type { SlotStateFolder, SlotStateIdentity, SlotStateStore } from "../engine/server/slot-states";
 import { modelFileIdentity, StateFolder, stateKey } from "./state-folder";
 
@@ -27,10 +29,25 @@ class ServerSlotStates implements SlotStateStore {
     return this.folder.touch(conversationId);
   }
 
-  discard(conversationId: string): Promise<void> {
-    return this.folder.remove(conversationId);
+  async discard(conversationId: string): Promise<void> {
+    await Promise.all([this.folder.remove(conversationId), this.folder.remove(promptName(conversationId))]);
+  }
+
+  /** The slot's prompt parts, kept as an entry of the same folder (same key check, same bound). */
+  async savePrompt(conversationId: string, json: string): Promise<void> {
+    const name = promptName(conversationId);
+    await writeFileAtomic(this.folder.paths(name).state, json);
+    await this.folder.written(name, { bytes: Buffer.byteLength(json), tokens: 0 });
+  }
+
+  async savedPrompt(conversationId: string): Promise<string | undefined> {
+    const path = await this.folder.check(promptName(conversationId)).catch(() => undefined);
+    return path === undefined ? undefined : readFile(path, "utf8");
   }
 }
+
+/** The folder entry a conversation's slot prompt is kept under. */
+const promptName = (conversationId: string): string => `slot-prompt:${conversationId}`;
 
 /** The store for a server whose model file is on this machine; null otherwise (nothing is saved then). */
 export function serverSlotStates(folder: SlotStateFolder, identity: SlotStateIdentity): SlotStateStore | null {

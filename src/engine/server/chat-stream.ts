@@ -25,6 +25,11 @@ export interface StreamedReply {
   /** Prompt tokens as the server counted them (0 when it did not say). */
   tokensIn: number;
   timings?: ServerTimings;
+  /**
+   * The reply's token ids as the server sampled them, which spell exactly its text (`/completion` streams; absent where
+   * the stream did not say them all): the next prompt can send them as they are, so it extends what the slot holds.
+   */
+  tokenIds?: number[];
   /** performance.now() marks: request sent, first content delta, end. */
   startedAt: number;
   firstTokenAt?: number;

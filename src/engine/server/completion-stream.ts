@@ -17,7 +17,7 @@ import { readJsonEvents } from "./sse";
  */
 export function completionBody(
   request: Pick<GenerateRequest, "temperature" | "topP" | "seed">,
-  parts: { prompt: string; grammar?: string; nPredict: number; slot: number; logitBias?: [number, false][]; stop?: string[] },
+  parts: { prompt: PromptParts; grammar?: string; nPredict: number; slot: number; logitBias?: [number, false][]; stop?: string[] },
 ): Record<string, unknown> {
   return {
     prompt: parts.prompt,
@@ -35,9 +35,18 @@ export function completionBody(
   };
 }
 
+/**
+ * A `/completion` prompt: text, or text and token ids in order (llama-server tokenizes each text and adds the ids as
+ * they are; BOS only before a first text). Ids carry a reply's tokens as they were sampled, which its text, tokenized
+ * again, may not give back.
+ */
+export type PromptParts = string | (string | number)[];
+
 /** One `/completion` stream event (the fields used). */
 export interface CompletionEvent {
   content?: string;
+  /** The token ids this event's content came from (a streamed event carries the one token it was sampled as). */
+  tokens?: number[];
   stop?: boolean;
   /** "eos", "limit" (n_predict reached), "word" (a stop string), "none". */
   stop_type?: string;
@@ -47,13 +56,6 @@ export interface CompletionEvent {
   tokens_evaluated?: number;
   timings?: ServerTimings;
   error?: unknown;
-}
-
-/** The prompt the server's chat template makes of these messages. */
-export async function renderPrompt(http: ServerHttp, messages: unknown[], signal?: AbortSignal): Promise<string> {
-  const { prompt } = await http.json<{ prompt?: unknown }>("/apply-template", { body: { messages }, signal });
-  if (typeof prompt !== "string") throw http.notCompatible("/apply-template", "no prompt in the reply");
-  return prompt;
 }
 
 /**
@@ -86,10 +88,21 @@ export async function streamCompletion(
 ): Promise<StreamedReply> {
   const reply = new ReplyText(opts.onText);
   let last: CompletionEvent | undefined;
+  /** The reply's token ids; null once an event's ids could not be placed (a token with no text before more text). */
+  let ids: number[] | null = [];
+  let textless = 0;
   try {
     for await (const event of completionEvents(http, body, opts.signal)) {
       reply.add(event.content);
-      if (event.stop) last = event;
+      if (event.stop) {
+        last = event;
+        if (event.content) ids = null;
+      } else if (ids && Array.isArray(event.tokens)) {
+        // A token without text is the end of generation (the end-of-turn token), never part of the reply's text.
+        if (!event.content) textless += event.tokens.length;
+        else if (textless > 0) ids = null;
+        else ids.push(...event.tokens);
+      } else ids = null;
     }
   } catch (err) {
     if (!opts.signal?.aborted) throw err;
@@ -102,6 +115,7 @@ export async function streamCompletion(
     tokensOut: last.tokens_predicted ?? timings?.predicted_n ?? reply.pieces,
     tokensIn: last.tokens_evaluated ?? (timings ? (timings.prompt_n ?? 0) + (timings.cache_n ?? 0) : 0),
     timings,
+    ...(ids && ids.length > 0 ? { tokenIds: ids } : {}),
     startedAt: reply.startedAt,
     firstTokenAt: reply.firstTokenAt,
     endedAt: performance.now(),

@@ -6,17 +6,18 @@
  * server evaluates it at prompt speed), with the grammar of what may follow there. A request is cut (its stream
  * closed) as soon as the text it produced reaches forced text again; where one character leads there (the quote that
  * closes a string), it is a stop string, so the server ends the request itself without sampling a token past it,
- * and the character is put back. The chat template is the server's own
- * (`/apply-template`), so the prompt is what `/v1/chat/completions` would have evaluated.
+ * and the character is put back. The prompt is the engine's (server-prompts.ts: the server's own template, grammar
+ * turns rendered as the engine host renders them, sent as the parts that extend what the slot holds).
  */
 import { EngineError, type GenerateRequest } from "../../core/ports/engine";
 import { GbnfWalker, type WalkPosition } from "../../core/grammar/gbnf-walker";
 import type { CharElem, Frame } from "../../core/grammar/recognizer";
 import { restGrammar } from "../../core/grammar/rest-grammar";
 import type { ServerTimings } from "./chat-stream";
-import { completionBody, completionEvents, renderPrompt } from "./completion-stream";
+import { completionBody, completionEvents, type PromptParts } from "./completion-stream";
 import type { ServerReply } from "./server-opening";
 import type { ServerHttp } from "./server-http";
+import { withText } from "./server-prompts";
 
 export interface ForcedTextOptions {
   /** Forced text shorter than this is left to the server's sampling, since a new request costs more (default 6 characters). */
@@ -24,7 +25,18 @@ export interface ForcedTextOptions {
 }
 
 /** A reply of the forced-text path, with the round trips it took. */
-export type ForcedTextReply = ServerReply & { requests: number; forcedChars: number };
+export type ForcedTextReply = ServerReply & {
+  requests: number;
+  forcedChars: number;
+  /** The prompt and the reply as the parts the last request's slot tokens came from (sampled text by its token ids). */
+  heldParts: PromptParts;
+};
+
+/** Token ids a request sampled, and the text they spell. */
+interface SampledIds {
+  tokens: number[];
+  text: string;
+}
 
 /** Walkers kept (one per grammar text; a conversation's grammar repeats turn after turn). */
 const WALKERS = 8;
@@ -45,16 +57,20 @@ export class ForcedTextCompletion {
     return request.grammar !== undefined && !request.stop?.length && !request.thinkFirst && this.walker(request.grammar) !== null;
   }
 
-  /** `extra`: the fields every request of the plain path sends too (slot, split-character ban). */
-  async generate(request: GenerateRequest, extra: { id_slot: number; logit_bias?: [number, false][] }): Promise<ForcedTextReply> {
+  /**
+   * `extra`: the fields every request of the plain path sends too (slot, split-character ban); `prompt`: the rendered
+   * prompt's text and the parts to send it as (server-prompts.ts HeldPrompts).
+   */
+  async generate(request: GenerateRequest, extra: { id_slot: number; logit_bias?: [number, false][] }, prompt: { text: string; parts: PromptParts }): Promise<ForcedTextReply> {
     const walker = this.walker(request.grammar!)!;
     const startedAt = performance.now();
-    const prompt = await renderPrompt(this.http, request.messages, request.signal);
-    const base = await this.promptTokens(prompt, request.signal);
+    const base = await this.promptTokens(prompt.text, request.signal);
     let requests = 2;
     let reply = "";
     let forcedChars = 0;
     let pos: WalkPosition = walker.start();
+    /** The prompt and the reply so far as sent: forced text as text, sampled text by the ids it was sampled as. */
+    let parts = prompt.parts;
     /** Reply tokens as the server last counted them, and forced characters appended since (a forced character is at most a token). */
     let counted = 0;
     let uncounted = 0;
@@ -66,9 +82,10 @@ export class ForcedTextCompletion {
       request.onText?.(text);
     };
     for (;;) {
-      if (request.signal?.aborted) return { ...this.result(reply, base, counted + uncounted, startedAt, firstTokenAt, "abort", promptN), requests, forcedChars };
+      if (request.signal?.aborted) return { ...this.result(reply, base, counted + uncounted, startedAt, firstTokenAt, "abort", promptN), requests, forcedChars, heldParts: parts };
       const forced = walker.forcedText(pos, 4096);
       if (forced.text) {
+        parts = withText(parts, forced.text);
         append(forced.text);
         forcedChars += forced.text.length;
         uncounted += forced.text.length;
@@ -81,25 +98,30 @@ export class ForcedTextCompletion {
         break;
       }
       requests++;
-      const step = await this.request(prompt + reply, restGrammar(pos), room, request, extra, walker, pos, (piece) => {
+      let sampled = "";
+      const step = await this.request(parts, restGrammar(pos), room, request, extra, walker, pos, (piece) => {
         firstTokenAt ??= performance.now();
+        sampled += piece;
         append(piece);
       });
+      // The sampled text by its ids where the stream gave them all (a stop character the server held back goes as text).
+      const viaIds = step.ids && step.ids.text.length <= sampled.length ? step.ids : undefined;
+      parts = viaIds ? withText([...(typeof parts === "string" ? [parts] : parts), ...viaIds.tokens], sampled.slice(viaIds.text.length)) : withText(parts, sampled);
       pos = step.pos;
       promptN += step.timings?.prompt_n ?? 0;
       if (step.evaluated !== undefined) {
         counted = step.evaluated - base + step.predicted;
         uncounted = 0;
       }
-      if (step.aborted) return { ...this.result(reply, base, counted + uncounted, startedAt, firstTokenAt, "abort", promptN), requests, forcedChars };
+      if (step.aborted) return { ...this.result(reply, base, counted + uncounted, startedAt, firstTokenAt, "abort", promptN), requests, forcedChars, heldParts: parts };
       if (step.end) {
         stopReason = step.end;
         break;
       }
     }
-    const tokensOut = uncounted > 0 ? (await this.promptTokens(prompt + reply, request.signal)) - base : counted;
+    const tokensOut = uncounted > 0 ? (await this.promptTokens(prompt.text + reply, request.signal)) - base : counted;
     if (uncounted > 0) requests++;
-    return { ...this.result(reply, base, tokensOut, startedAt, firstTokenAt, stopReason, promptN), requests, forcedChars };
+    return { ...this.result(reply, base, tokensOut, startedAt, firstTokenAt, stopReason, promptN), requests, forcedChars, heldParts: parts };
   }
 
   private result(text: string, tokensIn: number, tokensOut: number, startedAt: number, first: number | undefined, stopReason: ServerReply["stopReason"], promptN: number): ServerReply {
@@ -121,7 +143,7 @@ export class ForcedTextCompletion {
    * produced leads to forced text of `minForced` characters or more (or completes the grammar).
    */
   private async request(
-    prompt: string,
+    prompt: PromptParts,
     grammar: string,
     room: number,
     request: GenerateRequest,
@@ -129,7 +151,7 @@ export class ForcedTextCompletion {
     walker: GbnfWalker,
     from: WalkPosition,
     onPiece: (piece: string) => void,
-  ): Promise<{ pos: WalkPosition; predicted: number; evaluated?: number; timings?: ServerTimings; end?: ServerReply["stopReason"]; aborted?: boolean }> {
+  ): Promise<{ pos: WalkPosition; predicted: number; evaluated?: number; timings?: ServerTimings; end?: ServerReply["stopReason"]; aborted?: boolean; ids?: SampledIds }> {
     const cut = new AbortController();
     const stops = this.stopChars(walker, from);
     const signal = request.signal ? AbortSignal.any([request.signal, cut.signal]) : cut.signal;
@@ -142,8 +164,18 @@ export class ForcedTextCompletion {
     let predicted = 0;
     let evaluated: number | undefined;
     let timings: ServerTimings | undefined;
+    /** The ids of the text passed on so far, while every piece came with its ids. */
+    let sampled: SampledIds | null = { tokens: [], text: "" };
+    /** A token came without text (held back as a possible stop, or the end of generation): no text may follow it. */
+    let textless = false;
     try {
       for await (const event of completionEvents(this.http, body, signal)) {
+        const ids = sampled;
+        if (ids && event.content && (textless || !Array.isArray(event.tokens) || event.stop)) sampled = null;
+        else if (ids && event.content) {
+          ids.tokens.push(...event.tokens!);
+          ids.text += event.content;
+        } else if (!event.stop) textless = true;
         if (event.tokens_evaluated !== undefined) evaluated = event.tokens_evaluated;
         if (event.tokens_predicted !== undefined) predicted = event.tokens_predicted;
         if (event.timings) timings = event.timings;
@@ -160,12 +192,12 @@ export class ForcedTextCompletion {
           const next = walker.advance(pos, event.stopping_word);
           if (!next) throw new EngineError(`${capital(this.http.label)} stopped at text outside the grammar ("${event.stopping_word}"); send the message again, and report it if it repeats.`, "internal");
           onPiece(event.stopping_word);
-          return { pos: next, predicted, evaluated, timings };
+          return { pos: next, predicted, evaluated, timings, ...(sampled ? { ids: sampled } : {}) };
         }
-        if (event.stop) return { pos, predicted, evaluated, timings, end: event.stop_type === "limit" ? "maxTokens" : "eos" };
+        if (event.stop) return { pos, predicted, evaluated, timings, end: event.stop_type === "limit" ? "maxTokens" : "eos", ...(sampled ? { ids: sampled } : {}) };
         if (walker.complete(pos) || walker.forcedText(pos, this.minForced).text.length >= this.minForced) {
           cut.abort();
-          return { pos, predicted, evaluated, timings };
+          return { pos, predicted, evaluated, timings, ...(sampled ? { ids: sampled } : {}) };
         }
       }
     } catch (err) {

@@ -1,16 +1,17 @@
 /**
- * llama.cpp's server as an engine: the prompt rendered by the server's own chat template (`/apply-template`), then
- * `/completion` with our GBNF in `grammar`, streamed (completion-stream.ts says why not `/v1/chat/completions`,
+ * llama.cpp's server as an engine: the prompt rendered by the server's own chat template (`/apply-template`; grammar turns
+ * as the engine host renders them, server-prompts.ts), then `/completion` with our GBNF in `grammar`, streamed (completion-stream.ts says why not `/v1/chat/completions`,
  * whose reply parser refuses some replies of Qwen2.5 and Llama 3.2); a stable slot per conversation with `cache_prompt`, so each turn reuses the
  * evaluated prefix; `/tokenize` for counts, `/props` for the context size and model, `/v1/embeddings` when the
  * server runs with --embeddings, `/health` for readiness.
  */
 import { EngineError, type Engine, type GenerateRequest, type ModelInfo } from "../../core/ports/engine";
-import { completionBody, renderPrompt, streamCompletion } from "./completion-stream";
+import { completionBody, streamCompletion, type PromptParts } from "./completion-stream";
 import { ForcedTextCompletion } from "./forced-text-completion";
 import type { ServerProbe } from "./server-config";
 import { abortedServerReply, ServerEngineOpening, toResult, type ServerReply } from "./server-opening";
 import { SavedSlots } from "./saved-slots";
+import { HeldPrompts, renderPrompt, ServerPrompts } from "./server-prompts";
 import { SlotPool } from "./slot-pool";
 
 export type { LlamaServerEngineOptions, ServerReply } from "./server-opening";
@@ -45,6 +46,10 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   private embeddingsRefusal: string | undefined;
   /** Saved slots, when the server saves them to a folder of ours (set when the model info is read). */
   private saved: SavedSlots | null = null;
+  /** How turns are rendered: the server's template, grammar turns as the engine host renders them. */
+  private readonly prompts = new ServerPrompts(this.http);
+  /** What each slot holds, so the next prompt extends it token for token. */
+  private readonly held = new HeldPrompts();
   /** The forced-text path, when the configuration asks for it. */
   private readonly forced = this.config.forcedText ? new ForcedTextCompletion(this.http) : null;
 
@@ -94,17 +99,22 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   }
 
   private async generateOn(slot: number, request: GenerateRequest): Promise<ServerReply> {
-    if (this.forced?.accepts(request)) {
-      return this.forced.generate(request, { id_slot: slot, ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}) });
-    }
-    let prompt: string;
+    let text: string;
     try {
-      prompt = await renderPrompt(this.http, request.messages, request.signal);
+      text = await this.prompts.render(request.messages, request.grammar !== undefined, request.signal);
     } catch (err) {
       if (request.signal?.aborted) return abortedServerReply();
       throw err;
     }
-    const reply = await streamCompletion(this.http, this.body(request, prompt, slot), { signal: request.signal, onText: request.onText });
+    const owner = slot >= 0 ? request.conversationId : undefined;
+    const prompt = { text, parts: this.held.parts(slot, owner, text) };
+    if (this.forced?.accepts(request)) {
+      const reply = await this.forced.generate(request, { id_slot: slot, ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}) }, prompt);
+      this.held.after(slot, owner, prompt, reply.stopReason === "abort" ? undefined : reply);
+      return reply;
+    }
+    const reply = await streamCompletion(this.http, this.body(request, prompt.parts, slot), { signal: request.signal, onText: request.onText });
+    this.held.after(slot, owner, prompt, reply.stopReason === "abort" ? undefined : reply);
     return toResult(reply, request.grammar ? "gbnf" : "none");
   }
 
@@ -124,7 +134,7 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
     return reply.tokens.length;
   }
 
-  private body(request: GenerateRequest, prompt: string, slot: number): Record<string, unknown> {
+  private body(request: GenerateRequest, prompt: PromptParts, slot: number): Record<string, unknown> {
     // The bias always, not only under a grammar: a reply must not end in half a character.
     return completionBody(request, { prompt, grammar: request.grammar, nPredict: request.maxTokens, slot, logitBias: this.grammarBias, stop: request.stop });
   }
@@ -133,6 +143,7 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   protected async readInfo(): Promise<ModelInfo> {
     await this.http.json("/health");
     const props = await this.http.json<Props>("/props");
+    this.prompts.configure(props.chat_template ?? "");
     const slots = props.total_slots ?? 1;
     if (slots !== this.slots.size) this.slots = new SlotPool(slots);
     const models = await this.http.json<{ data?: { id?: string; aliases?: string[]; meta?: ModelMeta }[] }>("/v1/models");
@@ -155,7 +166,7 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
     const contextSize = props.default_generation_settings?.n_ctx;
     const folder = this.config.slotStates;
     const store = folder && contextSize ? this.options.slotStates?.(folder, { modelPath: path, contextSize, build: props.build_info ?? "" }) : null;
-    this.saved = store ? new SavedSlots(this.http, store, folder?.saveDelayMs, this.options.onNotice) : null;
+    this.saved = store ? new SavedSlots(this.http, store, folder?.saveDelayMs, this.options.onNotice, this.held) : null;
     return {
       path,
       name,
@@ -166,6 +177,7 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
       ...(props.default_generation_settings?.n_ctx ? { contextSize: props.default_generation_settings.n_ctx } : {}),
       ...(meta.n_embd ? { embeddingLength: meta.n_embd } : {}),
       hasChatTemplate: !!props.chat_template,
+      thinkingModel: this.prompts.thinkingModel,
       constraint: "gbnf",
       server: this.http.label,
     };

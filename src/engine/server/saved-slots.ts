@@ -8,6 +8,8 @@
  */
 import { EngineError } from "../../core/ports/engine";
 import type { ServerHttp } from "./server-http";
+import type { PromptParts } from "./completion-stream";
+import type { HeldPrompts } from "./server-prompts";
 import type { SlotStateStore } from "./slot-states";
 
 interface SlotRecord {
@@ -29,6 +31,8 @@ export class SavedSlots {
     private readonly saveDelayMs = 1000,
     /** Told when a save or restore fails (the conversation goes on, evaluated from its text). */
     private readonly onNotice?: (message: string) => void,
+    /** What each slot holds as prompt parts (saved with the slot, adopted after a restore). */
+    private readonly held?: HeldPrompts,
   ) {}
 
   /**
@@ -57,6 +61,7 @@ export class SavedSlots {
     try {
       const reply = await this.http.json<{ n_restored?: number }>(`/slots/${slot}?action=restore`, { body: { filename: this.store.fileName(conversationId) }, timeoutMs: 120_000 });
       await this.store.restored(conversationId);
+      await this.adoptPrompt(slot, conversationId);
       return reply.n_restored;
     } catch (err) {
       if (!(err instanceof EngineError)) throw err;
@@ -89,6 +94,22 @@ export class SavedSlots {
     );
   }
 
+  /** The prompt parts kept with the restored state, so the next prompt extends its tokens exactly (none: from text). */
+  private async adoptPrompt(slot: number, conversationId: string): Promise<void> {
+    if (!this.held || !this.store.savedPrompt) return;
+    this.held.forget(slot);
+    const json = await this.store.savedPrompt(conversationId).catch(() => undefined);
+    if (json === undefined) return;
+    try {
+      const prompt = JSON.parse(json) as { text?: unknown; parts?: unknown };
+      const parts = prompt.parts;
+      const valid = typeof parts === "string" || (Array.isArray(parts) && parts.every((p) => typeof p === "string" || Number.isInteger(p)));
+      if (typeof prompt.text === "string" && valid) this.held.after(slot, conversationId, { text: prompt.text, parts: parts as PromptParts });
+    } catch {
+      // An unreadable note: the next prompt is sent as text.
+    }
+  }
+
   private record(slot: number): SlotRecord {
     let record = this.slots.get(slot);
     if (!record) this.slots.set(slot, (record = { dirty: false, tail: Promise.resolve() }));
@@ -104,6 +125,8 @@ export class SavedSlots {
     try {
       const reply = await this.http.json<{ n_saved?: number; n_written?: number }>(`/slots/${slot}?action=save`, { body: { filename: this.store.fileName(owner) }, timeoutMs: 120_000 });
       await this.store.saved(owner, { bytes: reply.n_written ?? 0, tokens: reply.n_saved ?? 0 });
+      const prompt = this.held?.latest(slot, owner);
+      if (prompt && this.store.savePrompt) await this.store.savePrompt(owner, JSON.stringify(prompt));
     } catch (err) {
       this.onNotice?.(`The conversation's state could not be saved: ${err instanceof Error ? err.message : String(err)}`);
     }

@@ -12,6 +12,13 @@ export interface SlotStateStore {
   restored(conversationId: string): Promise<void>;
   /** A state the server could not read back: discarded. */
   discard(conversationId: string): Promise<void>;
+  /**
+   * After a save: keeps the prompt that gave the slot its tokens (JSON of text and prompt parts, a reply by the token
+   * ids it was sampled as), so the first prompt after a restore extends the restored tokens exactly. Optional.
+   */
+  savePrompt?(conversationId: string, json: string): Promise<void>;
+  /** That prompt, when one is kept for the saved state (checked as the state is). */
+  savedPrompt?(conversationId: string): Promise<string | undefined>;
 }
 
 /** What a server's model is, for the key of its saved slots. */

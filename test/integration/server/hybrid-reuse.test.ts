@@ -1,0 +1,111 @@
+/**
+ * llama-server on a hybrid model (the Qwen3.5 family model: Gated DeltaNet layers between attention layers, real
+ * tokenizer and template, random weights), by the server's own count of evaluated prompt tokens (`timings.prompt_n`).
+ * A recurrent state cannot be cut back, so a prompt that leaves the slot's tokens before their end is read again from
+ * the server's last checkpoint before that point (or from the start). Grammar turns render with thinking off, past
+ * replies keep the empty think span their generation prompt had, and each prompt is sent as the parts that gave the
+ * slot its tokens (a reply by the ids it was sampled as; a reply's text tokenized again often differs under a grammar):
+ * each round then evaluates only its new tokens, on the plain and the forced-text path, and after a restart the saved
+ * slot is restored with those parts and goes on. Before: 27–41 tokens a round for 14–17 new (the previous reply and
+ * its lead read again); after a restart, the whole prompt (309 of 309).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compileSchemaGrammar } from "../../../src/core/grammar";
+import type { ChatMessage } from "../../../src/core/ports/engine";
+import { createNodeEngine } from "../../../src/engine/client/node-launcher";
+import { LlamaServerEngine } from "../../../src/engine/server/llama-server-engine";
+import { ManagedLlamaEngine } from "../../../src/engine/server/managed-llama-engine";
+import { ManagedLlamaServer } from "../../../src/engine/server/managed-llama-server";
+import { ServerHttp } from "../../../src/engine/server/server-http";
+import { ServerPrompts } from "../../../src/engine/server/server-prompts";
+import { serverSplitCharacterTokens } from "../../../src/host/server-token-ban";
+import { requireLlamaServer, startLlamaServer, type RunningServer } from "../../helpers/llama-server";
+import { familyModelPath } from "../../helpers/test-model";
+
+const bin = requireLlamaServer("the llama-server hybrid-model tests");
+const { gbnf } = compileSchemaGrammar({ type: "object", properties: { thought: { type: "string", maxLength: 60 } }, required: ["thought"], additionalProperties: false });
+const system: ChatMessage = { role: "system", content: "You keep the user's notes in order and answer in one short JSON object. ".repeat(12) };
+const LEAD = "<think>\n\n</think>\n\n";
+
+interface Round {
+  text: string;
+  tokensIn: number;
+  tokensOut: number;
+  tokensEvaluated?: number;
+}
+
+/** Rounds of one conversation; per round after the first, the prompt tokens evaluated past those no earlier prompt or reply held. */
+async function rounds(engine: { generate(r: object): Promise<unknown> }, n: number): Promise<{ evaluated: number; fresh: number; reply: number }[]> {
+  let messages: ChatMessage[] = [system, { role: "user", content: "List the notes about the garden." }];
+  let before: Round | undefined;
+  const out: { evaluated: number; fresh: number; reply: number }[] = [];
+  for (let i = 1; i <= n; i++) {
+    const r = (await engine.generate({ messages, grammar: gbnf, maxTokens: 120, temperature: 1, seed: i, conversationId: "c" })) as Round;
+    if (before) out.push({ evaluated: r.tokensEvaluated ?? -1, fresh: r.tokensIn - before.tokensIn - before.tokensOut, reply: before.tokensOut });
+    before = r;
+    messages = [...messages, { role: "assistant", content: r.text }, { role: "user", content: `And question ${i + 1}?` }];
+  }
+  return out;
+}
+
+describe.skipIf(!bin)("llama-server on a hybrid model (qwen3.5, real llama-server)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startLlamaServer(bin!, familyModelPath("qwen3.5"), ["-c", "4096"]);
+  }, 120_000);
+  afterAll(async () => server?.stop());
+
+  it("renders grammar turns with thinking off, past replies led by the empty think span", async () => {
+    const prompts = new ServerPrompts(new ServerHttp({ kind: "llama-server", url: server.url }));
+    const props = (await (await fetch(`${server.url}/props`)).json()) as { chat_template: string };
+    prompts.configure(props.chat_template);
+    expect(prompts.thinkingModel).toBe(true);
+    const first: ChatMessage[] = [system, { role: "user", content: "a" }];
+    const open = await prompts.render(first, true);
+    expect(open.endsWith(`<|im_start|>assistant\n${LEAD}`)).toBe(true);
+    const next = await prompts.render([...first, { role: "assistant", content: '{"thought":"x"}' }, { role: "user", content: "b" }], true);
+    expect(next.startsWith(`${open}{"thought":"x"}<|im_end|>`)).toBe(true);
+    // Free turns keep the template's own rendering (thinking on).
+    expect((await prompts.render(first, false)).endsWith("<|im_start|>assistant\n<think>\n")).toBe(true);
+  });
+
+  it("evaluates only each round's new tokens, on the plain path", async () => {
+    const engine = new LlamaServerEngine({ kind: "llama-server", url: server.url }, { splitCharacterTokens: serverSplitCharacterTokens });
+    for (const r of await rounds(engine, 4)) expect(r.evaluated, JSON.stringify(r)).toBeLessThanOrEqual(r.fresh + 2);
+  }, 180_000);
+
+  it("evaluates only each round's new tokens, on the forced-text path (forced text as text, sampled text by its ids)", async () => {
+    const engine = new LlamaServerEngine({ kind: "llama-server", url: server.url, forcedText: true }, { splitCharacterTokens: serverSplitCharacterTokens });
+    // The forced path's figure sums its requests: the forced text each one adds is evaluated too (a few tokens).
+    for (const r of await rounds(engine, 4)) expect(r.evaluated, JSON.stringify(r)).toBeLessThanOrEqual(r.fresh + 4);
+  }, 180_000);
+});
+
+describe.skipIf(!bin)("a restored slot on a hybrid model (managed llama-server)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "va-hybrid-slots-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  // A choice: the reply is sampled (a random-weight model often spells "good" in two tokens).
+  const CHOICE = 'root ::= "fine" | "good"';
+
+  it("is reused after a restart: the next prompt extends the restored tokens (the prompt parts saved with the slot)", async () => {
+    const managed = () => {
+      const server = new ManagedLlamaServer({ binary: join(bin!, "llama-server"), model: familyModelPath("qwen3.5"), contextSize: 2048, threads: 1, slotSavePath: dir, backoffMs: [0] });
+      return new ManagedLlamaEngine(server, (config) => createNodeEngine({ server: config }));
+    };
+    const before = managed();
+    const messages: ChatMessage[] = [system, { role: "user", content: "List my notes." }];
+    const first = (await before.generate({ messages, grammar: CHOICE, maxTokens: 4, conversationId: "c" })) as Round;
+    await before.shutdown();
+    const after = managed();
+    try {
+      const second = (await after.generate({ messages: [...messages, { role: "assistant", content: first.text }, { role: "user", content: "And the tags?" }], grammar: CHOICE, maxTokens: 4, conversationId: "c" })) as Round;
+      expect(second.tokensIn).toBeGreaterThan(first.tokensIn + 5);
+      expect(second.tokensEvaluated).toBeLessThanOrEqual(second.tokensIn - first.tokensIn - first.tokensOut + 2);
+    } finally {
+      await after.shutdown();
+    }
+  }, 240_000);
+});
