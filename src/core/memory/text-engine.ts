@@ -163,20 +163,23 @@ Object.defineProperty(PackedPostings.prototype, "size", {
   },
 });
 
+/** minisearch's documents and field lengths as arrays by short id, and the maps they mirror. */
+interface DenseArrays {
+  documentIds: Map<number, unknown>;
+  fieldLength: Map<number, number[]>;
+  ids: unknown[];
+  lengths: (number[] | undefined)[];
+}
+
 /**
- * A map by short id whose lookups (`get`, `has`) read an array instead of hashing; everything else is the map's. A
- * snapshot for the ranking: made again whenever the documents change (TextEngine.rankIndex).
+ * A map by short id whose lookups (`get`, `has`) read an array kept equal to it (TextEngine.denseArrays) instead of
+ * hashing; everything else is the map's.
  */
 class ByShortId<V> implements ReadonlyMap<number, V> {
-  private readonly dense: (V | undefined)[];
-
   constructor(
     private readonly map: Map<number, V>,
-    limit: number,
-  ) {
-    this.dense = Array.from({ length: limit }, () => undefined);
-    for (const [k, v] of map) if (k >= 0 && k < limit) this.dense[k] = v;
-  }
+    private readonly dense: (V | undefined)[],
+  ) {}
   get(key: number): V | undefined {
     return this.dense[key];
   }
@@ -211,6 +214,8 @@ export class TextEngine<T> extends MiniSearch<T> {
   private bulk: boolean | undefined;
   /** The ranking's view of the index (rankIndex), and the state of the documents it was made for. */
   private rankView: { key: string; index: unknown; ix: RankIndex } | null = null;
+  /** What the ranking's lookups read (denseArrays). */
+  private dense: DenseArrays | null = null;
 
   constructor(options: Options<T>) {
     super(options);
@@ -306,6 +311,7 @@ export class TextEngine<T> extends MiniSearch<T> {
     const { docs, len, terms, post } = shard;
     if (!Array.isArray(docs) || !Array.isArray(len) || !Array.isArray(terms) || !(Array.isArray(post) || post instanceof Int32Array) || len.length !== docs.length * F) throw new Error("text index shard is malformed");
     const base = this._nextId;
+    this.dense = null;
     for (let i = 0; i < docs.length; i++) {
       const id = docs[i];
       if (typeof id !== "string" || this._idToShortId.has(id)) throw new Error("text index shard has a bad or repeated document");
@@ -363,10 +369,11 @@ export class TextEngine<T> extends MiniSearch<T> {
     const key = `${this._nextId} ${this._documentCount} ${this._dirtCount} ${this._avgFieldLength.join(" ")}`;
     const view = this.rankView;
     if (view && view.key === key && view.index === this._index && view.ix.documentCount === this._documentCount) return view.ix;
+    const dense = this.denseArrays();
     const ix: RankIndex = {
       index: this._index,
-      documentIds: new ByShortId(this._documentIds, this._nextId) as unknown as Map<number, unknown>,
-      fieldLength: new ByShortId(this._fieldLength, this._nextId) as unknown as Map<number, number[]>,
+      documentIds: new ByShortId(this._documentIds, dense.ids) as unknown as Map<number, unknown>,
+      fieldLength: new ByShortId(this._fieldLength, dense.lengths) as unknown as Map<number, number[]>,
       avgFieldLength: this._avgFieldLength,
       documentCount: this._documentCount,
       nextId: this._nextId,
@@ -377,6 +384,46 @@ export class TextEngine<T> extends MiniSearch<T> {
     };
     this.rankView = { key, index: this._index, ix };
     return ix;
+  }
+
+  /**
+   * Documents and field lengths by short id, kept up to date as documents are added and discarded (made again after
+   * anything else: a removal, an import, minisearch's maps replaced), so an edit does not copy 50,000 entries twice.
+   */
+  private denseArrays(): DenseArrays {
+    const d = this.dense;
+    if (d && d.documentIds === this._documentIds && d.fieldLength === this._fieldLength && d.ids.length === this._nextId) return d;
+    const ids = Array.from<unknown>({ length: this._nextId });
+    const lengths = Array.from<number[] | undefined>({ length: this._nextId });
+    for (const [k, v] of this._documentIds) if (k >= 0 && k < this._nextId) ids[k] = v;
+    for (const [k, v] of this._fieldLength) if (k >= 0 && k < this._nextId) lengths[k] = v;
+    this.dense = { documentIds: this._documentIds, fieldLength: this._fieldLength, ids, lengths };
+    return this.dense;
+  }
+
+  override add(document: T): void {
+    super.add(document);
+    const d = this.dense;
+    if (d && d.documentIds === this._documentIds && d.ids.length === this._nextId - 1) {
+      const shortId = this._nextId - 1;
+      d.ids.push(this._documentIds.get(shortId));
+      d.lengths.push(this._fieldLength.get(shortId));
+    } else this.dense = null;
+  }
+
+  override discard(id: unknown): void {
+    const shortId = this._idToShortId.get(id);
+    super.discard(id);
+    const d = this.dense;
+    if (d && shortId !== undefined && shortId < d.ids.length) {
+      d.ids[shortId] = undefined;
+      d.lengths[shortId] = undefined;
+    }
+  }
+
+  override remove(document: T): void {
+    this.dense = null;
+    super.remove(document);
   }
 
   /** About how many documents have this term (as analysis gives it): the most in any one field. */
