@@ -150,6 +150,7 @@ export async function generateConstrained(input: ConstrainedGenerationInput): Pr
       if (sequence.model.isEogToken(step.value)) {
         if (!run.refusesEnd()) return run.finish();
         next = run.putBack(step.value, "");
+        if (run.complete) return run.finish();
         continue;
       }
       const taken = run.take(step.value);
@@ -245,6 +246,11 @@ class ConstrainedRun {
     const pos = this.pos;
     const from: WalkPosition | null = pos ? guarded(() => walker.advance(pos, piece)) : null;
     if (!from && this.loose) {
+      // Refused where the grounded grammar's text is already whole: the reply ends here, without the token.
+      if (pos?.accepted && decodedTokens.length === 1) {
+        this.result.sampled--;
+        return { next: [], complete: true };
+      }
       if (decodedTokens.length === 1) return { next: this.putBack(token, piece), complete: !!this.pos && walker.complete(this.pos) };
       // A character split over tokens that the walker refuses once whole: its first tokens are evaluated already, so
       // llama.cpp takes the grounded grammar, which decides on the whole text as before.
@@ -266,6 +272,11 @@ class ConstrainedRun {
     return { next: taken.next, complete: !!this.pos && walker.complete(this.pos) };
   }
 
+  /** Whether the grammar's sentence is complete and nothing more may follow. */
+  get complete(): boolean {
+    return !!this.pos && this.input.walker.complete(this.pos);
+  }
+
   /** Whether the end of generation, just sampled, must be put back: llama.cpp's loose grammar is complete and the grounded one is not. */
   refusesEnd(): boolean {
     return this.loose && !!this.pos && !this.pos.accepted;
@@ -278,6 +289,8 @@ class ConstrainedRun {
    */
   putBack(token: Token, piece: string): Token[] {
     const { walker, masks, sequence } = this.input;
+    // The end of generation was not counted as sampled; its replacement is.
+    if (piece === "" && sequence.model.isEogToken(token)) this.result.sampled++;
     const pos = this.pos!;
     let text = "";
     let at = pos;

@@ -136,6 +136,8 @@ async function generate(bias: TokenBias, n: number, seed0: number, paths = PATHS
       }
     }
     if (model.detokenize(res.tokens, false, prompt.slice(-1)) !== res.text) failures.push("tokens do not spell the text");
+    if (res.sampled + res.forced !== res.tokens.length) failures.push("sampled + forced is not the produced count");
+    if (res.tokens.length > Math.min(grammar.maxBytes, 1024)) failures.push("past the token cap");
   }
   return { failures, seen, looseUsed };
 }
