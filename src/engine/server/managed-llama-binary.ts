@@ -20,7 +20,7 @@ export interface LlamaServerBinary {
   /** The llama.cpp commit, when printed. */
   commit?: string;
   /** Flags the binary lists in `--help` that we pass only when present. */
-  supports: { noWebui: boolean; slotSavePath: boolean };
+  supports: { noWebui: boolean; slotSavePath: boolean; ctxCheckpoints: boolean };
 }
 
 /** A binary refused, with one sentence saying why and what to do. */
@@ -137,6 +137,6 @@ export async function checkLlamaServer(file: string, timeoutMs = 20_000): Promis
     version: parsed.version,
     ...(parsed.build !== undefined ? { build: parsed.build } : {}),
     ...(parsed.commit ? { commit: parsed.commit } : {}),
-    supports: { noWebui: help.text.includes("--no-webui"), slotSavePath: help.text.includes("--slot-save-path") },
+    supports: { noWebui: help.text.includes("--no-webui"), slotSavePath: help.text.includes("--slot-save-path"), ctxCheckpoints: help.text.includes("--ctx-checkpoints") },
   };
 }

@@ -53,6 +53,8 @@ export type ManagedLlamaState = "stopped" | "starting" | "ready" | "crashed" | "
 const DEFAULT_BACKOFF_MS = [500, 1000, 2000, 5000, 10_000, 30_000];
 /** A server that ran this long counts as healthy again: its next crash starts the backoff from the shortest wait. */
 const HEALTHY_AFTER_MS = 60_000;
+/** Checkpoints per slot the managed server keeps for hybrid models (`--ctx-checkpoints`; llama.cpp's default is 32). */
+export const SERVER_CHECKPOINTS = 12;
 /** How the manager names the server in sentences. */
 export const LOCAL_LLAMA_LABEL = "llama.cpp on this computer";
 
@@ -163,6 +165,11 @@ export class ManagedLlamaServer {
     if (o.embeddings) args.push("--embeddings", "--pooling", "mean");
     if (o.slotSavePath && binary.supports.slotSavePath) args.push("--slot-save-path", o.slotSavePath);
     if (binary.supports.noWebui) args.push("--no-webui");
+    // Hybrid and recurrent models (Qwen3.5, LFM2, Granite 4-H) cannot cut their state back: a prompt that leaves the
+    // slot before its end restores the last checkpoint before that point. Prompts here extend the slot's tokens, so the
+    // ones the server takes near each prompt's end serve (a stopped reply, a retried round); the count bounds their
+    // memory (about 19 MB each at Qwen3.5 2B's size). Ignored by attention-only models.
+    if (binary.supports.ctxCheckpoints) args.push("--ctx-checkpoints", String(SERVER_CHECKPOINTS));
     return args;
   }
 

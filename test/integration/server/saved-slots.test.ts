@@ -34,7 +34,14 @@ async function until(what: string, check: () => boolean, ms = 20_000): Promise<v
   }
 }
 
-const stateFiles = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((n) => n.endsWith(".state") && existsSync(join(dir, n.replace(/\.state$/, ".json")))) : []);
+/** Saved slot states (each with its sidecar); the prompt parts kept beside a slot (sidecar tokens 0) are left out. */
+const stateFiles = (dir: string): string[] =>
+  existsSync(dir)
+    ? readdirSync(dir).filter((n) => {
+        const sidecar = join(dir, n.replace(/\.state$/, ".json"));
+        return n.endsWith(".state") && existsSync(sidecar) && (JSON.parse(readFileSync(sidecar, "utf8")) as { tokens?: number }).tokens !== 0;
+      })
+    : [];
 
 describe.skipIf(!bin)("llama-server saved slots (real llama-server)", () => {
   let dir: string;
