@@ -142,7 +142,11 @@ function corpusOf(ix: RankIndex, F: number): Corpus {
   return corpus;
 }
 
-/** A query's arrays by short id, per index view: made once and cleared per query (new ones were 4 MB a query at 50,000 notes, a load for the collector). */
+/**
+ * A query's arrays by short id: made once, with room for the notes added after, and cleared per query (new ones were
+ * 4 MB a query at 50,000 notes, a load for the collector; made per index view, they were made again after every edit).
+ * One set for the process: a ranking runs start to end without yielding.
+ */
 interface Scratch {
   score: Float64Array;
   matched: Uint8Array;
@@ -152,21 +156,22 @@ interface Scratch {
   bestTerm: (string | undefined)[][];
   seen: Uint8Array;
 }
-const scratches = new WeakMap<RankIndex, Scratch>();
+let scratch: Scratch | null = null;
 
 function scratchOf(ix: RankIndex, F: number): Scratch {
   const n = ix.nextId;
-  let s = scratches.get(ix);
-  if (!s || s.best.length !== F || s.score.length !== n) {
+  let s = scratch;
+  if (!s || s.best.length !== F || s.score.length < n) {
+    const room = n + (n >> 3) + 1024;
     s = {
-      score: new Float64Array(n),
-      matched: new Uint8Array(n),
-      terms: new Array<string[] | undefined>(n).fill(undefined),
-      best: Array.from({ length: F }, () => new Float64Array(n)),
-      bestTerm: Array.from({ length: F }, () => new Array<string | undefined>(n).fill(undefined)),
-      seen: new Uint8Array(n),
+      score: new Float64Array(room),
+      matched: new Uint8Array(room),
+      terms: new Array<string[] | undefined>(room).fill(undefined),
+      best: Array.from({ length: F }, () => new Float64Array(room)),
+      bestTerm: Array.from({ length: F }, () => new Array<string | undefined>(room).fill(undefined)),
+      seen: new Uint8Array(room),
     };
-    scratches.set(ix, s);
+    scratch = s;
     return s;
   }
   s.score.fill(0);
