@@ -13,9 +13,10 @@ import { GrammarCache } from "./grammar-cache";
 import { LlamaLogTail } from "./llama-log";
 import { loadLlamaRuntime } from "./llama-runtime";
 import { LoadedModel } from "./loaded-model";
+import { DEFAULT_GRAMMAR_TEXT_BYTES, ReceivedGrammars } from "./received-grammars";
 import { checkModelFile, loadCheckedModel } from "./model-loader";
 import { modelFileIdentity, SequenceStates } from "./sequence-states";
-import type { ClientMessage, EngineEvent, HostMessage, HostStatus, ModelOptions, OpParams, OpResults } from "../engine/client/host-protocol";
+import { GRAMMAR_UNKNOWN, type ClientMessage, type EngineEvent, type HostMessage, type HostStatus, type ModelOptions, type OpParams, type OpResults } from "../engine/client/host-protocol";
 import { serverSlotStates } from "./server-slot-states";
 import { serverSplitCharacterTokens } from "./server-token-ban";
 import { chooseThreads } from "./threads";
@@ -43,7 +44,12 @@ export interface HostServerOptions {
   beforeShutdown?: () => Promise<void>;
   /** Called when a shutdown request has been answered. */
   onShutdown?: () => void;
+  /** Bound on the grammar texts kept by the client's keys (received-grammars.ts); default 32 MB. */
+  grammarTextBytes?: number;
 }
+
+/** A generate request named its grammar by a key this host does not hold; the client sends the text again. */
+class UnknownGrammarKey extends Error {}
 
 /** What generate / embed / countTokens / info run on: the loaded built-in model or a server engine. */
 interface ActiveEngine {
@@ -77,12 +83,16 @@ export class HostServer {
   /** Loads run one after another, so two never build models side by side. */
   private loadQueue: Promise<unknown> = Promise.resolve();
   private readonly inFlight = new Map<number, AbortController>();
+  /** Grammar texts by the client's keys, so a turn can name its grammar instead of sending it again. */
+  private readonly receivedGrammars: ReceivedGrammars;
 
   constructor(
     /** Sends one message to the client. */
     private readonly send: (msg: HostMessage) => void,
     private readonly options: HostServerOptions = {},
-  ) {}
+  ) {
+    this.receivedGrammars = new ReceivedGrammars(options.grammarTextBytes ?? DEFAULT_GRAMMAR_TEXT_BYTES);
+  }
 
   /** Handles one parsed client message. */
   handle(msg: ClientMessage): void {
@@ -104,6 +114,10 @@ export class HostServer {
       },
       (err: unknown) => {
         this.inFlight.delete(msg.id);
+        if (err instanceof UnknownGrammarKey) {
+          this.send({ type: "error", id: msg.id, error: { message: err.message, code: GRAMMAR_UNKNOWN } });
+          return;
+        }
         const e =
           err instanceof EngineError
             ? err
@@ -128,7 +142,9 @@ export class HostServer {
         return createServerEngine(config, { splitCharacterTokens: serverSplitCharacterTokens }).probe();
       }
       case "generate": {
-        const p = params as OpParams["generate"];
+        // Before the first await: requests are taken in the order they came, so a text sent with its key is held
+        // before a later request names it by the key alone.
+        const p = this.withGrammarText(params as OpParams["generate"]);
         const result = await this.requireModel().generate(p, ctx.signal, (text) => ctx.emit({ kind: "text", text }));
         // The built-in engine constrains by our GBNF whenever one is given; server engines say what they did.
         return { constraint: p.grammar !== undefined ? "gbnf" : "none", ...result } satisfies OpResults["generate"];
@@ -155,6 +171,19 @@ export class HostServer {
         return extra(params);
       }
     }
+  }
+
+  /** The request with its grammar's text: kept under its key when sent, looked up when only the key came. */
+  private withGrammarText(params: OpParams["generate"]): OpParams["generate"] {
+    const { grammarKey, ...rest } = params;
+    if (typeof grammarKey !== "string") return params;
+    if (typeof rest.grammar === "string") {
+      this.receivedGrammars.put(grammarKey, rest.grammar);
+      return rest;
+    }
+    const grammar = this.receivedGrammars.get(grammarKey);
+    if (grammar === undefined) throw new UnknownGrammarKey(`The engine does not hold the grammar "${grammarKey}"; send its text.`);
+    return { ...rest, grammar };
   }
 
   private requireModel(): ActiveEngine {

@@ -59,8 +59,11 @@ function flushAndExit(): void {
 }
 
 const gpuSetting = process.env.VAULT_AGENT_GPU;
+/** Tests set a small bound to see a grammar evicted and sent again. */
+const grammarTextBytes = Number(process.env.VAULT_AGENT_GRAMMAR_TEXT_BYTES) || undefined;
 const server = new HostServer(writeMessage, {
   gpu: gpuSetting === "false" || gpuSetting === "cpu" ? false : "auto",
+  grammarTextBytes,
   extraOps: ops,
   beforeShutdown: flushIndexes,
   // The indexes were saved before the reply went out: let the reply flush, then exit.

@@ -9,9 +9,10 @@ import {
   type GenerateRequest,
   type ModelInfo,
 } from "../../core/ports/engine";
-import { abortedReply, type ClientMessage, type EngineEvent, type HostMessage, type ModelOptions, type OpResults } from "./host-protocol";
+import { abortedReply, GRAMMAR_UNKNOWN, type ClientMessage, type EngineEvent, type HostMessage, type ModelOptions, type OpResults } from "./host-protocol";
 import type { ServerEngineConfig, ServerProbe } from "../server/server-config";
 import { HostLog } from "./host-log";
+import { SentGrammars } from "./sent-grammars";
 import type { ChildProcessLike, HostLauncher } from "./launcher";
 
 /** What to run and how to log it. */
@@ -69,6 +70,9 @@ const GRAMMAR_REASON = /error parsing grammar: (.*)$/;
 /** Built-in ops that run on the loaded chat model; the client loads it first. Every other op (status, vector.*) needs no model. */
 const MODEL_OPS = new Set(["generate", "embed", "countTokens"]);
 
+/** The host answered a generate request with GRAMMAR_UNKNOWN: it does not hold the grammar the request named by key. */
+class UnknownGrammarKey extends Error {}
+
 export class EngineClient implements Engine {
   /** The host's stderr (and the client's own notes on starts and exits). */
   readonly log: HostLog;
@@ -81,6 +85,8 @@ export class EngineClient implements Engine {
   private stopping: Promise<void> | null = null;
   private loadListeners: Array<(progress: number, stage: string) => void> = [];
   private options: EngineClientOptions;
+  /** Grammar texts the running host holds by key; cleared when a host starts. */
+  private readonly sentGrammars = new SentGrammars();
 
   constructor(
     /** Starts a host process. */
@@ -166,17 +172,30 @@ export class EngineClient implements Engine {
 
   /** As `Engine.generate`, plus `tokensEvaluated`: prompt tokens evaluated this turn (the rest was a reused prefix). */
   async generate(request: GenerateRequest): Promise<GeneratedReply> {
-    const { signal, onText, ...params } = request;
+    const { signal, onText, grammar, ...params } = request;
     if (signal?.aborted) return abortedReply();
     await this.ensureLoaded();
     if (signal?.aborted) return abortedReply();
-    const result = (await this.send("generate", params, {
+    const opts: RequestOptions = {
       signal,
       onEvent: (e) => {
         if (e.kind === "text") onText?.(e.text);
       },
-    })) as GeneratedReply;
-    return result;
+    };
+    if (grammar === undefined) return (await this.send("generate", params, opts)) as GeneratedReply;
+    // A grammar the host holds goes by its key alone; one it lacks (evicted, or a host started since) is sent again.
+    const known = this.child ? this.sentGrammars.keyOf(grammar) : undefined;
+    if (known !== undefined) {
+      try {
+        return (await this.send("generate", { ...params, grammarKey: known }, opts)) as GeneratedReply;
+      } catch (err) {
+        if (!(err instanceof UnknownGrammarKey)) throw err;
+        this.sentGrammars.forget(grammar);
+      }
+      if (signal?.aborted) return abortedReply();
+    }
+    this.ensureHost();
+    return (await this.send("generate", { ...params, grammar, grammarKey: this.sentGrammars.add(grammar) }, opts)) as GeneratedReply;
   }
 
   async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<number[][]> {
@@ -270,6 +289,7 @@ export class EngineClient implements Engine {
       throw new EngineError(`The engine process could not start (${reason}); check that the plugin's engine files are installed.`, "host_crashed");
     }
     this.child = child;
+    this.sentGrammars.clear();
     this.crashed = false;
     this.stopping = null;
     this.log.note(`engine host started (pid ${child.pid ?? "?"})`);
@@ -310,6 +330,7 @@ export class EngineClient implements Engine {
     this.pending.delete(msg.id);
     p.cleanup();
     if (msg.type === "result") p.resolve(msg.result);
+    else if (msg.error.code === GRAMMAR_UNKNOWN) p.reject(new UnknownGrammarKey(msg.error.message));
     else if (msg.error.code === "bad_grammar") setTimeout(() => p.reject(this.withGrammarReason(msg.error.message, p.logMark)), GRAMMAR_REASON_WAIT_MS);
     else p.reject(new EngineError(msg.error.message, msg.error.code));
   }
@@ -328,6 +349,7 @@ export class EngineClient implements Engine {
     if (this.child !== child) return;
     const expected = this.stopping !== null;
     this.child = null;
+    this.sentGrammars.clear();
     this.loading = null;
     this.loaded = false;
     this.crashed = !expected;

@@ -42,8 +42,14 @@ export interface WireResult {
 export interface WireError {
   type: "error";
   id: number;
-  error: { message: string; code: EngineError["code"] };
+  error: { message: string; code: EngineError["code"] | typeof GRAMMAR_UNKNOWN };
 }
+
+/**
+ * The error code of a generate request that named its grammar by a key the host does not hold (evicted, or the host
+ * started since the text was sent): the client sends the request again with the text. Never shown to a user.
+ */
+export const GRAMMAR_UNKNOWN = "grammar_unknown";
 
 /** Sent once when the host is ready to take requests. */
 export interface WireReady {
@@ -98,6 +104,11 @@ export interface OpParams {
   /** With `path`: header facts of that file without loading. Without: the loaded model's facts. */
   info: { path?: string };
   generate: Omit<GenerateRequest, "signal" | "onText"> & {
+    /**
+     * The client's name for the grammar: sent beside `grammar` the first time, then alone (`grammar` absent) while the
+     * host holds the text (received-grammars.ts); a key the host lacks is answered with GRAMMAR_UNKNOWN.
+     */
+    grammarKey?: string;
     /** Under a grammar: evaluate forced text in batches and mask small choices cheaply (default true); false for llama.cpp's grammar alone. */
     jumpForward?: boolean;
   };
