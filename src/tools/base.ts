@@ -93,6 +93,7 @@ const query = defineTool({
   effect: "read",
   pathArgs: ["path", "folder"],
   existingPaths: ["path"],
+  pathKinds: { path: ["base"] },
   async handler(args, ctx) {
     const path = args.path === undefined ? null : basePath(args.path, ctx);
     const base: BaseSpec = path ? (await readBaseAt(ctx, path)).base : { formulas: {}, properties: {}, summaries: {}, views: [] };
@@ -131,6 +132,7 @@ const read = defineTool({
   effect: "read",
   pathArgs: ["path"],
   existingPaths: ["path"],
+  pathKinds: { path: ["base"] },
   async handler(args, ctx) {
     const path = basePath(args.path, ctx);
     const { base } = await readBaseAt(ctx, path);
@@ -220,6 +222,7 @@ const edit = defineNoteWriteTool({
   aliases: { ...PATH_ALIASES, base: "path", filter: "filters" },
   pathArgs: ["path"],
   existingPaths: ["path"],
+  pathKinds: { path: ["base"] },
   target: (args, ctx) => basePath(args.path, ctx),
   plan: (args, ctx, path, before) => {
     if (before === null) throw new ToolError(`There is no base at "${path}"; create it with base:create.`, "not_found");

@@ -117,7 +117,7 @@ function canvasWrite(spec: { name: string; description: string; routingHints: st
     aliases: { ...PATH_ALIASES, canvas: "path", operations: "ops", changes: "ops", cards: "ops" },
     effect: "write",
     pathArgs: ["path"],
-    ...(spec.creates ? { newPaths: ["path"] } : { existingPaths: ["path"] }),
+    ...(spec.creates ? { newPaths: ["path"] } : { existingPaths: ["path"], pathKinds: { path: ["canvas"] } }),
     async preview(args, ctx): Promise<ToolPreview> {
       const path = target(args, ctx);
       const before = await readOrNull(ctx, path);
@@ -151,6 +151,7 @@ const read = defineTool({
   effect: "read",
   pathArgs: ["path"],
   existingPaths: ["path"],
+  pathKinds: { path: ["canvas"] },
   async handler(args, ctx) {
     const path = canvasPath(args.path, ctx);
     const text = await readOrNull(ctx, path);

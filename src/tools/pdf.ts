@@ -87,6 +87,7 @@ const read = defineTool({
   effect: "read",
   pathArgs: ["path"],
   existingPaths: ["path"],
+  pathKinds: { path: ["pdf"] },
   async handler(args, ctx) {
     const path = pdfPath(guardPath(cleanPath(args.path), ctx));
     const doc = await openPdf(ctx, path);

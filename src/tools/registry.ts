@@ -84,6 +84,11 @@ export class ToolRegistry implements ToolCatalog {
     for (const p of [...(definition.existingPaths ?? []), ...(definition.newPaths ?? [])]) {
       if (!(definition.pathArgs ?? []).includes(p)) throw new ToolRegistryError(`Tool "${name}" marks "${p}" as an existing or new path, but it is not in pathArgs.`);
     }
+    for (const [p, exts] of Object.entries(definition.pathKinds ?? {})) {
+      if (!(definition.existingPaths ?? []).includes(p)) throw new ToolRegistryError(`Tool "${name}" gives file kinds to "${p}", which is not one of its existing paths.`);
+      if (exts.length === 0 || exts.some((e) => !/^[a-z0-9]{1,10}$/.test(e))) throw new ToolRegistryError(`Tool "${name}" gives "${p}" the kinds ${JSON.stringify(exts)}; list extensions in lower case without the dot, e.g. ["pdf"].`);
+      if (Object.values(definition.noteArgs ?? {}).length && p === "path") throw new ToolRegistryError(`Tool "${name}" gives file kinds to "path", which its note args depend on; only notes have headings, text and keys.`);
+    }
     for (const a of definition.tagArgs ?? []) {
       if (!keys.includes(a)) throw new ToolRegistryError(`Tool "${name}" grounds "${a}" in the vault's tags, but "${a}" is not one of its args.`);
     }
@@ -163,7 +168,8 @@ export class ToolRegistry implements ToolCatalog {
     return picked.map((t) => {
       const d = t.definition;
       if (!d.existingPaths?.length && !d.tagArgs?.length) return { name: d.name, schema: t.schema };
-      return { name: d.name, schema: t.schema, grounding: { existingPaths: d.existingPaths ?? [], ...d.noteArgs, ...(d.tagArgs?.length ? { tags: d.tagArgs } : {}) } };
+      const kinds = d.pathKinds && Object.keys(d.pathKinds).length ? { kinds: d.pathKinds } : {};
+      return { name: d.name, schema: t.schema, grounding: { existingPaths: d.existingPaths ?? [], ...d.noteArgs, ...(d.tagArgs?.length ? { tags: d.tagArgs } : {}), ...kinds } };
     });
   }
 

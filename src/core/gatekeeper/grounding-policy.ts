@@ -1,7 +1,8 @@
 /**
  * Grounding checks after generation, for every engine (a server that took no grammar, a reply replayed): a path that
- * must exist is one of the vault's paths (else the nearest ones are offered), a path that must be new is not taken,
- * and an edit's text comes from a note the agent has read, as the note is now.
+ * must exist is one of the vault's paths (else the nearest ones are offered) and of its arg's kind where it has one
+ * (else the nearest files of that kind), a path that must be new is not taken, and an edit's text comes from a note
+ * the agent has read, as the note is now.
  */
 import type { ToolDefinition } from "../protocol/tool";
 import type { VaultPathIndex } from "../grammar/vault-paths";
@@ -22,6 +23,13 @@ export function checkPathsExist(def: ToolDefinition, args: Record<string, unknow
   if (!paths.ready) return null;
   for (const key of def.existingPaths ?? []) {
     const value = args[key];
+    const kinds = def.pathKinds?.[key];
+    if (kinds?.length) {
+      if (typeof value !== "string" || value === "") continue;
+      const refusal = checkKind(def.name, value, kinds, paths);
+      if (refusal) return refusal;
+      continue;
+    }
     if (typeof value !== "string" || value === "" || resolveToolPath(paths, value) !== null) continue;
     const near = paths.nearest(value, 3);
     return near.length
@@ -35,6 +43,27 @@ export function checkPathsExist(def: ToolDefinition, args: Record<string, unknow
     if (taken !== null) return `"${taken}" already exists and ${def.name} never overwrites a note; choose another name (nothing was changed).`;
   }
   return null;
+}
+
+/**
+ * One sentence when a path that must name a file of some kinds (a PDF, a base, a canvas) does not name one: another
+ * kind of file, or a missing path, is refused with the nearest files of the right kind; null when the call may run.
+ * A name without an extension reaches the file of the kind (as the tools add `.pdf`, `.base`, `.canvas`).
+ */
+export function checkKind(tool: string, value: string, kinds: readonly string[], paths: VaultPathIndex): string | null {
+  const link = /^!?\[\[([^\]|#]+)(?:[#|][^\]]*)?\]\]$/.exec(value.trim());
+  const path = link ? link[1].trim() : value;
+  const view = paths.ofKind(kinds);
+  if (view.has(path)) return null;
+  const name = path.split("/").pop() ?? path;
+  if (!/\.[A-Za-z0-9]{1,10}$/.test(name) && kinds.some((k) => view.has(`${path}.${k}`))) return null;
+  const kind = kinds.map((k) => `.${k}`).join(" or ");
+  const other = paths.resolve(path);
+  const what = other !== null ? `"${other}" is not a ${kind} file` : `There is no ${kind} file at "${value}"`;
+  const near = view.nearest(path, 3);
+  return near.length
+    ? `${what}; the nearest ${kind} files are ${quoteList(near)}, so call ${tool} again with one of them.`
+    : `${what} and the vault has no ${kind} file, so ${tool} cannot be used here.`;
 }
 
 /**

@@ -3,8 +3,11 @@
  * by the ordinary schema compiler (which keeps `path` before its dependants: members follow the declared order), and
  * the placeholders then replaced by references to the vault's rules (vault-paths.ts, note-text.ts).
  *
- * - The generic variant: every existing-path arg is one of the vault's paths (the path rule); when the tool also has
- *   a heading or find arg, its `path` is one of the paths outside the conversation's context (the "other" rule).
+ * - The generic variant: every existing-path arg is one of the vault's paths (the path rule), or of its files of the
+ *   arg's kinds (a kind rule: `pdf:read`'s path is one of the vault's PDFs); when the tool also has a heading or find
+ *   arg, its `path` is one of the paths outside the conversation's context (the "other" rule). A note outside context
+ *   has no known headings or keys, so an optional `heading` or `key` is left out there: the call reads the whole note,
+ *   or all its properties, instead of guessing one.
  * - One variant per note in context: `path` is that note (with or without `.md`), `heading` one of its headings,
  *   `find` one of its texts, and a property `key` one of its properties' keys.
  * - Tag args name one of the vault's tags (the tag rule, vault-tags.ts), in every variant. The variants' path sets are disjoint, so every call names what exists.
@@ -34,7 +37,29 @@ export interface EnvelopeGrounding {
 }
 
 /** The placeholder texts; letters only, so each prints unchanged inside a GBNF literal. */
-export const PLACEHOLDER = { path: "QQgroundedpathQQ", other: "QQgroundedotherQQ", tag: "QQgroundedtagQQ", text: (i: number) => `QQgroundedtext${i}QQ` } as const;
+export const PLACEHOLDER = {
+  path: "QQgroundedpathQQ",
+  other: "QQgroundedotherQQ",
+  tag: "QQgroundedtagQQ",
+  text: (i: number) => `QQgroundedtext${i}QQ`,
+  /** The vault's files of these extensions (lower-case letters and digits, joined by `K`). */
+  kind: (extensions: readonly string[]) => `QQgroundedkind${extensions.join("K")}QQ`,
+} as const;
+
+/** A kind placeholder; its first group is the extensions joined by `K`. */
+export const KIND_PLACEHOLDER = /QQgroundedkind([a-z0-9K]+)QQ/g;
+
+/** The extensions a kind placeholder stands for, or null when the text is not one. */
+export function placeholderKinds(text: unknown): string[] | null {
+  const m = typeof text === "string" ? /^QQgroundedkind([a-z0-9K]+)QQ$/.exec(text) : null;
+  return m ? m[1].split("K") : null;
+}
+
+/** The placeholder of an existing-path arg outside the notes in context: its kinds, else the vault's paths. */
+function pathPlaceholder(g: ToolGrounding, key: string): string {
+  const kinds = g.kinds?.[key];
+  return kinds?.length ? PLACEHOLDER.kind(kinds) : PLACEHOLDER.path;
+}
 
 /** Longest heading the tools' heading arg allows. */
 const MAX_HEADING_CHARS = 200;
@@ -52,7 +77,9 @@ export function groundedVariants(schema: JsonSchema, g: ToolGrounding, grounding
   const variants: JsonSchema[] = [];
   if (!withNotes || grounding.other) {
     const p = { ...props };
-    for (const key of g.existingPaths) if (key in p) p[key] = { ...p[key], const: withNotes && key === "path" ? PLACEHOLDER.other : PLACEHOLDER.path };
+    for (const key of g.existingPaths) if (key in p) p[key] = { ...p[key], const: withNotes && key === "path" ? PLACEHOLDER.other : pathPlaceholder(g, key) };
+    const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+    for (const key of [g.heading, g.key]) if (key && key in p && !required.includes(key)) delete p[key];
     variants.push(withTags({ ...schema, properties: p }, tagKeys));
   }
   if (!withNotes) return variants;
@@ -61,7 +88,7 @@ export function groundedVariants(schema: JsonSchema, g: ToolGrounding, grounding
     const required = Array.isArray(schema.required) ? [...(schema.required as string[])] : [];
     const stem = note.path.endsWith(".md") ? note.path.slice(0, -3) : null;
     p.path = { ...p.path, enum: stem && !/\.[A-Za-z0-9]{1,5}$/.test(stem.split("/").pop() ?? "") ? [note.path, stem] : [note.path] };
-    for (const key of g.existingPaths) if (key !== "path" && key in p) p[key] = { ...p[key], const: PLACEHOLDER.path };
+    for (const key of g.existingPaths) if (key !== "path" && key in p) p[key] = { ...p[key], const: pathPlaceholder(g, key) };
     if (g.heading && g.heading in p) {
       const heads = [...new Set(note.headings.filter((h) => h.trim() !== "" && [...h].length <= MAX_HEADING_CHARS))];
       if (heads.length) p[g.heading] = { ...p[g.heading], enum: heads };
@@ -87,14 +114,30 @@ function withTags(schema: Exclude<JsonSchema, boolean>, keys: string[]): JsonSch
   return schema;
 }
 
-/** Replaces the placeholders in printed GBNF by references to the rules that admit the real values. */
-export function substitutePlaceholders(gbnf: string, rules: { path?: string; other?: string; tag?: string; texts: (string | undefined)[] }): string {
+/** Printed rules admitting the vault's files of some extensions (VaultPathIndex.ofKind(...).rules()), or null: none. */
+export type KindRules = (extensions: string[]) => { root: string; text: string } | null;
+
+/**
+ * Replaces the placeholders in printed GBNF by references to the rules that admit the real values. A kind placeholder
+ * becomes its kind's rule (printed once at the end); where the vault has no file of that kind, or no `kind` is given,
+ * the arg admits any of the vault's paths and the gatekeeper refuses the wrong kind with one sentence (the tool stays
+ * callable: the prompt offers it, and a grammar that silently took it away would turn the model's call into another).
+ */
+export function substitutePlaceholders(gbnf: string, rules: { path?: string; other?: string; tag?: string; texts: (string | undefined)[]; kind?: KindRules }): string {
   let out = gbnf;
+  const extra: string[] = [];
+  for (const joined of new Set([...gbnf.matchAll(KIND_PLACEHOLDER)].map((m) => m[1]))) {
+    const kind = rules.kind?.(joined.split("K")) ?? null;
+    const name = kind?.root ?? rules.path;
+    if (kind) extra.push(kind.text);
+    if (name) out = out.split(PLACEHOLDER.kind(joined.split("K"))).join(`" ${name} "`);
+  }
   if (rules.tag) out = out.split(PLACEHOLDER.tag).join(`" ${rules.tag} "`);
   if (rules.path) out = out.split(PLACEHOLDER.path).join(`" ${rules.path} "`);
   if (rules.other) out = out.split(PLACEHOLDER.other).join(`" ${rules.other} "`);
   rules.texts.forEach((name, i) => {
     if (name) out = out.split(PLACEHOLDER.text(i)).join(`" ${name} "`);
   });
+  if (extra.length) out = `${out.endsWith("\n") ? out : `${out}\n`}${extra.join("")}`;
   return out;
 }

@@ -9,13 +9,15 @@
  *   documented quota (ENUM_QUOTA); beyond that the arg is a free string and the gatekeeper refuses a missing path
  *   after generation, naming the nearest ones;
  * - the vault's tags (with and without `#`) the same way, as `$defs.vaultTags`;
+ * - a path arg of some kinds (`pdf:read`'s path) as a `$ref` to the vault's files of those kinds,
+ *   `$defs.vaultFiles_<exts>` (taken first: small, and what keeps a PDF tool off a note); none of the kind: free;
  * - an edit's `find` stays a free string: JSON Schema cannot say "a substring of this text" (a `pattern` of every
  *   substring would be the note's text rule again, which servers' regex engines do not take), so the turn loop
  *   refuses text that is not in the note after generation and offers the note's nearest lines.
  */
 import type { GroundingNote } from "../ports/agent";
 import { ENVELOPE_STATUSES } from "../protocol/envelope";
-import { groundedVariants, PLACEHOLDER, type EnvelopeGrounding } from "./grounded-args";
+import { groundedVariants, PLACEHOLDER, placeholderKinds, type EnvelopeGrounding } from "./grounded-args";
 import type { GrammarTool, JsonSchema } from "./types";
 import { MAX_GROUNDED_NOTES } from "./vault-grounding";
 import type { VaultPathIndex } from "./vault-paths";
@@ -23,6 +25,8 @@ import type { VaultTagSet } from "./vault-tags";
 
 /** The `$defs` names of the shared enums. */
 export const SCHEMA_DEFS = { paths: "vaultPaths", other: "otherPaths", tags: "vaultTags" } as const;
+/** The `$defs` name of the enum of the vault's files of some kinds (extensions joined by `_`). */
+export const kindDef = (extensions: readonly string[]) => `vaultFiles_${extensions.join("_")}`;
 
 /**
  * OpenAI's documented limits for structured outputs, the strictest of the servers we know (llama-server, vLLM and
@@ -72,7 +76,15 @@ export function groundedSchemaTools(tools: GrammarTool[], g: JsonSchemaGrounding
     // `text: false`: the find arg keeps its own (free string) schema in every variant.
     notes: notes.map((n) => ({ path: n.path, headings: n.headings, ...(n.keys?.length ? { keys: n.keys } : {}), text: false })),
   };
-  const build = (enums: Enums, used: Set<keyof typeof SCHEMA_DEFS>): GrammarTool[] =>
+  // The vault's files of each kind a tool's path names, by their extensions joined with `K` (as in the placeholder).
+  const kindCandidates = new Map<string, string[]>();
+  for (const t of tools) {
+    for (const exts of Object.values(t.grounding?.kinds ?? {})) {
+      const key = exts.join("K");
+      if (total > 0 && !kindCandidates.has(key)) kindCandidates.set(key, [...g.paths!.ofKind(exts).paths()].sort());
+    }
+  }
+  const build = (enums: Enums, used: Set<string>): GrammarTool[] =>
     tools.map((tool) => {
       if (!tool.grounding || typeof tool.schema !== "object") return tool;
       const variants = groundedVariants(tool.schema, tool.grounding, grounding).map((v) => resolvePlaceholders(v, enums, used));
@@ -81,11 +93,17 @@ export function groundedSchemaTools(tools: GrammarTool[], g: JsonSchemaGrounding
     });
   // First with every shared enum, to learn which the offered tools use and how many values the notes' own enums
   // hold; then with those that fit the quota, in order: paths outside context, all paths, tags.
-  const wanted = new Set<keyof typeof SCHEMA_DEFS>();
-  const first = build(candidates, wanted);
+  const wanted = new Set<string>();
+  const first = build({ ...candidates, kinds: kindCandidates }, wanted);
   const quota = g.quota ?? ENUM_QUOTA;
   let budget = quota.totalValues - ENVELOPE_STATUSES.length - first.reduce((n, t) => n + inlineEnumValues(t.schema), 0);
-  const enums: Enums = { paths: null, other: null, tags: null };
+  const enums: Enums = { paths: null, other: null, tags: null, kinds: new Map() };
+  for (const [k, values] of kindCandidates) {
+    if (!wanted.has(`kind:${k}`) || values.length === 0 || values.length > g.maxEnumValues || values.length > budget) continue;
+    if (values.length > quota.largeEnumValues && values.reduce((n, v) => n + v.length, 0) > quota.largeEnumChars) continue;
+    enums.kinds.set(k, values);
+    budget -= values.length;
+  }
   for (const k of ["other", "paths", "tags"] as const) {
     const values = candidates[k];
     if (!wanted.has(k) || values.length === 0 || values.length > g.maxEnumValues || values.length > budget) continue;
@@ -93,14 +111,18 @@ export function groundedSchemaTools(tools: GrammarTool[], g: JsonSchemaGrounding
     enums[k] = values;
     budget -= values.length;
   }
-  const used = new Set<keyof typeof SCHEMA_DEFS>();
+  const used = new Set<string>();
   const out = build(enums, used);
   const defs: Record<string, JsonSchema> = {};
-  for (const k of used) defs[SCHEMA_DEFS[k]] = { type: "string", enum: enums[k]! };
+  for (const k of used) {
+    if (k.startsWith("kind:")) defs[kindDef(k.slice(5).split("K"))] = { type: "string", enum: enums.kinds.get(k.slice(5))! };
+    else defs[SCHEMA_DEFS[k as keyof typeof SCHEMA_DEFS]] = { type: "string", enum: enums[k as keyof typeof SCHEMA_DEFS]! };
+  }
   return { tools: out, defs };
 }
 
-type Enums = Record<keyof typeof SCHEMA_DEFS, string[] | null>;
+/** The shared enums to refer to (null or missing: that arg stays free), the kinds' by their extensions joined with `K`. */
+type Enums = Record<keyof typeof SCHEMA_DEFS, string[] | null> & { kinds: Map<string, string[]> };
 
 /** Enum values written inside a schema (the notes' spellings, headings and keys; shared enums are `$ref`s). */
 function inlineEnumValues(schema: unknown): number {
@@ -136,10 +158,22 @@ function contextNotes(notes: GroundingNote[], paths: VaultPathIndex | undefined)
 }
 
 /** A variant with each placeholder `const` replaced by a `$ref` to its shared enum, or by the arg's own free schema. */
-function resolvePlaceholders(variant: JsonSchema, enums: Enums, used: Set<keyof typeof SCHEMA_DEFS>): JsonSchema {
+function resolvePlaceholders(variant: JsonSchema, enums: Enums, used: Set<string>): JsonSchema {
   if (typeof variant !== "object") return variant;
   const props = { ...((variant.properties ?? {}) as Record<string, Record<string, unknown>>) };
   for (const [key, prop] of Object.entries(props)) {
+    const kinds = placeholderKinds(prop.const);
+    if (kinds) {
+      const values = enums.kinds.get(kinds.join("K"));
+      if (values?.length) {
+        used.add(`kind:${kinds.join("K")}`);
+        props[key] = { $ref: `#/$defs/${kindDef(kinds)}` };
+      } else {
+        const { const: _placeholder, ...free } = prop;
+        props[key] = free;
+      }
+      continue;
+    }
     const which = prop.const === PLACEHOLDER.path ? "paths" : prop.const === PLACEHOLDER.other ? "other" : prop.const === PLACEHOLDER.tag ? "tags" : null;
     if (!which) continue;
     if (enums[which]) {

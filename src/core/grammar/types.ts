@@ -23,6 +23,8 @@ export interface ToolGrounding {
   key?: string;
   /** Args that name one of the vault's tags (with or without `#`). */
   tags?: string[];
+  /** Existing-path args that name only files of these extensions (lower case, no dot): `{ path: ["pdf"] }`. */
+  kinds?: Record<string, string[]>;
 }
 
 /** Compiler options; every default is stated. */

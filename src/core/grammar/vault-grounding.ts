@@ -72,7 +72,7 @@ export class VaultGrounding {
       skeleton = compileEnvelopeGrammar(tools, options, grounding);
       remember(this.skeletons, skeletonKey, skeleton);
     }
-    const parts = [substitutePlaceholders(skeleton.gbnf, { path: all?.root, other: notes.length ? other?.root : all?.root, tag: tagRules?.root, texts: textRules.map((r) => r?.root) })];
+    const parts = [substitutePlaceholders(skeleton.gbnf, { path: all?.root, other: notes.length ? other?.root : all?.root, tag: tagRules?.root, texts: textRules.map((r) => r?.root), kind: (exts) => this.paths.ofKind(exts).rules() })];
     if (all) parts.push(all.text);
     if (tagRules) parts.push(tagRules.text);
     // The excluded tree's own rules (suffix -x); its other folders are the shared ones already printed.

@@ -5,6 +5,10 @@
  * grammar stays deterministic character by character. A note `A/B.md` is admitted as `A/B.md` and as `A/B` (the
  * tools add `.md` when no extension is given); other files only by their full name. Text is JSON string content
  * (escaped as JSON.stringify escapes it), without the quotes.
+ *
+ * A tool whose path names a file of some kinds (a PDF, a base, a canvas) gets a filtered view: a tree of its own
+ * holding the same paths of those extensions only (`ofKind`), kept current by the same create/rename/delete events and
+ * printing its rules under its own names (`vpt-k<exts>-…`), cached per folder like the whole tree's.
  */
 import { EMPTY, lit, opt, ref, type GbnfExpr } from "./gbnf-ast";
 import { printExpr } from "./gbnf-printer";
@@ -51,9 +55,33 @@ export class VaultPathIndex {
   private longest: number | null = 0;
   /** Printed rules of the last few exclusion sets, by version and set. */
   private readonly recent = new Map<string, { text: string; own: string }>();
+  /** The filtered views made so far, by their extensions (sorted, comma-joined). */
+  private readonly kinds = new Map<string, VaultPathIndex>();
 
-  /** @param admits whether a path may be named at all (hidden, config and excluded folders are not). */
-  constructor(private readonly admits: (path: string) => boolean = () => true) {}
+  /**
+   * @param admits whether a path may be named at all (hidden, config and excluded folders are not).
+   * @param rulePrefix the start of this tree's rule names (default PATH_RULE_PREFIX; a filtered view has its own).
+   */
+  constructor(
+    private readonly admits: (path: string) => boolean = () => true,
+    private readonly rulePrefix: string = PATH_RULE_PREFIX,
+  ) {}
+
+  /**
+   * The view of this tree holding only files with one of these extensions (lower case, without the dot: `["pdf"]`),
+   * made on first use from the current paths and then kept current with every change to this tree.
+   */
+  ofKind(extensions: readonly string[]): VaultPathIndex {
+    const exts = [...new Set(extensions.map((e) => e.toLowerCase()))].sort();
+    const key = exts.join(",");
+    let view = this.kinds.get(key);
+    if (!view) {
+      view = new VaultPathIndex((p) => hasKind(p, exts), `${PATH_RULE_PREFIX}k${exts.join("")}-`);
+      if (this.ready) view.load(this.all);
+      this.kinds.set(key, view);
+    }
+    return view;
+  }
 
   /** Replaces every path (the first listing, or a relisting). */
   load(paths: Iterable<string>): void {
@@ -63,6 +91,7 @@ export class VaultPathIndex {
     for (const p of paths) this.insert(p);
     this.ready = true;
     this.version++;
+    for (const view of this.kinds.values()) view.load(this.all);
   }
 
   /** How many paths the tree holds. */
@@ -98,11 +127,14 @@ export class VaultPathIndex {
   }
 
   add(path: string): void {
-    if (this.insert(path)) this.version++;
+    if (!this.insert(path)) return;
+    this.version++;
+    for (const view of this.kinds.values()) view.add(path);
   }
 
   delete(path: string): void {
     if (!this.all.delete(path)) return;
+    for (const view of this.kinds.values()) view.delete(path);
     if (this.longest !== null && utf8Bytes(jsonContent(path)) >= this.longest) this.longest = null;
     const parts = path.split("/");
     const chain: FolderNode[] = [this.root];
@@ -160,7 +192,7 @@ export class VaultPathIndex {
     const ex = [...excluded].filter((p) => this.all.has(p)).sort();
     if (this.all.size - ex.length <= 0) return null;
     const key = `${this.version}\u001e${ex.join("\u001e")}`;
-    const rootName = ex.length ? `${PATH_RULE_PREFIX}0-x` : `${PATH_RULE_PREFIX}0`;
+    const rootName = ex.length ? `${this.rulePrefix}0-x` : `${this.rulePrefix}0`;
     const known = this.recent.get(key);
     if (known !== undefined) return { root: rootName, ...known };
     const out: string[] = [];
@@ -199,7 +231,7 @@ export class VaultPathIndex {
     const top: LiteralBranch[] = [];
     for (const [c, g] of groups) {
       const x = xs.has(c);
-      const name = `${PATH_RULE_PREFIX}${node.id}-${c.codePointAt(0)!.toString(36)}${x ? "-x" : ""}`;
+      const name = `${this.rulePrefix}${node.id}-${c.codePointAt(0)!.toString(36)}${x ? "-x" : ""}`;
       if (!x) {
         let text = node.groups.get(c);
         if (text === undefined) node.groups.set(c, (text = `${name} ::= ${printExpr(this.rest(node, g, [])!)}`));
@@ -211,7 +243,7 @@ export class VaultPathIndex {
       }
       top.push({ text: jsonContent(c), then: ref(name) });
     }
-    const head = `${PATH_RULE_PREFIX}${node.id}`;
+    const head = `${this.rulePrefix}${node.id}`;
     if (mine.length === 0) {
       node.text ??= `${head} ::= ${printExpr(literalChoice(top))}`;
       out.push(node.text);
@@ -233,7 +265,7 @@ export class VaultPathIndex {
       const inside = excluded.filter((p) => p.startsWith(child.prefix));
       // A folder whose every path is excluded would be a dead end.
       if (inside.length > 0 && this.countUnder(child) <= inside.length) continue;
-      branches.push({ text: jsonContent(name.slice(firstChar(name).length)) + "/", then: ref(`${PATH_RULE_PREFIX}${child.id}${inside.length ? "-x" : ""}`) });
+      branches.push({ text: jsonContent(name.slice(firstChar(name).length)) + "/", then: ref(`${this.rulePrefix}${child.id}${inside.length ? "-x" : ""}`) });
     }
     return branches.length ? literalChoice(branches) : null;
   }
@@ -270,6 +302,12 @@ export class VaultPathIndex {
   private node(prefix: string): FolderNode {
     return { id: prefix === "" ? 0 : this.nextId++, prefix, files: new Set(), folders: new Map(), groups: new Map() };
   }
+}
+
+/** Whether a path's file name ends in one of these extensions (lower case, without the dot), in any case. */
+export function hasKind(path: string, extensions: readonly string[]): boolean {
+  const m = /\.([A-Za-z0-9]+)$/.exec(path.split("/").pop() ?? path);
+  return !!m && extensions.includes(m[1].toLowerCase());
 }
 
 /** The first character (code point) of a name. */

@@ -44,6 +44,12 @@ export interface ToolDefinition<Args extends z.ZodObject = z.ZodObject> {
    * a missing one with the nearest paths). Path args not listed may name a new file.
    */
   existingPaths?: string[];
+  /**
+   * Existing-path args that name only files of some kinds, by extension (lower case, no dot): `{ path: ["pdf"] }`.
+   * The grammar admits only the vault's files of those kinds; the gatekeeper refuses another kind with the nearest
+   * files of the right one.
+   */
+  pathKinds?: Record<string, string[]>;
   /** Path args that must not name an existing file (the gatekeeper refuses, nothing is overwritten). */
   newPaths?: string[];
   /** Args that depend on the note the `path` arg names: a heading of it, text of it (an edit's `find`), or one of its properties' keys. */

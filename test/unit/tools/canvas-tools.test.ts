@@ -148,7 +148,7 @@ describe("canvas tools through the gatekeeper", () => {
       }
       return "";
     };
-    expect(refused("canvas:edit", { path: "Maps/Alpah.canvas", ops: [{ op: "remove", id: "x" }] })).toMatch(/nearest existing paths are "Maps\/Alpha\.canvas"/);
+    expect(refused("canvas:edit", { path: "Maps/Alpah.canvas", ops: [{ op: "remove", id: "x" }] })).toMatch(/nearest \.canvas files are "Maps\/Alpha\.canvas"/);
     expect(refused("canvas:create", { path: "Maps/Alpha.canvas", ops: [{ op: "add_text", text: "b" }] })).toMatch(/already exists/);
     expect(refused("canvas:edit", { path: "Maps/Alpha.canvas", ops: [{ op: "explode" }] })).toMatch(/invalid arguments/);
   });
