@@ -10,7 +10,7 @@ import { literalChoice } from "./literal-choice";
 import { RuleSet } from "./rule-set";
 import { BudgetExceeded, SchemaCompiler } from "./schema-compiler";
 import { finish } from "./schema-grammar";
-import { groundedVariants, type EnvelopeGrounding } from "./grounded-args";
+import { callable, groundedVariants, type EnvelopeGrounding } from "./grounded-args";
 import { GrammarRefusal, resolveGrammarOptions, type CompiledGrammar, type GrammarCap, type GrammarRelaxation, type GrammarOptions, type GrammarTool } from "./types";
 
 export const ENVELOPE_STATUS_VALUES = ["Task", "Reflect", "Idle", "Process"] as const;
@@ -38,9 +38,11 @@ export function compileEnvelopeGrammar(tools: GrammarTool[], options?: GrammarOp
   const message = alt(jsonString(rules, 0, opts.maxMessageChars), lit("null"));
   const status = literalChoice(ENVELOPE_STATUS_VALUES.map((s) => ({ text: `"${s}"`, then: EMPTY })));
 
+  // A tool whose required path names a kind of file the vault has none of cannot be called (grounded-args.ts).
+  const offered = grounding && opts.mode === "dynamic" ? tools.filter((t) => !t.grounding || callable(t.schema, t.grounding, grounding)) : tools;
   let calls: GbnfExpr = lit("[]");
-  if (tools.length > 0 && opts.maxToolCalls > 0) {
-    const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (offered.length > 0 && opts.maxToolCalls > 0) {
+    const sorted = [...offered].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const branches = sorted.map((tool) => ({ text: JSON.stringify(tool.name) + ',"args":', then: argsRule(tool, rules, opts, relaxations, caps, grounding) }));
     const call = rules.add("tool-call", seq(lit('{"name":'), literalChoice(branches), lit("}")));
     calls = seq(lit("["), opt(seq(call, boundedRepeat(seq(lit(","), call), 0, opts.maxToolCalls - 1))), lit("]"));
@@ -53,7 +55,7 @@ export function compileEnvelopeGrammar(tools: GrammarTool[], options?: GrammarOp
     lit(',"message_to_user":'),
     message,
     lit(',"tool_calls":'),
-    tools.length > 0 && opts.maxToolCalls > 0 ? rules.add("tool-calls", calls) : calls,
+    offered.length > 0 && opts.maxToolCalls > 0 ? rules.add("tool-calls", calls) : calls,
     lit("}"),
   );
   return finish(rules, root, { relaxations, caps });

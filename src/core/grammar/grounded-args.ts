@@ -12,7 +12,8 @@
  *   `find` one of its texts, and a property `key` one of its properties' keys.
  * - Tag args name one of the vault's tags (the tag rule, vault-tags.ts), in every variant. The variants' path sets are disjoint, so every call names what exists.
  */
-import type { JsonSchema, ToolGrounding } from "./types";
+import type { GrammarTool, JsonSchema, ToolGrounding } from "./types";
+import type { VaultPathIndex } from "./vault-paths";
 
 /** A note in the conversation's context as the grammar needs it. */
 export interface GroundedNote {
@@ -33,6 +34,11 @@ export interface EnvelopeGrounding {
   other: boolean;
   /** Whether the vault has tags (else tag args stay free text). */
   tags?: boolean;
+  /**
+   * Kinds of file the vault has none of (extensions joined by `K`, as in the placeholder): a tool whose required path
+   * names such a file cannot be called (it is left out of the envelope), an optional one is left out of its args.
+   */
+  absentKinds?: string[];
   notes: GroundedNote[];
 }
 
@@ -66,6 +72,24 @@ const MAX_HEADING_CHARS = 200;
 /** Longest property key the tools' key arg allows. */
 const MAX_KEY_CHARS = 100;
 
+/** The kinds the offered tools' paths name that the vault has no file of (for EnvelopeGrounding.absentKinds). */
+export function absentKinds(tools: GrammarTool[], paths: VaultPathIndex): string[] {
+  if (!paths.ready) return [];
+  const kinds = new Set(tools.flatMap((t) => Object.values(t.grounding?.kinds ?? {}).map((k) => k.join("K"))));
+  return [...kinds].filter((k) => paths.ofKind(k.split("K")).size === 0).sort();
+}
+
+/**
+ * Whether a call of the tool can name what it needs: not when a required path arg names a kind of file the vault has
+ * none of (a vault without PDFs offers no pdf:read; such a call could only fail). Such a tool is left out of the
+ * envelope, and comes back with the first file of its kind.
+ */
+export function callable(schema: JsonSchema, g: ToolGrounding, grounding: EnvelopeGrounding): boolean {
+  if (!grounding.paths || !grounding.absentKinds?.length || typeof schema !== "object") return true;
+  const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+  return !Object.entries(g.kinds ?? {}).some(([key, kinds]) => required.includes(key) && grounding.absentKinds!.includes(kinds.join("K")));
+}
+
 /** The args schemas whose union is the tool's grounded args (empty when nothing is grounded). */
 export function groundedVariants(schema: JsonSchema, g: ToolGrounding, grounding: EnvelopeGrounding): JsonSchema[] {
   if (typeof schema !== "object") return [];
@@ -80,6 +104,8 @@ export function groundedVariants(schema: JsonSchema, g: ToolGrounding, grounding
     for (const key of g.existingPaths) if (key in p) p[key] = { ...p[key], const: withNotes && key === "path" ? PLACEHOLDER.other : pathPlaceholder(g, key) };
     const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
     for (const key of [g.heading, g.key]) if (key && key in p && !required.includes(key)) delete p[key];
+    // An optional path of a kind the vault lacks (base:query's base): the call goes without it.
+    for (const [key, kinds] of Object.entries(g.kinds ?? {})) if (key in p && !required.includes(key) && grounding.absentKinds?.includes(kinds.join("K"))) delete p[key];
     variants.push(withTags({ ...schema, properties: p }, tagKeys));
   }
   if (!withNotes) return variants;
@@ -119,9 +145,9 @@ export type KindRules = (extensions: string[]) => { root: string; text: string }
 
 /**
  * Replaces the placeholders in printed GBNF by references to the rules that admit the real values. A kind placeholder
- * becomes its kind's rule (printed once at the end); where the vault has no file of that kind, or no `kind` is given,
- * the arg admits any of the vault's paths and the gatekeeper refuses the wrong kind with one sentence (the tool stays
- * callable: the prompt offers it, and a grammar that silently took it away would turn the model's call into another).
+ * becomes its kind's rule (printed once at the end). A kind the vault lacks leaves no placeholder (its tools are not
+ * offered, its optional args left out: `callable`); should one remain (no `kind` given), the arg admits any of the
+ * vault's paths and the gatekeeper refuses the wrong kind with one sentence.
  */
 export function substitutePlaceholders(gbnf: string, rules: { path?: string; other?: string; tag?: string; texts: (string | undefined)[]; kind?: KindRules }): string {
   let out = gbnf;

@@ -17,7 +17,7 @@
  */
 import type { GroundingNote } from "../ports/agent";
 import { ENVELOPE_STATUSES } from "../protocol/envelope";
-import { groundedVariants, PLACEHOLDER, placeholderKinds, type EnvelopeGrounding } from "./grounded-args";
+import { absentKinds, callable, groundedVariants, PLACEHOLDER, placeholderKinds, type EnvelopeGrounding } from "./grounded-args";
 import type { GrammarTool, JsonSchema } from "./types";
 import { MAX_GROUNDED_NOTES } from "./vault-grounding";
 import type { VaultPathIndex } from "./vault-paths";
@@ -73,6 +73,7 @@ export function groundedSchemaTools(tools: GrammarTool[], g: JsonSchemaGrounding
     paths: total > 0,
     other: total > inContext.size,
     ...(g.tags?.size ? { tags: true } : {}),
+    ...(g.paths && absentKinds(tools, g.paths).length ? { absentKinds: absentKinds(tools, g.paths) } : {}),
     // `text: false`: the find arg keeps its own (free string) schema in every variant.
     notes: notes.map((n) => ({ path: n.path, headings: n.headings, ...(n.keys?.length ? { keys: n.keys } : {}), text: false })),
   };
@@ -84,8 +85,10 @@ export function groundedSchemaTools(tools: GrammarTool[], g: JsonSchemaGrounding
       if (total > 0 && !kindCandidates.has(key)) kindCandidates.set(key, [...g.paths!.ofKind(exts).paths()].sort());
     }
   }
+  // A tool whose required path names a kind of file the vault has none of is left out (grounded-args.ts, callable).
+  const offered = tools.filter((t) => !t.grounding || typeof t.schema !== "object" || callable(t.schema, t.grounding, grounding));
   const build = (enums: Enums, used: Set<string>): GrammarTool[] =>
-    tools.map((tool) => {
+    offered.map((tool) => {
       if (!tool.grounding || typeof tool.schema !== "object") return tool;
       const variants = groundedVariants(tool.schema, tool.grounding, grounding).map((v) => resolvePlaceholders(v, enums, used));
       if (variants.length === 0) return tool;

@@ -7,7 +7,7 @@
  */
 import type { GroundingContext } from "../ports/agent";
 import { compileEnvelopeGrammar } from "./envelope";
-import { substitutePlaceholders, type EnvelopeGrounding } from "./grounded-args";
+import { absentKinds, substitutePlaceholders, type EnvelopeGrounding } from "./grounded-args";
 import { noteTextRules } from "./note-text";
 import { resolveGrammarOptions, type CompiledGrammar, type GrammarOptions, type GrammarTool } from "./types";
 import { VaultPathIndex, jsonContent, utf8Bytes } from "./vault-paths";
@@ -61,6 +61,7 @@ export class VaultGrounding {
       paths: all !== null,
       other: other !== null,
       ...(tagRules ? { tags: true } : {}),
+      ...(absentKinds(tools, this.paths).length ? { absentKinds: absentKinds(tools, this.paths) } : {}),
       notes: notes.map((n, i) => ({ path: n.path, headings: n.headings, ...(n.keys?.length ? { keys: n.keys } : {}), text: textRules[i] !== null })),
     };
     const skeletonKey = `${key}\u001f${JSON.stringify(grounding)}\u001f${textRules.map((r) => r?.root ?? "").join(",")}`;

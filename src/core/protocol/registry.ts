@@ -14,7 +14,7 @@ export interface GrammarTool {
   name: string;
   schema: JsonSchema;
   /** Args grounded in the vault (existing paths, a heading or text of the note named); absent = none. */
-  grounding?: { existingPaths: string[]; heading?: string; find?: string };
+  grounding?: { existingPaths: string[]; heading?: string; find?: string; kinds?: Record<string, string[]> };
 }
 
 /** One schema error as the validator reports it (ajv's ErrorObject, the fields the core reads). */

@@ -5,7 +5,6 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { SubsetCache } from "../../../src/core/grammar";
-import type { GrammarTool } from "../../../src/core/grammar/types";
 import { VaultPathIndex } from "../../../src/core/grammar/vault-paths";
 import type { Engine } from "../../../src/core/ports/engine";
 import { createNodeEngine } from "../../../src/engine/client/node-launcher";
@@ -22,7 +21,7 @@ const PATHS = ["Changelog.md", "Inbox.md", "Projects/Alpha.md", "Projects/Beta p
 
 function grammar(kinds: boolean) {
   const registry = new ToolRegistry(createToolCatalog());
-  const tools: GrammarTool[] = registry.grammarTools().map((t) => {
+  const tools = registry.grammarTools().map((t) => {
     if (kinds || !t.grounding?.kinds) return t;
     const { kinds: _kinds, ...grounding } = t.grounding;
     return { ...t, grounding };

@@ -9,6 +9,7 @@ import { GbnfRecognizer, SubsetCache } from "../../../src/core/grammar";
 import { VaultPathIndex } from "../../../src/core/grammar/vault-paths";
 import { checkPathsExist } from "../../../src/core/gatekeeper/grounding-policy";
 import { ToolRegistry } from "../../../src/tools/registry";
+import { missCause } from "../../../src/node/eval/tasks/ground-misses";
 import { createToolCatalog } from "../../../src/tools";
 
 const PATHS = ["Changelog.md", "Projects/Alpha.md", "Docs/Manual.pdf", "Docs/Scan.PDF", "Bases/Books.base", "Maps/Alpha.canvas", "Files/photo.png"];
@@ -106,18 +107,32 @@ describe("path args of a kind", () => {
     expect(ok("vault:read", { path: "Changelog" })).toBe(true);
   });
 
-  it("keeps a tool of a kind the vault lacks callable on the vault's paths, and the gatekeeper refuses it in one sentence", () => {
+  it("offers no tool whose required path names a kind the vault lacks, until a file of that kind is created", () => {
     const { cache, index, registry } = setup(["Changelog.md", "Projects/Alpha.md"]);
-    const r = new GbnfRecognizer(cache.get(["pdf:read"], "dynamic").gbnf);
-    expect(r.accepts(JSON.stringify(envelope([{ name: "pdf:read", args: { path: "Changelog.md" } }])))).toBe(true);
-    expect(r.accepts(JSON.stringify(envelope([{ name: "pdf:read", args: { path: "Nowhere.pdf" } }])))).toBe(false);
+    const call = (name: string, args: object) => JSON.stringify(envelope([{ name, args }]));
+    const r = new GbnfRecognizer(cache.get(["pdf:read", "base:query", "vault:read"], "dynamic").gbnf);
+    expect(r.accepts(call("pdf:read", { path: "Changelog.md" }))).toBe(false);
+    expect(r.accepts(call("vault:read", { path: "Changelog.md" }))).toBe(true);
+    // base:query's base is optional: without one it queries the notes.
+    expect(r.accepts(call("base:query", {}))).toBe(true);
+    expect(r.accepts(call("base:query", { path: "Changelog.md" }))).toBe(false);
+    // Only pdf tools offered and none callable: the envelope can still answer without a call.
+    expect(new GbnfRecognizer(cache.get(["pdf:read"], "dynamic").gbnf).accepts(JSON.stringify(envelope([])))).toBe(true);
+    // The JSON Schema form leaves it out too.
+    const validate = new Ajv2020({ strict: false }).compile(cache.jsonSchema(["pdf:read", "vault:read"], "dynamic"));
+    expect(validate(envelope([{ name: "pdf:read", args: { path: "Changelog.md" } }]))).toBe(false);
+    expect(validate(envelope([{ name: "vault:read", args: { path: "Changelog.md" } }]))).toBe(true);
+    // An engine without either (a reply replayed) meets the gatekeeper's sentence.
     const pdfRead = registry.definitions().find((d) => d.name === "pdf:read")!;
     expect(checkPathsExist(pdfRead, { path: "Changelog.md" }, index)).toBe('"Changelog.md" is not a .pdf file and the vault has no .pdf file, so pdf:read cannot be used here.');
-    // A PDF created during the conversation: the very next grammar names it, and only it.
+    // A PDF created during the conversation: the very next grammar offers pdf:read, on it alone.
     index.apply({ kind: "create", path: "Docs/Manual.pdf" });
     const after = new GbnfRecognizer(cache.get(["pdf:read"], "dynamic").gbnf);
-    expect(after.accepts(JSON.stringify(envelope([{ name: "pdf:read", args: { path: "Docs/Manual.pdf" } }])))).toBe(true);
-    expect(after.accepts(JSON.stringify(envelope([{ name: "pdf:read", args: { path: "Changelog.md" } }])))).toBe(false);
+    expect(after.accepts(call("pdf:read", { path: "Docs/Manual.pdf" }))).toBe(true);
+    expect(after.accepts(call("pdf:read", { path: "Changelog.md" }))).toBe(false);
+    // And goes again with its last PDF.
+    index.apply({ kind: "delete", path: "Docs/Manual.pdf" });
+    expect(new GbnfRecognizer(cache.get(["pdf:read"], "dynamic").gbnf).accepts(call("pdf:read", { path: "Changelog.md" }))).toBe(false);
   });
 
   it("refuses a file of the wrong kind after generation, naming the nearest files of the right kind", () => {
@@ -133,6 +148,9 @@ describe("path args of a kind", () => {
     for (const path of ["Docs/Manual.pdf", "[[Docs/Manual.pdf]]", "Docs/Manual", "Docs/Scan.PDF"]) expect(checkPathsExist(def("pdf:read"), { path }, index), path).toBeNull();
     expect(checkPathsExist(def("base:read"), { path: "Bases/Films" }, index)).toBeNull();
     expect(checkPathsExist(def("base:query"), {}, index)).toBeNull();
+    // The task suite counts each of these sentences as a path that missed the vault.
+    for (const [name, path] of [["base:read", "Changelog.md"], ["base:edit", "Bases/Book.base"], ["pdf:read", "Nope.pdf"]]) expect(missCause(checkPathsExist(def(name), { path }, index)!)).toBe("path");
+    expect(missCause(checkPathsExist(def("pdf:read"), { path: "Changelog.md" }, setup(["Changelog.md"]).index)!)).toBe("path");
   });
 
   it("gives OpenAI-compatible servers an enum of the kind's files for those tools", () => {
