@@ -151,6 +151,8 @@ describe("path args of a kind", () => {
     // The task suite counts each of these sentences as a path that missed the vault.
     for (const [name, path] of [["base:read", "Changelog.md"], ["base:edit", "Bases/Book.base"], ["pdf:read", "Nope.pdf"]]) expect(missCause(checkPathsExist(def(name), { path }, index)!)).toBe("path");
     expect(missCause(checkPathsExist(def("pdf:read"), { path: "Changelog.md" }, setup(["Changelog.md"]).index)!)).toBe("path");
+    // canvas:create names a new file (free text): its refusal of another extension is not a miss of the vault.
+    expect(missCause('"Notes/a.md" is not a canvas; canvas files end in .canvas.')).toBe("other");
   });
 
   it("gives OpenAI-compatible servers an enum of the kind's files for those tools", () => {

@@ -36,7 +36,7 @@ export function groundMisses(c: CauseCounts): number {
  * src/tools/vault.ts, src/core/gatekeeper/grounding-policy.ts).
  */
 export function missCause(sentence: string): MissCause {
-  if (/^There is no (note|file|canvas|base|PDF) at "|^No note at |" is not a \.(base|pdf|canvas) file|^There is no (\.\w+( or )?)+ file at "|" is not a (PDF|canvas);/.test(sentence)) return "path";
+  if (/^There is no (note|file|canvas|base|PDF) at "|^No note at |" is not a \.(base|pdf|canvas) file|^There is no (\.\w+( or )?)+ file at "|" is not a PDF;/.test(sentence)) return "path";
   if (/ has no heading "/.test(sentence)) return "heading";
   if (/^The text to find does not occur in |changed after you read it and the text to find is no longer in it/.test(sentence)) return "find";
   if (/ has no property "|has no properties/.test(sentence)) return "key";
