@@ -96,6 +96,9 @@ export interface ConstrainedGenerationResult {
   utf8Valid: boolean;
 }
 
+/** Distinct next characters up to which a position is checked for admitting only characters spelled in pieces (a vault tree's root may hold thousands). */
+const MAX_PIECE_CHECK_CHARS = 4096;
+
 /** Tokens a character may be split over before its bytes are treated as text anyway. */
 const MAX_PENDING_TOKENS = 4;
 
@@ -175,6 +178,8 @@ class ConstrainedRun {
   private pos: WalkPosition | null;
   /** Whether llama.cpp holds the loose twin of the grammar (the walker then holds the grounded rules). */
   private loose: boolean;
+  /** Whether the character being written is one the grammar admits only in byte pieces (chooseBias). */
+  private inPieces = false;
   /** Tokens of a character still incomplete (not yet text). */
   private pending: Token[] = [];
   /** Tokens just before the undecoded ones, so a piece decodes as a continuation. */
@@ -209,11 +214,25 @@ class ConstrainedRun {
     return opening.tokens;
   }
 
-  /** Inside an open character only the UTF-8 guard's continuations may follow; elsewhere a mask if one applies. */
+  /**
+   * Inside an open character only the UTF-8 guard's continuations may follow; elsewhere a mask if one applies. Where
+   * the grammar admits only characters that no whole token begins (a CJK name on a vocabulary that spells it in byte
+   * pieces), no mask or base bias may apply: a base bias that bans split-character tokens would ban every token the
+   * grammar admits, and llama.cpp's sampler, left with no candidate, picks a token the grammar refuses (its accept
+   * then throws "Unexpected empty grammar stack", or on the test model the sample never returns). There llama.cpp's
+   * grammar, which follows a character's bytes, holds the grounded grammar, and only the UTF-8 guard's bias (which
+   * admits a character's first byte) applies until the character is whole.
+   */
   chooseBias(): void {
     const { utf8, input, noBias } = this;
     const open = this.pending.length > 0 || (utf8 !== undefined && !utf8.atBoundary);
     const pos = this.pos;
+    if (!open) this.inPieces = pos !== null && guarded(() => this.onlyPiecesAdmitted(pos)) === true;
+    if (this.inPieces) {
+      if (this.loose) this.toGroundedGrammar();
+      this.bias = utf8?.bias() ?? noBias;
+      return;
+    }
     let exact: TokenBias | null = null;
     if (!open && pos && this.loose && input.walker.marked(pos)) {
       exact = guarded(() => input.masks!.exact(pos));
@@ -270,6 +289,12 @@ class ConstrainedRun {
       if (this.loose) this.toGroundedGrammar();
     }
     return { next: taken.next, complete: !!this.pos && walker.complete(this.pos) };
+  }
+
+  /** Whether the grammar admits here only characters that no token of the vocabulary begins as a whole character. */
+  private onlyPiecesAdmitted(pos: WalkPosition): boolean {
+    const next = this.input.walker.nextChars(pos, MAX_PIECE_CHECK_CHARS);
+    return next !== null && next.length > 0 && next.every((cp) => this.texts.startingWith(cp).length === 0);
   }
 
   /** Whether the grammar's sentence is complete and nothing more may follow. */
