@@ -3,9 +3,9 @@
  * whole index as nested objects (one object per term and field, one key per posting); parsing that and
  * turning it back into maps took 3.3 s for 10,000 notes. Here a shard of documents is written as flat
  * number arrays (per term: for each field a count, then local-document/frequency pairs), which parse
- * many times faster. Loading keeps each term's postings packed (PackedPostings) until a search or an
- * edit first touches that term, so a reload costs the parse and one map entry per term, not one per
- * posting (2 million for 10,000 notes). A subclass, because the maps are minisearch's protected state
+ * many times faster. Loading keeps each term's postings as references into the stored shards (LazyFieldData, then
+ * PackedPostings) until a search or an edit first touches that term, so a reload costs the parse and one small object
+ * per term, not a map per posting (2 million for 10,000 notes) nor per term and field. A subclass, because the maps are minisearch's protected state
  * (documented fields of its class, pinned version).
  */
 import MiniSearch, { type Options } from "minisearch";
@@ -162,6 +162,103 @@ Object.defineProperty(PackedPostings.prototype, "size", {
     return this.count();
   },
 });
+
+/**
+ * A term's field data (field id -> postings) imported into an empty index, kept as references to the stored shards
+ * until first read: a one-shot search of the help vault (206,000 terms) made a map and a PackedPostings per term and
+ * field, a large part of a load's CPU and garbage, for the handful of terms a query reads. Any read or change first makes the
+ * per-field postings exactly as an eager import would (fields in the order the shards first name them). Not a Map
+ * subclass, which would allocate a table per term: minisearch and the ranking use only Map's methods on it.
+ */
+class LazyFieldData implements Map<number, Map<number, number>> {
+  /** The first shard's reference: its postings, where the term's field counts start, and the shard's base and limit. */
+  private post: Post | null = null;
+  private start = 0;
+  private base = 0;
+  private limit = 0;
+  /** Later shards' references, as (post, start, base, limit) quadruples. */
+  private more: (Post | number)[] | null = null;
+  /** The per-field postings once made (no map at all until then: one less allocation per term of a load). */
+  private made: Map<number, Map<number, number>> | null = null;
+
+  constructor(private readonly fields: number) {}
+
+  /** Adds a shard's entry for the term: `fields` counts from `start`, each followed by its pairs. */
+  addShard(post: Post, start: number, base: number, limit: number): void {
+    if (this.post === null) {
+      this.post = post;
+      this.start = start;
+      this.base = base;
+      this.limit = limit;
+    } else (this.more ??= []).push(post, start, base, limit);
+  }
+
+  /** The per-field postings, made from the references on first use. */
+  private map(): Map<number, Map<number, number>> {
+    if (this.made) return this.made;
+    const made = new Map<number, Map<number, number>>();
+    this.made = made;
+    const more = this.more;
+    if (this.post !== null) this.addFrom(made, this.post, this.start, this.base, this.limit);
+    if (more) for (let i = 0; i < more.length; i += 4) this.addFrom(made, more[i] as Post, more[i + 1] as number, more[i + 2] as number, more[i + 3] as number);
+    this.post = null;
+    this.more = null;
+    return made;
+  }
+
+  private addFrom(made: Map<number, Map<number, number>>, post: Post, start: number, base: number, limit: number): void {
+    let p = start;
+    for (let f = 0; f < this.fields; f++) {
+      const n = post[p++];
+      if (n === 0) continue;
+      let postings = made.get(f) as PackedPostings | undefined;
+      if (!postings) {
+        postings = new PackedPostings();
+        made.set(f, postings);
+      }
+      postings.addPacked(post, p, n, base, limit);
+      p += 2 * n;
+    }
+  }
+
+  get size(): number {
+    return this.map().size;
+  }
+  get [Symbol.toStringTag](): string {
+    return "Map";
+  }
+  get(key: number): Map<number, number> | undefined {
+    return this.map().get(key);
+  }
+  set(key: number, value: Map<number, number>): this {
+    this.map().set(key, value);
+    return this;
+  }
+  has(key: number): boolean {
+    return this.map().has(key);
+  }
+  delete(key: number): boolean {
+    return this.map().delete(key);
+  }
+  clear(): void {
+    this.map().clear();
+  }
+  forEach(fn: (value: Map<number, number>, key: number, map: Map<number, Map<number, number>>) => void, thisArg?: unknown): void {
+    this.map().forEach((v, k) => fn.call(thisArg, v, k, this));
+  }
+  keys(): MapIterator<number> {
+    return this.map().keys();
+  }
+  values(): MapIterator<Map<number, number>> {
+    return this.map().values();
+  }
+  entries(): MapIterator<[number, Map<number, number>]> {
+    return this.map().entries();
+  }
+  [Symbol.iterator](): MapIterator<[number, Map<number, number>]> {
+    return this.map().entries();
+  }
+}
 
 /** minisearch's documents and field lengths as arrays by short id, and the maps they mirror. */
 interface DenseArrays {
@@ -331,9 +428,19 @@ export class TextEngine<T> extends MiniSearch<T> {
       if (!fieldData) {
         // Into an empty index the terms go to the radix tree at finishImport, all at once (see radixTree).
         this.bulk ??= this._documentCount === docs.length && this._index.size === 0;
-        fieldData = (this.bulk ? undefined : this._index.get(term)) ?? new Map<number, Map<number, number>>();
+        fieldData = (this.bulk ? new LazyFieldData(F) : this._index.get(term)) ?? new Map<number, Map<number, number>>();
         if (!this.bulk) this._index.set(term, fieldData);
         this.importing.set(term, fieldData);
+      }
+      if (this.bulk && fieldData instanceof LazyFieldData) {
+        // Only the counts are read here (and checked); the postings wait for the first read of the term.
+        fieldData.addShard(post, p, base, this._nextId);
+        for (let f = 0; f < F; f++) {
+          const n = post[p++];
+          if (!(n >= 0) || p + 2 * n > post.length) throw new Error("text index shard is truncated");
+          p += 2 * n;
+        }
+        continue;
       }
       for (let f = 0; f < F; f++) {
         const n = post[p++];

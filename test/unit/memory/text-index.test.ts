@@ -121,6 +121,30 @@ describe("TextIndex on disk", () => {
     expect(index.search("budget", 10, { pathPrefix: "Sma" })).toEqual([]);
   });
 
+  it("reads a reloaded term's postings only when needed, and saves the same shards whichever terms were read", async () => {
+    const a = new TextIndex();
+    fill(a, 300);
+    await a.save(store, KEY);
+    const other = new FolderIndexStore(await mkdtemp(join(tmpdir(), "text-index-")));
+    try {
+      // b: searched (some terms read) before an edit; c: edited straight after the load; both saved.
+      const b = new TextIndex();
+      const c = new TextIndex();
+      expect(await b.load(store, KEY)).toBe(true);
+      for (const q of QUERIES) expectSameHits(a, b, q);
+      for (const name of await readdir(dir)) await other.save(name, await readFile(join(dir, name), "utf8"));
+      expect(await c.load(other, KEY)).toBe(true);
+      for (const [index, at] of [[b, store], [c, other]] as const) {
+        index.set("Projects/Note 1.md", "# Edited\ngarden words", "e");
+        await index.save(at, KEY);
+      }
+      for (const name of await readdir(dir)) expect(await other.load(name), name).toBe(await store.load(name));
+      for (const q of QUERIES) expect(c.search(q, 10_000), q).toEqual(b.search(q, 10_000));
+    } finally {
+      await rm(other.folder, { recursive: true, force: true });
+    }
+  });
+
   it("rewrites only the shard of an edited note, plus the small head", async () => {
     const counting = new CountingStore(store);
     const index = new TextIndex();
