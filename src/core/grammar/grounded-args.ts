@@ -6,8 +6,9 @@
  * - The generic variant: every existing-path arg is one of the vault's paths (the path rule), or of its files of the
  *   arg's kinds (a kind rule: `pdf:read`'s path is one of the vault's PDFs); when the tool also has a heading or find
  *   arg, its `path` is one of the paths outside the conversation's context (the "other" rule). A note outside context
- *   has no known headings or keys, so an optional `heading` or `key` is left out there: the call reads the whole note,
- *   or all its properties, instead of guessing one.
+ *   has no known headings or keys, so `heading` and `key` stay free text there (the tool answers a miss with the
+ *   note's headings or keys): a section or one property of a note not yet read is the cheap call, and reference
+ *   plans make it.
  * - One variant per note in context: `path` is that note (with or without `.md`), `heading` one of its headings,
  *   `find` one of its texts, and a property `key` one of its properties' keys.
  * - Tag args name one of the vault's tags (the tag rule, vault-tags.ts), in every variant. The variants' path sets are disjoint, so every call names what exists.
@@ -103,7 +104,6 @@ export function groundedVariants(schema: JsonSchema, g: ToolGrounding, grounding
     const p = { ...props };
     for (const key of g.existingPaths) if (key in p) p[key] = { ...p[key], const: withNotes && key === "path" ? PLACEHOLDER.other : pathPlaceholder(g, key) };
     const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
-    for (const key of [g.heading, g.key]) if (key && key in p && !required.includes(key)) delete p[key];
     // An optional path of a kind the vault lacks (base:query's base): the call goes without it.
     for (const [key, kinds] of Object.entries(g.kinds ?? {})) if (key in p && !required.includes(key) && grounding.absentKinds?.includes(kinds.join("K"))) delete p[key];
     variants.push(withTags({ ...schema, properties: p }, tagKeys));

@@ -67,7 +67,9 @@ describe("agent turns with the scripted engine over examples/vault", () => {
     const log = new EventLog();
     await agent.runTurn("please frobnicate the quux gadget with the zorp module", { onEvent: log.listener });
     expect(log.of("routed")[0]).toMatchObject({ chatOnly: false, branch: "full" });
-    expect(grammarTools(engine.requests[0].grammar)).toEqual([...headless.registry.names()].sort());
+    // examples/vault holds no PDF, base or canvas: the tools that must name one are left out until one exists.
+    const uncallable = ["base:edit", "base:read", "canvas:edit", "canvas:read", "pdf:read"];
+    expect(grammarTools(engine.requests[0].grammar)).toEqual([...headless.registry.names()].filter((n) => !uncallable.includes(n)).sort());
   });
 
   it("a long tool result reaches the model cut to the result budget, saying how much was left out", async () => {

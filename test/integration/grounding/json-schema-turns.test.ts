@@ -39,7 +39,7 @@ describe("grounded JSON Schema in a conversation", () => {
     const seen: Record<string, boolean>[] = [];
     const { agent, dir } = await setup([
       (request) => {
-        seen.push({ before: admits(request, "vault:read", { path: "Inbox.md", heading: "Shopping" }), beforeWhole: admits(request, "vault:read", { path: "Inbox.md" }) });
+        seen.push({ before: admits(request, "vault:read", { path: "Inbox.md", heading: "Shopping" }) });
         return envelope([{ name: "vault:read", args: { path: "Inbox.md" } }]);
       },
       (request) => {
@@ -56,9 +56,9 @@ describe("grounded JSON Schema in a conversation", () => {
     ]);
     const before = readFileSync(join(dir, "Inbox.md"), "utf8");
     const turn = await agent.runTurn("fix the insurance line in my inbox");
-    // Before the read the note is not in context: its headings are unknown, so the whole note is read. After it, only its own headings.
+    // Before the read the note is not in context: its heading cannot be known. After it, only its own headings.
     // The edit's text is not constrained (no JSON Schema says "text of this note"): the schema admits the misspelt find.
-    expect(seen).toEqual([{ before: false, beforeWhole: true }, { edit: true, heading: true, otherHeading: false, missingNote: false }]);
+    expect(seen).toEqual([{ before: true }, { edit: true, heading: true, otherHeading: false, missingNote: false }]);
     expect(turn.toolResults[1]).toMatchObject({ ok: false });
     expect(turn.toolResults[1].content).toMatch(/^The text to find does not occur in "Inbox.md"; the nearest lines are "- \[ \] Renew car insurance before 1 December #errand" and /);
     expect(readFileSync(join(dir, "Inbox.md"), "utf8")).toBe(before);
