@@ -43,7 +43,7 @@ import type { CompiledGrammar } from "../../core/grammar/types";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import { defaultTestModelPath, TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../compose";
 
-export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--with-calls] [--model F | --server URL] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
+export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--with-calls] [--kinds plain,grounded,in_llama] [--model F | --server URL] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
 
 const TOOLS = ["vault:read", "vault:edit", "vault:search", "vault:list"];
 
@@ -75,28 +75,37 @@ interface Misses {
   missing_find: number;
 }
 
-function sampleMisses(gbnf: string, calls: number, seed: number, index: VaultPathIndex, note: { path: string; text: string; headings: string[] }): Misses {
+type Note = { path: string; text: string; headings: string[] };
+
+/** Counts one call: a missing path, or for the note in context a heading it lacks or text not in it. */
+function countCall(m: Misses, c: { name: string; args: Record<string, unknown> }, index: VaultPathIndex, note: Note): void {
+  m.calls++;
+  const path = typeof c.args.path === "string" ? index.resolve(c.args.path) : null;
+  if (path === null) {
+    m.missing_path++;
+    return;
+  }
+  if (path !== note.path) return;
+  if (typeof c.args.heading === "string") {
+    m.heading_calls++;
+    if (!note.headings.some((h) => h.toLowerCase() === (c.args.heading as string).toLowerCase())) m.missing_heading++;
+  }
+  if (typeof c.args.find === "string") {
+    m.find_calls++;
+    if (!note.text.includes(c.args.find)) m.missing_find++;
+  }
+}
+
+const noMisses = (): Misses => ({ calls: 0, missing_path: 0, heading_calls: 0, missing_heading: 0, find_calls: 0, missing_find: 0 });
+
+function sampleMisses(gbnf: string, calls: number, seed: number, index: VaultPathIndex, note: Note): Misses {
   const sampler = new GrammarSampler(gbnf, { random: seeded(seed) });
-  const m: Misses = { calls: 0, missing_path: 0, heading_calls: 0, missing_heading: 0, find_calls: 0, missing_find: 0 };
+  const m = noMisses();
   for (let guard = 0; m.calls < calls && guard < calls * 50; guard++) {
     const env = JSON.parse(sampler.sample()) as { tool_calls: { name: string; args: Record<string, unknown> }[] };
     for (const c of env.tool_calls) {
       if ((c.name !== "vault:read" && c.name !== "vault:edit") || m.calls >= calls) continue;
-      m.calls++;
-      const path = typeof c.args.path === "string" ? index.resolve(c.args.path) : null;
-      if (path === null) {
-        m.missing_path++;
-        continue;
-      }
-      if (path !== note.path) continue;
-      if (typeof c.args.heading === "string") {
-        m.heading_calls++;
-        if (!note.headings.some((h) => h.toLowerCase() === (c.args.heading as string).toLowerCase())) m.missing_heading++;
-      }
-      if (typeof c.args.find === "string") {
-        m.find_calls++;
-        if (!note.text.includes(c.args.find)) m.missing_find++;
-      }
+      countCall(m, c, index, note);
     }
   }
   return m;
@@ -126,7 +135,7 @@ function longNote(words: string[]): string {
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model", "server"], booleans: ["engine", "with-calls"] });
+  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model", "server", "kinds"], booleans: ["engine", "with-calls"] });
   const notes = Number(options.notes ?? 1000);
   const calls = Number(options.calls ?? 1000);
   const seed = Number(options.seed ?? 7);
@@ -165,7 +174,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       missing_heading_pct: pct(m.missing_heading, m.heading_calls),
       missing_find_pct: pct(m.missing_find, m.find_calls),
     });
-    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined, typeof options.server === "string" ? options.server : undefined, !!options["with-calls"]) : undefined;
+    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined, typeof options.server === "string" ? options.server : undefined, !!options["with-calls"], typeof options.kinds === "string" ? options.kinds.split(",") : undefined) : undefined;
     return {
       notes,
       paths: index.size,
@@ -205,7 +214,7 @@ function requireCall(g: CompiledGrammar): CompiledGrammar {
   return { ...g, gbnf };
 }
 
-async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext, replies: number, model = defaultTestModelPath(), server?: string, withCalls = false): Promise<Record<string, unknown>> {
+async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext & { notes: Note[] }, replies: number, model = defaultTestModelPath(), server?: string, withCalls = false, only?: string[]): Promise<Record<string, unknown>> {
   // A server goes through the engine host as the plugin reaches it (the host keeps the server from sampling part of a character).
   const engine = createNodeEngine(server ? { server: { kind: "llama-server", url: server } } : { model: { path: model, contextSize: 2048, threads: 1 } });
   try {
@@ -214,7 +223,7 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
     const grounded = new SubsetCache(tools, TEST_MODEL_GRAMMAR);
     grounded.setVaultPaths(index);
     // Replies alternate between the two grammars (same seed for each pair), so load on the machine weighs on both alike.
-    const tally = () => ({ tokens: 0, ms: 0, first: 0, calls: 0, missing: 0, stops: {} as Record<string, number> });
+    const tally = () => ({ tokens: 0, ms: 0, first: 0, misses: noMisses(), stops: {} as Record<string, number> });
     const totals = { plain: tally(), grounded: tally(), in_llama: tally() };
     const shape = withCalls ? requireCall : (g: CompiledGrammar) => g;
     const offered = withCalls ? ["vault:read", "vault:edit"] : TOOLS;
@@ -222,7 +231,8 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
     // The same language with the vault's rules under other names: the host sees an ordinary grammar and llama.cpp holds it whole.
     const inLlama = { ...groundedGrammar, gbnf: groundedGrammar.gbnf.replace(/\bv(pt|nt|tg)-/g, "vx$1-") };
     const grammars = { plain: shape(plain.get(offered, "dynamic", context)), grounded: groundedGrammar, in_llama: inLlama };
-    const kinds = server ? (["plain", "grounded"] as const) : (["plain", "grounded", "in_llama"] as const);
+    // `--kinds plain,grounded` leaves out the old scheme (llama.cpp holding the trie), for runs that count misses.
+    const kinds = (server ? (["plain", "grounded"] as const) : (["plain", "grounded", "in_llama"] as const)).filter((k) => !only || only.includes(k));
     for (let i = 0; i < replies; i++) {
       for (const kind of kinds) {
         const g = grammars[kind];
@@ -238,9 +248,7 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
         }
         try {
           for (const c of (JSON.parse(r.text) as { tool_calls: { name: string; args: Record<string, unknown> }[] }).tool_calls) {
-            if (c.name !== "vault:read" && c.name !== "vault:edit") continue;
-            sum.calls++;
-            if (typeof c.args.path !== "string" || index.resolve(c.args.path) === null) sum.missing++;
+            if (c.name === "vault:read" || c.name === "vault:edit") countCall(sum.misses, c, index, context.notes[0]);
           }
         } catch {
           // A reply cut at maxTokens: no calls counted.
@@ -249,11 +257,12 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
     }
     const figures = (kind: keyof typeof totals) => {
       const s = totals[kind];
-      return { first_reply_ms: Math.round(s.first), ms_per_token: s.tokens ? Math.round((1000 * s.ms) / s.tokens) / 1000 : null, tokens: s.tokens, calls: s.calls, missing_paths: s.missing, stop_reasons: s.stops, grammar_bytes: grammars[kind].gbnf.length };
+      const m = s.misses;
+      return { first_reply_ms: Math.round(s.first), ms_per_token: s.tokens ? Math.round((1000 * s.ms) / s.tokens) / 1000 : null, tokens: s.tokens, calls: m.calls, missing_paths: m.missing_path, heading_calls: m.heading_calls, missing_headings: m.missing_heading, find_calls: m.find_calls, missing_finds: m.missing_find, stop_reasons: s.stops, grammar_bytes: grammars[kind].gbnf.length };
     };
     const a = figures("plain");
     const b = figures("grounded");
-    const c = server ? undefined : figures("in_llama");
+    const c = kinds.includes("in_llama") ? figures("in_llama") : undefined;
     const ratio = (x: { ms_per_token: number | null }) => (a.ms_per_token && x.ms_per_token ? Math.round((100 * x.ms_per_token) / a.ms_per_token) / 100 : null);
     log(`per token: today ${a.ms_per_token} ms, grounded ${b.ms_per_token} ms${c ? `, grounded with llama.cpp holding the trie ${c.ms_per_token} ms` : ""}`);
     return { replies, with_calls: withCalls, plain: a, grounded: b, ratio: ratio(b), ...(c ? { in_llama: c, in_llama_ratio: ratio(c) } : {}) };
