@@ -17,7 +17,7 @@ import { readJsonEvents } from "./sse";
  */
 export function completionBody(
   request: Pick<GenerateRequest, "temperature" | "topP" | "seed">,
-  parts: { prompt: PromptParts; grammar?: string; nPredict: number; slot: number; logitBias?: [number, false][]; stop?: string[] },
+  parts: { prompt: PromptParts; grammar?: string; nPredict: number; slot: number; logitBias?: [number, false][]; stop?: string[]; delimiters?: MessageDelimiter[] },
 ): Record<string, unknown> {
   return {
     prompt: parts.prompt,
@@ -32,7 +32,18 @@ export function completionBody(
     repeat_penalty: 1,
     cache_prompt: true,
     id_slot: parts.slot,
+    ...(parts.delimiters?.length ? { message_delimiters: parts.delimiters } : {}),
   };
+}
+
+/**
+ * A `/completion` `message_delimiters` entry: llama-server splits the prompt's tokens where the delimiter's tokens
+ * occur and, on a model that needs checkpoints (recurrent or hybrid layers, sliding-window attention), ends a batch and
+ * takes a checkpoint where a `user` span starts (server-prompts.ts systemEndDelimiter says which we send).
+ */
+export interface MessageDelimiter {
+  role: "user";
+  delimiter: string;
 }
 
 /**

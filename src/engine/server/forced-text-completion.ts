@@ -14,7 +14,7 @@ import { GbnfWalker, type WalkPosition } from "../../core/grammar/gbnf-walker";
 import type { CharElem, Frame } from "../../core/grammar/recognizer";
 import { restGrammar } from "../../core/grammar/rest-grammar";
 import type { ServerTimings } from "./chat-stream";
-import { completionBody, completionEvents, type PromptParts } from "./completion-stream";
+import { completionBody, completionEvents, type MessageDelimiter, type PromptParts } from "./completion-stream";
 import type { ServerReply } from "./server-opening";
 import type { ServerHttp } from "./server-http";
 import { withText } from "./server-prompts";
@@ -58,10 +58,10 @@ export class ForcedTextCompletion {
   }
 
   /**
-   * `extra`: the fields every request of the plain path sends too (slot, split-character ban); `prompt`: the rendered
+   * `extra`: the fields every request of the plain path sends too (slot, split-character ban, the system-end delimiter); `prompt`: the rendered
    * prompt's text and the parts to send it as (server-prompts.ts HeldPrompts).
    */
-  async generate(request: GenerateRequest, extra: { id_slot: number; logit_bias?: [number, false][] }, prompt: { text: string; parts: PromptParts }): Promise<ForcedTextReply> {
+  async generate(request: GenerateRequest, extra: { id_slot: number; logit_bias?: [number, false][]; delimiters?: MessageDelimiter[] }, prompt: { text: string; parts: PromptParts }): Promise<ForcedTextReply> {
     const walker = this.walker(request.grammar!)!;
     const startedAt = performance.now();
     const base = await this.promptTokens(prompt.text, request.signal);
@@ -147,7 +147,7 @@ export class ForcedTextCompletion {
     grammar: string,
     room: number,
     request: GenerateRequest,
-    extra: { id_slot: number; logit_bias?: [number, false][] },
+    extra: { id_slot: number; logit_bias?: [number, false][]; delimiters?: MessageDelimiter[] },
     walker: GbnfWalker,
     from: WalkPosition,
     onPiece: (piece: string) => void,
@@ -156,7 +156,7 @@ export class ForcedTextCompletion {
     const stops = this.stopChars(walker, from);
     const signal = request.signal ? AbortSignal.any([request.signal, cut.signal]) : cut.signal;
     const body = {
-      ...completionBody(request, { prompt, grammar, nPredict: room, slot: extra.id_slot, logitBias: extra.logit_bias, stop: stops }),
+      ...completionBody(request, { prompt, grammar, nPredict: room, slot: extra.id_slot, logitBias: extra.logit_bias, stop: stops, delimiters: extra.delimiters }),
       // A request cut at a choice point never sees the final event; per-token timings still say what it evaluated.
       timings_per_token: true,
     };

@@ -6,7 +6,7 @@
  * server runs with --embeddings, `/health` for readiness.
  */
 import { EngineError, type Engine, type GenerateRequest, type ModelInfo } from "../../core/ports/engine";
-import { completionBody, streamCompletion, type PromptParts } from "./completion-stream";
+import { completionBody, streamCompletion, type MessageDelimiter, type PromptParts } from "./completion-stream";
 import { ForcedTextCompletion } from "./forced-text-completion";
 import type { ServerProbe } from "./server-config";
 import { abortedServerReply, ServerEngineOpening, toResult, type ServerReply } from "./server-opening";
@@ -100,8 +100,10 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
 
   private async generateOn(slot: number, request: GenerateRequest): Promise<ServerReply> {
     let text: string;
+    let delimiters: MessageDelimiter[];
     try {
-      text = await this.prompts.render(request.messages, request.grammar !== undefined, request.signal);
+      const grammar = request.grammar !== undefined;
+      [text, delimiters] = await Promise.all([this.prompts.render(request.messages, grammar, request.signal), this.prompts.systemEndDelimiter(request.messages, grammar)]);
     } catch (err) {
       if (request.signal?.aborted) return abortedServerReply();
       throw err;
@@ -109,11 +111,11 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
     const owner = slot >= 0 ? request.conversationId : undefined;
     const prompt = { text, parts: this.held.parts(slot, owner, text) };
     if (this.forced?.accepts(request)) {
-      const reply = await this.forced.generate(request, { id_slot: slot, ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}) }, prompt);
+      const reply = await this.forced.generate(request, { id_slot: slot, ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}), delimiters }, prompt);
       this.held.after(slot, owner, prompt, reply.stopReason === "abort" ? undefined : reply);
       return reply;
     }
-    const reply = await streamCompletion(this.http, this.body(request, prompt.parts, slot), { signal: request.signal, onText: request.onText });
+    const reply = await streamCompletion(this.http, this.body(request, prompt.parts, slot, delimiters), { signal: request.signal, onText: request.onText });
     this.held.after(slot, owner, prompt, reply.stopReason === "abort" ? undefined : reply);
     return toResult(reply, request.grammar ? "gbnf" : "none");
   }
@@ -134,9 +136,9 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
     return reply.tokens.length;
   }
 
-  private body(request: GenerateRequest, prompt: PromptParts, slot: number): Record<string, unknown> {
+  private body(request: GenerateRequest, prompt: PromptParts, slot: number, delimiters: MessageDelimiter[]): Record<string, unknown> {
     // The bias always, not only under a grammar: a reply must not end in half a character.
-    return completionBody(request, { prompt, grammar: request.grammar, nPredict: request.maxTokens, slot, logitBias: this.grammarBias, stop: request.stop });
+    return completionBody(request, { prompt, grammar: request.grammar, nPredict: request.maxTokens, slot, logitBias: this.grammarBias, stop: request.stop, delimiters });
   }
 
   /** Waits for /health, then reads /props and /v1/models. */

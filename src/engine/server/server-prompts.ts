@@ -7,7 +7,7 @@
  */
 import type { ChatMessage } from "../../core/ports/engine";
 import { hasThinkingSwitch, LEAD_PROBE, pastReplyLead, withPastReplyLeads } from "../../core/protocol/past-reply-lead";
-import type { PromptParts } from "./completion-stream";
+import type { MessageDelimiter, PromptParts } from "./completion-stream";
 import type { ServerHttp } from "./server-http";
 
 /** The prompt the server's chat template makes of these messages (with `kwargs` for the template, when given). */
@@ -23,6 +23,8 @@ export class ServerPrompts {
   private thinking = false;
   /** The past-reply lead of grammar turns, once found (null: none); undefined until the first grammar turn. */
   private lead: Promise<string | null> | undefined;
+  /** The system-end delimiter per system message and turn kind (a trim changes the message: a few are kept). */
+  private readonly systemEnds = new Map<string, Promise<MessageDelimiter[]>>();
 
   constructor(private readonly http: ServerHttp) {}
 
@@ -30,6 +32,7 @@ export class ServerPrompts {
   configure(template: string): void {
     this.thinking = hasThinkingSwitch(template);
     this.lead = undefined;
+    this.systemEnds.clear();
   }
 
   /** Whether grammar turns render with thinking off. */
@@ -46,6 +49,50 @@ export class ServerPrompts {
     const kwargs = { enable_thinking: false };
     const [rendered, lead] = await Promise.all([renderPrompt(this.http, messages, signal, kwargs), this.pastReplyLead()]);
     return lead === null ? rendered : withPastReplyLeads(rendered, messages, lead);
+  }
+
+  /**
+   * The `message_delimiters` that make llama-server take a checkpoint where the system message's own text ends (a trim
+   * appends the earlier turns' summaries there and drops the turns after it), so the first prompt after a trim is read
+   * from that checkpoint instead of from the start on a hybrid model. llama-server checkpoints at the start of `user`
+   * spans (when the slot has no checkpoint yet, or at the last one): the delimiter given the `user` role is what the
+   * template puts between the system text and the first user message's text (`<|im_end|>\n<|im_start|>user\n` on
+   * ChatML), from the token where the system text ends, found as the host's systemTextTokens finds it: the common
+   * prefix of two renders differing only in text appended to the system message. It also matches where a user message
+   * follows a reply, as the server's own chat delimiters do. None without a system message, or when the delimiter's
+   * text does not tokenize back to those tokens.
+   */
+  systemEndDelimiter(messages: readonly ChatMessage[], grammar: boolean): Promise<MessageDelimiter[]> {
+    const system = messages[0]?.role === "system" ? messages[0].content : undefined;
+    if (system === undefined) return Promise.resolve([]);
+    const key = `${grammar ? 1 : 0}${system}`;
+    let found = this.systemEnds.get(key);
+    if (!found) {
+      found = this.findSystemEnd(system, grammar).catch(() => {
+        this.systemEnds.delete(key);
+        return [];
+      });
+      this.systemEnds.set(key, found);
+      // The first entry is the oldest.
+      if (this.systemEnds.size > SYSTEM_ENDS_KEPT) this.systemEnds.delete(this.systemEnds.keys().next().value!);
+    }
+    return found;
+  }
+
+  private async findSystemEnd(system: string, grammar: boolean): Promise<MessageDelimiter[]> {
+    const render = async (systemText: string, user: string) =>
+      this.tokens(await this.render([{ role: "system", content: systemText }, { role: "user", content: user }], grammar));
+    const [a, appended, otherUser] = await Promise.all([render(system, "a"), render(`${system}\n- earlier turn`, "a"), render(system, "b")]);
+    const end = commonPrefix(a, appended);
+    const userText = commonPrefix(a, otherUser);
+    if (end < 2 || userText <= end) return [];
+    const between = a.slice(end, userText);
+    const detokenized = await this.http.json<{ content?: unknown }>("/detokenize", { body: { tokens: between } });
+    const delimiter = detokenized.content;
+    if (typeof delimiter !== "string" || delimiter === "") return [];
+    // The server tokenizes a delimiter without BOS, special tokens parsed.
+    const back = await this.tokens(delimiter, false);
+    return back.length === between.length && back.every((t, i) => t === between[i]) ? [{ role: "user", delimiter }] : [];
   }
 
   /** The lead, found once per template: rendered, then kept only when the continuation's tokens extend the prompt's. */
@@ -66,11 +113,20 @@ export class ServerPrompts {
     return prompt.every((t, i) => extended[i] === t) ? lead : null;
   }
 
-  private async tokens(content: string): Promise<number[]> {
-    const reply = await this.http.json<{ tokens?: unknown[] }>("/tokenize", { body: { content, add_special: true, parse_special: true } });
+  private async tokens(content: string, addSpecial = true): Promise<number[]> {
+    const reply = await this.http.json<{ tokens?: unknown[] }>("/tokenize", { body: { content, add_special: addSpecial, parse_special: true } });
     if (!Array.isArray(reply.tokens)) throw this.http.notCompatible("/tokenize", "no tokens in the reply");
     return reply.tokens as number[];
   }
+}
+
+/** System messages whose delimiter is kept (each trim makes a new one). */
+const SYSTEM_ENDS_KEPT = 4;
+
+function commonPrefix(a: readonly number[], b: readonly number[]): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
 }
 
 /** A prefix a slot holds: its text and the prompt parts that give its tokens. */

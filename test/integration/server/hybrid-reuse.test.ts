@@ -7,7 +7,9 @@
  * slot its tokens (a reply by the ids it was sampled as; a reply's text tokenized again often differs under a grammar):
  * each round then evaluates only its new tokens, on the plain and the forced-text path, and after a restart the saved
  * slot is restored with those parts and goes on. Before: 27–41 tokens a round for 14–17 new (the previous reply and
- * its lead read again); after a restart, the whole prompt (309 of 309).
+ * its lead read again); after a restart, the whole prompt (309 of 309). A trim (earlier turns summarized at the end of
+ * the system message, the turns after them dropped) reads only what follows the system text, from the checkpoint the
+ * requests' system-end `message_delimiters` make the server take there; before, the whole prompt (341 of 341).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -82,6 +84,37 @@ describe.skipIf(!bin)("llama-server on a hybrid model (qwen3.5, real llama-serve
     // The forced path's figure sums its requests: the forced text each one adds is evaluated too (a few tokens).
     for (const r of await rounds(engine, 4)) expect(r.evaluated, JSON.stringify(r)).toBeLessThanOrEqual(r.fresh + 4);
   }, 180_000);
+
+  it("after a trim reads only what follows the system text (the checkpoint the system-end delimiter makes), on both paths", async () => {
+    const post = async <T>(path: string, body: object): Promise<T> =>
+      (await (await fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json()) as T;
+    const tokens = async (messages: ChatMessage[]) => {
+      const { prompt } = await post<{ prompt: string }>("/apply-template", { messages, chat_template_kwargs: { enable_thinking: false } });
+      return (await post<{ tokens: number[] }>("/tokenize", { content: prompt, add_special: true, parse_special: true })).tokens;
+    };
+    for (const forcedText of [false, true]) {
+      const engine = new LlamaServerEngine({ kind: "llama-server", url: server.url, forcedText }, { splitCharacterTokens: serverSplitCharacterTokens });
+      const ask = (messages: ChatMessage[], seed: number) =>
+        engine.generate({ messages, grammar: gbnf, maxTokens: 120, temperature: 1, seed, conversationId: `trim-${forcedText}` }) as Promise<Round>;
+      let messages: ChatMessage[] = [system];
+      for (let i = 1; i <= 4; i++) {
+        messages = [...messages, { role: "user", content: `Question ${i}: which notes are about topic ${i}, and their tags?` }];
+        messages = [...messages, { role: "assistant", content: (await ask(messages, i)).text }];
+      }
+      // The trim: the first two turns leave, summarized at the end of the system message (context-budget.ts).
+      const summaries = "\nEarlier in this conversation:\n- Asked which notes are about topic 1.\n- Asked which notes are about topic 2.";
+      const trimmed: ChatMessage[] = [{ role: "system", content: system.content + summaries }, ...messages.slice(5), { role: "user", content: "And the rest?" }];
+      const r = await ask(trimmed, 9);
+      // The tokens the trimmed prompt shares with what the slot held: the system text.
+      const [held, next] = await Promise.all([tokens([system, { role: "user", content: "a" }]), tokens([trimmed[0], { role: "user", content: "a" }])]);
+      let shared = 0;
+      while (held[shared] === next[shared]) shared++;
+      const figures = JSON.stringify({ forcedText, evaluated: r.tokensEvaluated, prompt: r.tokensIn, shared });
+      expect(shared, figures).toBeGreaterThan(150);
+      // Before: the whole prompt (llama-server keeps checkpoints only near the end of the prompts it read).
+      expect(r.tokensEvaluated, figures).toBeLessThanOrEqual(r.tokensIn - shared + (forcedText ? 4 : 1));
+    }
+  }, 240_000);
 });
 
 describe.skipIf(!bin)("a restored slot on a hybrid model (managed llama-server)", () => {
