@@ -11,6 +11,7 @@
 import MiniSearch, { type Options } from "minisearch";
 import { TimeSlices } from "./yield";
 import { rankTop, type RankIndex, type RankQuery } from "./text-rank";
+import { ShardVocabulary, type TermMap } from "./shard-vocabulary";
 
 /** One shard of documents as stored: everything minisearch needs to search them, nothing else. */
 export interface CompactShard {
@@ -303,10 +304,24 @@ class ByShortId<V> implements ReadonlyMap<number, V> {
   }
 }
 
+/** A shard imported into an empty index, as stored, until finishImport decides how its terms are looked up. */
+interface StoredShard {
+  terms: string[];
+  /** Per term, where its field counts start in `post`. */
+  offsets: Int32Array;
+  post: Post;
+  base: number;
+  limit: number;
+  /** Whether `terms` is in string order (shards written since the sorted vocabulary; older ones are not). */
+  sorted: boolean;
+}
+
 export class TextEngine<T> extends MiniSearch<T> {
   private readonly fieldNames: string[];
-  /** Term -> field data while shards are imported: a hash lookup instead of a walk down the radix tree. */
+  /** Term -> field data while shards are imported into a non-empty index: a hash lookup instead of a walk down the radix tree. */
   private importing = new Map<string, Map<number, Map<number, number>>>();
+  /** Shards imported into an empty index, in order. */
+  private stored: StoredShard[] = [];
   /** Whether this import started on an empty index (its terms then go to the radix tree in one build). */
   private bulk: boolean | undefined;
   /** The ranking's view of the index (rankIndex), and the state of the documents it was made for. */
@@ -367,7 +382,8 @@ export class TextEngine<T> extends MiniSearch<T> {
         touched.push(k);
       }
     };
-    for (const [term, fieldData] of this._index) {
+    // In string order, so a shard's terms are sorted and its next load searches them where they lie (ShardVocabulary).
+    for (const [term, fieldData] of sortedEntries(this._index as unknown as TermMap<Map<number, Map<number, number>>>)) {
       // A clock read per term: a common word's postings take as long as hundreds of rare words'.
       if (slices.due()) await slices.pause();
       for (const [fieldId, postings] of fieldData) {
@@ -400,9 +416,10 @@ export class TextEngine<T> extends MiniSearch<T> {
   /**
    * Adds a stored shard's documents to this (otherwise unused) index, in time slices. Throws on anything
    * inconsistent: a truncated or foreign file must never become a half-loaded index. Nothing else may use this
-   * index until the import and finishImport are done.
+   * index until the import and finishImport are done. Resolves whether the shard's terms are in string order (one
+   * that is not should be written again: see finishImport).
    */
-  async importShard(shard: CompactShard, slices: TimeSlices = new TimeSlices()): Promise<void> {
+  async importShard(shard: CompactShard, slices: TimeSlices = new TimeSlices()): Promise<boolean> {
     const F = this.fieldNames.length;
     if (shard.v !== SHARD_VERSION || !Array.isArray(shard.fields) || shard.fields.join("\n") !== this.fieldNames.join("\n")) throw new Error("text index shard from another version");
     const { docs, len, terms, post } = shard;
@@ -419,28 +436,35 @@ export class TextEngine<T> extends MiniSearch<T> {
     }
     this._nextId = base + docs.length;
     this._documentCount += docs.length;
+    this.bulk ??= this._documentCount === docs.length && this._index.size === 0;
     let p = 0;
+    if (this.bulk) {
+      // Only where each term's counts start (and that they fit): the postings wait for the first read of the term.
+      const offsets = new Int32Array(terms.length);
+      for (let t = 0; t < terms.length; t++) {
+        if ((t & 2047) === 2047) await slices.maybePause();
+        if (typeof terms[t] !== "string") throw new Error("text index shard is malformed");
+        offsets[t] = p;
+        for (let f = 0; f < F; f++) {
+          const n = post[p++];
+          if (!(n >= 0) || p + 2 * n > post.length) throw new Error("text index shard is truncated");
+          p += 2 * n;
+        }
+      }
+      if (p !== post.length) throw new Error("text index shard is malformed");
+      const sorted = ShardVocabulary.sorted(terms);
+      this.stored.push({ terms, offsets, post, base, limit: this._nextId, sorted });
+      return sorted;
+    }
     for (let t = 0; t < terms.length; t++) {
       // A 10,000-note shard has tens of thousands of terms: imported in time slices, not one block of 150 ms.
       if ((t & 511) === 511) await slices.maybePause();
       const term = terms[t];
       let fieldData = this.importing.get(term);
       if (!fieldData) {
-        // Into an empty index the terms go to the radix tree at finishImport, all at once (see radixTree).
-        this.bulk ??= this._documentCount === docs.length && this._index.size === 0;
-        fieldData = (this.bulk ? new LazyFieldData(F) : this._index.get(term)) ?? new Map<number, Map<number, number>>();
-        if (!this.bulk) this._index.set(term, fieldData);
+        fieldData = this._index.get(term) ?? new Map<number, Map<number, number>>();
+        this._index.set(term, fieldData);
         this.importing.set(term, fieldData);
-      }
-      if (this.bulk && fieldData instanceof LazyFieldData) {
-        // Only the counts are read here (and checked); the postings wait for the first read of the term.
-        fieldData.addShard(post, p, base, this._nextId);
-        for (let f = 0; f < F; f++) {
-          const n = post[p++];
-          if (!(n >= 0) || p + 2 * n > post.length) throw new Error("text index shard is truncated");
-          p += 2 * n;
-        }
-        continue;
       }
       for (let f = 0; f < F; f++) {
         const n = post[p++];
@@ -459,6 +483,7 @@ export class TextEngine<T> extends MiniSearch<T> {
       }
     }
     if (p !== post.length) throw new Error("text index shard is malformed");
+    return ShardVocabulary.sorted(terms);
   }
 
   /** The best `k` documents by the ranking of text-rank.ts (best first, ties by id); `keep` filters by id first. */
@@ -540,18 +565,65 @@ export class TextEngine<T> extends MiniSearch<T> {
     return n;
   }
 
-  /** Puts the imported terms in the radix tree (an import into an empty index) and recomputes the average field lengths, after the last `importShard`. */
+  /**
+   * After the last `importShard`: an import into an empty index looks its terms up where the shards hold them when
+   * every shard's terms are sorted (ShardVocabulary), else puts them in minisearch's radix tree, as before; then
+   * recomputes the average field lengths.
+   */
   async finishImport(slices: TimeSlices = new TimeSlices()): Promise<void> {
     if (this.bulk) {
-      const tree = await radixTree(this.importing, slices);
-      this._index = new (this._index.constructor as new (tree: Map<string, unknown>) => typeof this._index)(tree);
+      const F = this.fieldNames.length;
+      const stored = this.stored;
+      const SearchableMap = this._index.constructor as new (tree?: Map<string, unknown>) => typeof this._index;
+      if (stored.every((s) => s.sorted)) {
+        const open = (_term: string, hits: number[]) => {
+          const fieldData = new LazyFieldData(F);
+          for (let k = 0; k < hits.length; k += 2) {
+            const s = stored[hits[k]];
+            fieldData.addShard(s.post, s.offsets[hits[k + 1]], s.base, s.limit);
+          }
+          return fieldData;
+        };
+        this._index = new ShardVocabulary(stored.map((s) => s.terms), open, new SearchableMap() as unknown as TermMap<LazyFieldData>) as unknown as typeof this._index;
+      } else {
+        const importing = new Map<string, LazyFieldData>();
+        for (const s of stored) {
+          for (let t = 0; t < s.terms.length; t++) {
+            if ((t & 4095) === 4095) await slices.maybePause();
+            const term = s.terms[t];
+            let fieldData = importing.get(term);
+            if (!fieldData) {
+              fieldData = new LazyFieldData(F);
+              importing.set(term, fieldData);
+            }
+            fieldData.addShard(s.post, s.offsets[t], s.base, s.limit);
+          }
+        }
+        this._index = new SearchableMap(await radixTree(importing, slices));
+      }
     }
     this.bulk = undefined;
+    this.stored = [];
     this.importing = new Map();
     const F = this.fieldNames.length;
     const sums = new Array<number>(F).fill(0);
     for (const lengths of this._fieldLength.values()) for (let f = 0; f < F; f++) sums[f] += lengths[f] ?? 0;
     this._avgFieldLength = sums.map((s) => (this._documentCount > 0 ? s / this._documentCount : 0));
+  }
+}
+
+/** A term map's entries in string order: the sorted vocabulary's own order, or a walk of minisearch's radix tree with each node's edges sorted. */
+function sortedEntries<V>(index: TermMap<V>): Iterable<[string, V]> {
+  if (index instanceof ShardVocabulary) return (index as ShardVocabulary<V>).entries();
+  const tree = (index as unknown as { _tree?: RadixNode })._tree;
+  return tree instanceof Map ? radixEntries<V>(tree, "") : index;
+}
+
+function* radixEntries<V>(node: RadixNode, prefix: string): Generator<[string, V]> {
+  // Edges out of a node begin with different characters, and the term ending here ("") sorts first.
+  for (const key of [...node.keys()].sort()) {
+    if (key === LEAF) yield [prefix, node.get(key) as V];
+    else yield* radixEntries<V>(node.get(key) as RadixNode, prefix + key);
   }
 }
 

@@ -164,12 +164,14 @@ export class TextIndex {
       const engine = new TextEngine<TextDoc>(OPTIONS);
       const hashes = new Map<string, string>();
       const slices = new TimeSlices();
+      /** Shards whose terms are not in string order (written before they were): written again at the next save. */
+      const unsorted: number[] = [];
       for (let i = 0; i < SHARDS; i++) {
         const text = await store.load(shardKey(key, i));
         if (text === null) continue;
         await slices.pause();
         const shard = await parseShard(text, slices);
-        await engine.importShard(shard, slices);
+        if (!(await engine.importShard(shard, slices))) unsorted.push(i);
         if (!Array.isArray(shard.hashes) || shard.hashes.length !== shard.docs.length) throw new Error("text index shard is malformed");
         shard.docs.forEach((p, k) => hashes.set(p, String(shard.hashes[k])));
       }
@@ -178,6 +180,7 @@ export class TextIndex {
       this.hashes.clear();
       for (const [p, h] of hashes) this.hashes.set(p, h);
       this.dirty.clear();
+      for (const i of unsorted) this.dirty.add(i);
       return true;
     } catch {
       this.engine = new TextEngine<TextDoc>(OPTIONS);

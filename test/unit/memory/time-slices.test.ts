@@ -73,8 +73,8 @@ describe("loading in slices", () => {
     const sliced = new TextEngine<Doc>(OPTIONS);
     await sliced.importShard(shard, slices);
     await sliced.finishImport();
-    // A check every 512 terms, each due on this clock.
-    expect(pauses()).toBeGreaterThanOrEqual(Math.floor(shard.terms.length / 512));
+    // A check every 2,048 terms (an import into an empty index only finds where each term's postings start), each due on this clock.
+    expect(pauses()).toBeGreaterThanOrEqual(Math.floor(shard.terms.length / 2048));
     for (const query of ["garden", "w17x budget", "w2800x", "tomato review"]) {
       expect(sliced.search(query)).toEqual(whole.search(query));
       expect(sliced.search(query).length).toBeGreaterThan(0);
