@@ -13,6 +13,7 @@ import { dirname, resolve } from "node:path";
 import { MAX_MAIN_JS_BYTES, bundleReport } from "./scripts/bundle-limit.mjs";
 import { deflateSync } from "fflate";
 import { searchWorkerPacked } from "./scripts/search-worker-build.mjs";
+import { toZ85 } from "./scripts/z85.mjs";
 
 const production = process.argv[2] === "production";
 const HOST_ENTRY = "src/host/main.ts";
@@ -212,17 +213,18 @@ export async function routerLanguagesJson(entry = LANGUAGES_ENTRY) {
 }
 
 /**
- * The module main.js gets instead of languages/all.ts: the same tables as deflated JSON in base64 (about 48 KiB
+ * The module main.js gets instead of languages/all.ts: the same tables as deflated JSON in Z85 (about 45 KiB
  * instead of 100), inflated synchronously at load with fflate (pure JavaScript: mobile has no Node zlib, and the
  * WebView's DecompressionStream is asynchronous while the router's tables are read at module load). fflate's
  * output depends only on its input and version, so the build stays byte-for-byte reproducible.
  */
 export function packedLanguagesModule(json) {
-  const packed = Buffer.from(deflateSync(Buffer.from(json, "utf8"), { level: 9, mem: 12 })).toString("base64");
+  const packed = toZ85(deflateSync(Buffer.from(json, "utf8"), { level: 9, mem: 12 }));
   return [
     'import { inflateSync, strFromU8 } from "fflate";',
+    'import { fromZ85 } from "../../text/z85";',
     `const PACKED = ${JSON.stringify(packed)};`,
-    "export const ALL_LANGUAGES = JSON.parse(strFromU8(inflateSync(Uint8Array.from(atob(PACKED), (c) => c.charCodeAt(0)))));",
+    "export const ALL_LANGUAGES = JSON.parse(strFromU8(inflateSync(fromZ85(PACKED))));",
     "",
   ].join("\n");
 }
@@ -268,10 +270,10 @@ export function fillHostLanguages(slotted, json) {
   return slotted.replace(slot, () => JSON.stringify(json));
 }
 
-/** The host text brotli-compressed, in base64 (src/plugin/engine/host-source.ts unpacks it). */
+/** The host text brotli-compressed, in Z85 (src/plugin/engine/host-source.ts unpacks it). */
 export function packHost(hostText) {
   if (!hostText) return "";
-  return brotliCompressSync(Buffer.from(hostText, "utf8"), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }).toString("base64");
+  return toZ85(brotliCompressSync(Buffer.from(hostText, "utf8"), { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
 }
 
 /**

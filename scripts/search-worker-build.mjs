@@ -1,11 +1,12 @@
 // The search worker (src/engine/search-worker/worker-entry.ts) bundled into one script, for main.js to start a Web
 // Worker from (a Blob URL) and for the Node tests and the bench to run in a worker thread: the same code in both.
-// main.js carries it deflated in base64 (searchWorkerPacked, esbuild.config.mjs), and fills in the router's language
+// main.js carries it deflated in Z85 (searchWorkerPacked, esbuild.config.mjs), and fills in the router's language
 // tables, which main.js already has, when it starts the worker (src/plugin/memory/search-worker-start.ts).
 import esbuild from "esbuild";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { deflateSync } from "fflate";
+import { toZ85 } from "./z85.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const SEARCH_WORKER_ENTRY = resolve(ROOT, "src/engine/search-worker/worker-entry.ts");
@@ -42,7 +43,7 @@ export async function buildSearchWorker({ minify = true } = {}) {
 
 /** The worker script deflated, in base64 (what main.js carries). */
 export function packSearchWorker(text) {
-  return Buffer.from(deflateSync(Buffer.from(text, "utf8"), { level: 9, mem: 12 })).toString("base64");
+  return toZ85(deflateSync(Buffer.from(text, "utf8"), { level: 9, mem: 12 }));
 }
 
 /**

@@ -10,7 +10,7 @@ declare const __RUNTIME_DEPENDENCIES__: Record<string, string> | undefined;
 declare const __RUNTIME_PACKS__: PacksManifest | undefined;
 
 /**
- * The bundled engine host (an ES module for Node), brotli-compressed and in base64: a third of its text's size in
+ * The bundled engine host (an ES module for Node), brotli-compressed and in Z85: a third of its text's size in
  * main.js. Only the desktop unpacks it (host-source.ts, with Node's zlib).
  */
 export const ENGINE_HOST_BROTLI: string = typeof __ENGINE_HOST_BROTLI__ === "string" ? __ENGINE_HOST_BROTLI__ : "";

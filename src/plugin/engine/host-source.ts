@@ -3,6 +3,7 @@ import { ENGINE_HOST_BROTLI } from "./build-constants";
 import { ALL_LANGUAGES } from "../../core/router/languages/all";
 import type { RouterLanguage } from "../../core/router/languages/types";
 import { nodeModule } from "../../engine/node-builtins";
+import { fromZ85 } from "../../core/text/z85";
 
 const nodeZlib = nodeModule("zlib");
 
@@ -18,7 +19,6 @@ const LANGUAGES_SLOT = JSON.stringify("__VAULT_AGENT_ROUTER_LANGUAGES__");
  */
 export function engineHostSource(packed: string = ENGINE_HOST_BROTLI, languages: readonly RouterLanguage[] = ALL_LANGUAGES): string {
   if (!packed) return "";
-  const bytes = Uint8Array.from(atob(packed), (c) => c.charCodeAt(0));
-  const slotted = new TextDecoder().decode(nodeZlib.brotliDecompressSync(bytes));
+  const slotted = new TextDecoder().decode(nodeZlib.brotliDecompressSync(fromZ85(packed)));
   return slotted.replace(LANGUAGES_SLOT, () => JSON.stringify(JSON.stringify(languages)));
 }

@@ -10,6 +10,7 @@ import type { WorkerFolderFiles } from "../../engine/search-worker/worker-ops";
 import type { FromWorker, MessageEndpoint, ToWorker } from "../../engine/search-worker/protocol";
 import { AdapterVectorFiles, type BinaryAdapter } from "../mobile/adapter-vector-files";
 import { SEARCH_WORKER_PACKED } from "./search-worker-packed";
+import { fromZ85 } from "../../core/text/z85";
 
 /** The global the worker script reads the language tables from (scripts/search-worker-build.mjs). */
 const LANGUAGES_GLOBAL = "__VAULT_AGENT_WORKER_LANGUAGES__";
@@ -17,7 +18,7 @@ const LANGUAGES_GLOBAL = "__VAULT_AGENT_WORKER_LANGUAGES__";
 /** The worker script with the language tables set before it; "" when this build carries none. */
 export function searchWorkerSource(packed: string = SEARCH_WORKER_PACKED): string {
   if (!packed) return "";
-  const script = strFromU8(inflateSync(Uint8Array.from(atob(packed), (c) => c.charCodeAt(0))));
+  const script = strFromU8(inflateSync(fromZ85(packed)));
   return `globalThis[${JSON.stringify(LANGUAGES_GLOBAL)}] = ${JSON.stringify(ALL_LANGUAGES)};\n${script}`;
 }
 
