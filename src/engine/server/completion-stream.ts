@@ -39,7 +39,7 @@ export function completionBody(
 /**
  * A `/completion` `message_delimiters` entry: llama-server splits the prompt's tokens where the delimiter's tokens
  * occur and, on a model that needs checkpoints (recurrent or hybrid layers, sliding-window attention), ends a batch and
- * takes a checkpoint where a `user` span starts (server-prompts.ts systemEndDelimiter says which we send).
+ * takes a checkpoint where a `user` span starts (server-prompts.ts systemEnd says which we send).
  */
 export interface MessageDelimiter {
   role: "user";

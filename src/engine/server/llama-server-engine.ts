@@ -11,7 +11,7 @@ import { ForcedTextCompletion } from "./forced-text-completion";
 import type { ServerProbe } from "./server-config";
 import { abortedServerReply, ServerEngineOpening, toResult, type ServerReply } from "./server-opening";
 import { SavedSlots } from "./saved-slots";
-import { HeldPrompts, renderPrompt, ServerPrompts } from "./server-prompts";
+import { HeldPrompts, renderPrompt, ServerPrompts, type SystemEnd } from "./server-prompts";
 import { SlotPool } from "./slot-pool";
 
 export type { LlamaServerEngineOptions, ServerReply } from "./server-opening";
@@ -34,6 +34,9 @@ interface ModelMeta {
   size?: number;
 }
 
+/** The text of the checkpoint probe (a dozen tokens or more on any vocabulary). */
+const CHECKPOINT_PROBE = "The notes in this vault are kept in folders by year, month and topic.";
+
 /** Texts per embeddings request: a batch the server evaluates at once. */
 const EMBED_BATCH = 16;
 
@@ -46,6 +49,11 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
   private embeddingsRefusal: string | undefined;
   /** Saved slots, when the server saves them to a folder of ours (set when the model info is read). */
   private saved: SavedSlots | null = null;
+  /**
+   * Whether the server's model keeps a state that cannot be cut back (recurrent or hybrid layers), found when slots are
+   * saved: their system states are kept then (SavedSlots.beforeLeaving).
+   */
+  private needsCheckpoints = false;
   /** How turns are rendered: the server's template, grammar turns as the engine host renders them. */
   private readonly prompts = new ServerPrompts(this.http);
   /** What each slot holds, so the next prompt extends it token for token. */
@@ -100,24 +108,63 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
 
   private async generateOn(slot: number, request: GenerateRequest): Promise<ServerReply> {
     let text: string;
-    let delimiters: MessageDelimiter[];
+    let systemEnd: SystemEnd;
+    const grammar = request.grammar !== undefined;
     try {
-      const grammar = request.grammar !== undefined;
-      [text, delimiters] = await Promise.all([this.prompts.render(request.messages, grammar, request.signal), this.prompts.systemEndDelimiter(request.messages, grammar)]);
+      [text, systemEnd] = await Promise.all([this.prompts.render(request.messages, grammar, request.signal), this.prompts.systemEnd(request.messages, grammar)]);
     } catch (err) {
       if (request.signal?.aborted) return abortedServerReply();
       throw err;
     }
+    const delimiters = systemEnd.delimiters;
     const owner = slot >= 0 ? request.conversationId : undefined;
+    /** Prompt tokens the system text alone took to evaluate first (counted with the reply's). */
+    let systemEvaluated = 0;
+    if (this.saved && this.needsCheckpoints && owner !== undefined && systemEnd.tokens.length > 1 && this.held.leaves(slot, owner, text)) {
+      const system = { content: request.messages[0].content, tokens: systemEnd.tokens, grammar };
+      const evaluate = async (tokens: number[]) => void (systemEvaluated += await this.evaluateAlone(slot, tokens));
+      if (await this.saved.beforeLeaving(slot, system, evaluate)) this.held.forget(slot);
+    }
     const prompt = { text, parts: this.held.parts(slot, owner, text) };
     if (this.forced?.accepts(request)) {
       const reply = await this.forced.generate(request, { id_slot: slot, ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}), delimiters }, prompt);
       this.held.after(slot, owner, prompt, reply.stopReason === "abort" ? undefined : reply);
-      return reply;
+      return { ...reply, tokensEvaluated: reply.tokensEvaluated + systemEvaluated };
     }
     const reply = await streamCompletion(this.http, this.body(request, prompt.parts, slot, delimiters), { signal: request.signal, onText: request.onText });
     this.held.after(slot, owner, prompt, reply.stopReason === "abort" ? undefined : reply);
-    return toResult(reply, request.grammar ? "gbnf" : "none");
+    const result = toResult(reply, request.grammar ? "gbnf" : "none");
+    return { ...result, tokensEvaluated: result.tokensEvaluated + systemEvaluated };
+  }
+
+  /**
+   * Whether a prompt that leaves slot 0's tokens two before their end is served from fewer of them (`cache_n`): the
+   * server then read it from a checkpoint (it takes one 4 tokens before a prompt's end) because the model's state
+   * cannot be cut back. Two short requests, before any conversation holds the slot (a saved one is restored after).
+   */
+  private async probeCheckpoints(): Promise<boolean> {
+    const { tokens } = await this.http.json<{ tokens?: number[] }>("/tokenize", { body: { content: CHECKPOINT_PROBE, add_special: true } });
+    if (!Array.isArray(tokens) || tokens.length < 8) return false;
+    const keep = tokens.length - 2;
+    const other = tokens.slice(1).find((t) => t !== tokens[keep])!;
+    const ask = (prompt: number[]) =>
+      this.http.json<{ timings?: { cache_n?: number } }>("/completion", {
+        body: { prompt, n_predict: 1, temperature: 0, cache_prompt: true, id_slot: 0, ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}) },
+        timeoutMs: 60_000,
+      });
+    await ask(tokens);
+    const reply = await ask([...tokens.slice(0, keep), other, other]);
+    return (reply.timings?.cache_n ?? keep) < keep;
+  }
+
+  /**
+   * `tokens` evaluated alone on `slot` (one token sampled, never evaluated: the slot then holds just them); resolves
+   * with the prompt tokens the server evaluated.
+   */
+  private async evaluateAlone(slot: number, tokens: number[]): Promise<number> {
+    const body = { prompt: tokens, n_predict: 1, temperature: 0, cache_prompt: true, id_slot: slot, ...(this.grammarBias.length ? { logit_bias: this.grammarBias } : {}) };
+    const reply = await this.http.json<{ timings?: { prompt_n?: number } }>("/completion", { body, timeoutMs: 120_000 });
+    return reply.timings?.prompt_n ?? tokens.length;
   }
 
   async embed(texts: string[], options: { signal?: AbortSignal } = {}): Promise<number[][]> {
@@ -169,6 +216,7 @@ export class LlamaServerEngine extends ServerEngineOpening implements Engine {
     const folder = this.config.slotStates;
     const store = folder && contextSize ? this.options.slotStates?.(folder, { modelPath: path, contextSize, build: props.build_info ?? "" }) : null;
     this.saved = store ? new SavedSlots(this.http, store, folder?.saveDelayMs, this.options.onNotice, this.held) : null;
+    this.needsCheckpoints = this.saved ? await this.probeCheckpoints().catch(() => false) : false;
     return {
       path,
       name,

@@ -24,7 +24,7 @@ export class ServerPrompts {
   /** The past-reply lead of grammar turns, once found (null: none); undefined until the first grammar turn. */
   private lead: Promise<string | null> | undefined;
   /** The system-end delimiter per system message and turn kind (a trim changes the message: a few are kept). */
-  private readonly systemEnds = new Map<string, Promise<MessageDelimiter[]>>();
+  private readonly systemEnds = new Map<string, Promise<SystemEnd>>();
 
   constructor(private readonly http: ServerHttp) {}
 
@@ -52,25 +52,26 @@ export class ServerPrompts {
   }
 
   /**
-   * The `message_delimiters` that make llama-server take a checkpoint where the system message's own text ends (a trim
-   * appends the earlier turns' summaries there and drops the turns after it), so the first prompt after a trim is read
-   * from that checkpoint instead of from the start on a hybrid model. llama-server checkpoints at the start of `user`
-   * spans (when the slot has no checkpoint yet, or at the last one): the delimiter given the `user` role is what the
-   * template puts between the system text and the first user message's text (`<|im_end|>\n<|im_start|>user\n` on
-   * ChatML), from the token where the system text ends, found as the host's systemTextTokens finds it: the common
-   * prefix of two renders differing only in text appended to the system message. It also matches where a user message
-   * follows a reply, as the server's own chat delimiters do. None without a system message, or when the delimiter's
-   * text does not tokenize back to those tokens.
+   * Where the system message's own text ends, for llama-server: a trim appends the earlier turns' summaries there and
+   * drops the turns after it. The `message_delimiters` make the server take a checkpoint there, so the first prompt
+   * after a trim is read from it instead of from the start on a hybrid model: llama-server checkpoints at the start of
+   * `user` spans (when the slot has no checkpoint yet, or at the last one), and the delimiter given the `user` role is
+   * what the template puts between the system text and the first user message's text
+   * (`<|im_end|>\n<|im_start|>user\n` on ChatML), from the token where the system text ends, found as the host's
+   * systemTextTokens finds it: the common prefix of two renders differing only in text appended to the system message.
+   * It also matches where a user message follows a reply, as the server's own chat delimiters do. `tokens` are the
+   * prompt's tokens up to there (what a saved system state holds). None without a system message, or when the
+   * delimiter's text does not tokenize back to its tokens.
    */
-  systemEndDelimiter(messages: readonly ChatMessage[], grammar: boolean): Promise<MessageDelimiter[]> {
+  systemEnd(messages: readonly ChatMessage[], grammar: boolean): Promise<SystemEnd> {
     const system = messages[0]?.role === "system" ? messages[0].content : undefined;
-    if (system === undefined) return Promise.resolve([]);
+    if (system === undefined) return Promise.resolve(NO_SYSTEM_END);
     const key = `${grammar ? 1 : 0}${system}`;
     let found = this.systemEnds.get(key);
     if (!found) {
       found = this.findSystemEnd(system, grammar).catch(() => {
         this.systemEnds.delete(key);
-        return [];
+        return NO_SYSTEM_END;
       });
       this.systemEnds.set(key, found);
       // The first entry is the oldest.
@@ -79,20 +80,21 @@ export class ServerPrompts {
     return found;
   }
 
-  private async findSystemEnd(system: string, grammar: boolean): Promise<MessageDelimiter[]> {
+  private async findSystemEnd(system: string, grammar: boolean): Promise<SystemEnd> {
     const render = async (systemText: string, user: string) =>
       this.tokens(await this.render([{ role: "system", content: systemText }, { role: "user", content: user }], grammar));
     const [a, appended, otherUser] = await Promise.all([render(system, "a"), render(`${system}\n- earlier turn`, "a"), render(system, "b")]);
     const end = commonPrefix(a, appended);
     const userText = commonPrefix(a, otherUser);
-    if (end < 2 || userText <= end) return [];
+    if (end < 2 || userText <= end) return NO_SYSTEM_END;
     const between = a.slice(end, userText);
     const detokenized = await this.http.json<{ content?: unknown }>("/detokenize", { body: { tokens: between } });
     const delimiter = detokenized.content;
-    if (typeof delimiter !== "string" || delimiter === "") return [];
+    if (typeof delimiter !== "string" || delimiter === "") return NO_SYSTEM_END;
     // The server tokenizes a delimiter without BOS, special tokens parsed.
     const back = await this.tokens(delimiter, false);
-    return back.length === between.length && back.every((t, i) => t === between[i]) ? [{ role: "user", delimiter }] : [];
+    const same = back.length === between.length && back.every((t, i) => t === between[i]);
+    return same ? { delimiters: [{ role: "user", delimiter }], tokens: a.slice(0, end) } : NO_SYSTEM_END;
   }
 
   /** The lead, found once per template: rendered, then kept only when the continuation's tokens extend the prompt's. */
@@ -120,7 +122,17 @@ export class ServerPrompts {
   }
 }
 
-/** System messages whose delimiter is kept (each trim makes a new one). */
+/** Where a system message's text ends in the prompt (ServerPrompts.systemEnd). */
+export interface SystemEnd {
+  /** The `message_delimiters` that make llama-server checkpoint there (none: not found). */
+  delimiters: MessageDelimiter[];
+  /** The prompt's tokens up to there, BOS included (none: not found). */
+  tokens: number[];
+}
+
+const NO_SYSTEM_END: SystemEnd = { delimiters: [], tokens: [] };
+
+/** System messages whose end is kept (each trim makes a new one). */
 const SYSTEM_ENDS_KEPT = 4;
 
 function commonPrefix(a: readonly number[], b: readonly number[]): number {
@@ -176,6 +188,12 @@ export class HeldPrompts {
     if (!reply?.text) return;
     const replyParts = reply.heldParts ?? (reply.tokenIds?.length ? [...(typeof parts === "string" ? [parts] : parts), ...reply.tokenIds] : withText(parts, reply.text));
     add({ text: prompt.text + reply.text, parts: replyParts });
+  }
+
+  /** Whether `text` does not go on from the last prefix `slot` took on for `owner` (or nothing is known of it). */
+  leaves(slot: number, owner: string, text: string): boolean {
+    const latest = this.latest(slot, owner);
+    return !latest || !text.startsWith(latest.text);
   }
 
   /** The last prefix `slot` took on for `owner` (its prompt and reply, what a save then writes), if any. */

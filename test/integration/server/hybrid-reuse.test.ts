@@ -9,7 +9,9 @@
  * slot is restored with those parts and goes on. Before: 27–41 tokens a round for 14–17 new (the previous reply and
  * its lead read again); after a restart, the whole prompt (309 of 309). A trim (earlier turns summarized at the end of
  * the system message, the turns after them dropped) reads only what follows the system text, from the checkpoint the
- * requests' system-end `message_delimiters` make the server take there; before, the whole prompt (341 of 341).
+ * requests' system-end `message_delimiters` make the server take there; before, the whole prompt (341 of 341). After
+ * a restart (a restored slot has no checkpoints) the system prompt's saved state is restored first: 96 of 291 read
+ * (before, 291).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -137,6 +139,55 @@ describe.skipIf(!bin)("a restored slot on a hybrid model (managed llama-server)"
       const second = (await after.generate({ messages: [...messages, { role: "assistant", content: first.text }, { role: "user", content: "And the tags?" }], grammar: CHOICE, maxTokens: 4, conversationId: "c" })) as Round;
       expect(second.tokensIn).toBeGreaterThan(first.tokensIn + 5);
       expect(second.tokensEvaluated).toBeLessThanOrEqual(second.tokensIn - first.tokensIn - first.tokensOut + 2);
+    } finally {
+      await after.shutdown();
+    }
+  }, 240_000);
+
+  it("after a restart, a trim reads only what follows the system text (the system prompt's saved state restored first)", async () => {
+    const slots = join(dir, "trim");
+    const servers: ManagedLlamaServer[] = [];
+    const managed = () => {
+      const server = new ManagedLlamaServer({ binary: join(bin!, "llama-server"), model: familyModelPath("qwen3.5"), contextSize: 2048, threads: 1, slotSavePath: slots, backoffMs: [0] });
+      servers.push(server);
+      return new ManagedLlamaEngine(server, (config) => createNodeEngine({ server: config }));
+    };
+    const ask = (engine: ManagedLlamaEngine, messages: ChatMessage[]) => engine.generate({ messages, grammar: CHOICE, maxTokens: 4, conversationId: "t" }) as Promise<Round>;
+    const before = managed();
+    let messages: ChatMessage[] = [system];
+    let first: Round | undefined;
+    for (let i = 1; i <= 3; i++) {
+      messages = [...messages, { role: "user", content: `Question ${i}: which notes are about topic ${i}, and their tags?` }];
+      const r = await ask(before, messages);
+      first ??= r;
+      messages = [...messages, { role: "assistant", content: r.text }];
+    }
+    // The first request read the system text alone first (saved as the system prompt's state), then the rest: all of it.
+    expect(first!.tokensEvaluated).toBe(first!.tokensIn);
+    await before.shutdown();
+    const after = managed();
+    try {
+      // The trim: the first turn leaves, summarized at the end of the system message (context-budget.ts).
+      const summaries = "\nEarlier in this conversation:\n- Asked which notes are about topic 1.";
+      const trimmed: ChatMessage[] = [{ role: "system", content: system.content + summaries }, ...messages.slice(3), { role: "user", content: "And the rest?" }];
+      const r = await ask(after, trimmed);
+      // The tokens the trimmed prompt shares with the system prompt's saved state: the system text.
+      const { url, apiKey } = await servers[1].ready();
+      const post = async <T>(path: string, body: object): Promise<T> => {
+        const headers = { "content-type": "application/json", ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) };
+        return (await (await fetch(`${url}${path}`, { method: "POST", headers, body: JSON.stringify(body) })).json()) as T;
+      };
+      const tokens = async (messages: ChatMessage[]) => {
+        const { prompt } = await post<{ prompt: string }>("/apply-template", { messages, chat_template_kwargs: { enable_thinking: false } });
+        return (await post<{ tokens: number[] }>("/tokenize", { content: prompt, add_special: true, parse_special: true })).tokens;
+      };
+      const [held, next] = await Promise.all([tokens([system, { role: "user", content: "a" }]), tokens([trimmed[0], { role: "user", content: "a" }])]);
+      let shared = 0;
+      while (held[shared] === next[shared]) shared++;
+      const figures = JSON.stringify({ evaluated: r.tokensEvaluated, prompt: r.tokensIn, shared });
+      expect(shared, figures).toBeGreaterThan(150);
+      // Before: the whole prompt (a restored slot has no checkpoints).
+      expect(r.tokensEvaluated, figures).toBeLessThanOrEqual(r.tokensIn - shared + 1);
     } finally {
       await after.shutdown();
     }
