@@ -81,8 +81,17 @@ type FieldData = Map<number, Map<number, number>>;
 /** The start of every language mark (analysis.ts): the marks say which notes are in which language. */
 const LANGUAGE_MARK_PREFIX = languageMark("");
 
-/** What the ranking reads of the whole index besides the postings: the same for every query until the notes change. */
+/**
+ * What the ranking reads of the whole index besides the postings: the same for every query until the notes change,
+ * then brought up to date rather than counted again (see updateCorpus). Arrays by short id have room for notes added after.
+ */
 interface Corpus {
+  /** The number of fields it was counted for. */
+  F: number;
+  /** Short ids below this are counted. */
+  n: number;
+  /** The index's documentCount when last counted. */
+  documentCount: number;
   /** Each note's language: 1 + the index of its mark in `marks`; 0: none. */
   languageOf: Uint8Array;
   /** The language marks found, in the order of `languageOf`'s numbers (from 1). */
@@ -91,23 +100,61 @@ interface Corpus {
   notes: number[];
   /** Whose word weights a language's notes take: their own language's when it has enough notes, else the vault's (0). */
   statsOf: number[];
-  /** Per field, its average length among the notes that have it. */
+  /** Per field, its average length among the notes that have it, and the sum and count it is made of. */
   avgFieldLength: number[];
+  sums: number[];
+  counts: number[];
+  /** Per field, each note's length in it (NaN where its lengths lack the field). */
+  lengths: Float64Array[];
+  /** Whether a note has field lengths (is indexed): 1; discarded or never added: 0. */
+  live: Uint8Array;
 }
 
-/** Per index view: the engine makes a new view when its notes change. */
-const corpora = new WeakMap<RankIndex, Corpus>();
+/**
+ * The corpus of an index (by its term map, which lives as long as the index), and the view it was last brought up to
+ * date for: the engine makes a new view when its notes change.
+ */
+const corpora = new WeakMap<object, { ix: RankIndex; corpus: Corpus }>();
 
 function corpusOf(ix: RankIndex, F: number): Corpus {
-  const cached = corpora.get(ix);
-  if (cached && cached.avgFieldLength.length === F) return cached;
-  const n = ix.nextId;
-  const languageOf = new Uint8Array(n);
-  const marks: string[] = [];
-  const notes: number[] = [ix.documentCount];
+  const key = ix.index as object;
+  const cached = corpora.get(key);
+  if (cached && cached.corpus.F === F) {
+    if (cached.ix === ix) return cached.corpus;
+    if (updateCorpus(cached.corpus, ix)) {
+      corpora.set(key, { ix, corpus: cached.corpus });
+      return cached.corpus;
+    }
+  }
+  const corpus = countCorpus(ix, F);
+  corpora.set(key, { ix, corpus });
+  return corpus;
+}
+
+/** Arrays by short id with room for `n` notes and more. */
+function roomFor(n: number): number {
+  return n + (n >> 3) + 1024;
+}
+
+/** The language marks of the index, in its order, with their field data. */
+function languageMarks(ix: RankIndex): [string, FieldData][] {
+  const found: [string, FieldData][] = [];
   for (const [mark, data] of ix.index.atPrefix(LANGUAGE_MARK_PREFIX)) {
     // A mark is the prefix and a two-letter code; a word of a note that merely begins like one is not.
-    if (mark.length !== LANGUAGE_MARK_PREFIX.length + 2 || marks.length >= 255) continue;
+    if (mark.length !== LANGUAGE_MARK_PREFIX.length + 2 || found.length >= 255) continue;
+    found.push([mark, data]);
+  }
+  return found;
+}
+
+/** Every note's language and field lengths, counted from the index. */
+function countCorpus(ix: RankIndex, F: number): Corpus {
+  const n = ix.nextId;
+  const room = roomFor(n);
+  const languageOf = new Uint8Array(room);
+  const marks: string[] = [];
+  const notes: number[] = [ix.documentCount];
+  for (const [mark, data] of languageMarks(ix)) {
     marks.push(mark);
     const l = marks.length;
     notes.push(0);
@@ -120,68 +167,173 @@ function corpusOf(ix: RankIndex, F: number): Corpus {
       });
     }
   }
-  const statsOf = notes.map((count, l) => (l > 0 && count >= MIN_LANGUAGE_NOTES && count >= ix.documentCount * MIN_LANGUAGE_SHARE ? l : 0));
   // BM25's length norm compares a field with the same field of the notes that have it (as Lucene counts it): over
   // every note, a field most notes leave empty (the concepts) has an average near 0, and any note that has it
   // reads as many times too long.
   const sums = new Array<number>(F).fill(0);
   const counts = new Array<number>(F).fill(0);
-  for (let d = 0; d < n; d++) {
-    const lengths = ix.fieldLength.get(d);
-    if (!lengths) continue;
-    for (let f = 0; f < F; f++) {
-      const len = lengths[f] ?? 0;
-      if (len > 0) {
-        sums[f] += len;
-        counts[f]++;
-      }
-    }
-  }
-  const corpus: Corpus = { languageOf, marks, notes, statsOf, avgFieldLength: sums.map((sum, f) => (counts[f] > 0 ? sum / counts[f] : 1)) };
-  corpora.set(ix, corpus);
+  const lengths = Array.from({ length: F }, () => new Float64Array(room));
+  const live = new Uint8Array(room);
+  for (let d = 0; d < n; d++) addLengths(ix.fieldLength.get(d), d, lengths, live, sums, counts);
+  const corpus: Corpus = { F, n, documentCount: ix.documentCount, languageOf, marks, notes, statsOf: [], avgFieldLength: [], sums, counts, lengths, live };
+  settle(corpus);
   return corpus;
 }
 
+/** Counts a note's field lengths (none: a note not indexed). */
+function addLengths(noteLengths: number[] | undefined, d: number, lengths: Float64Array[], live: Uint8Array, sums: number[], counts: number[]): void {
+  if (!noteLengths) return;
+  live[d] = 1;
+  for (let f = 0; f < lengths.length; f++) {
+    lengths[f][d] = noteLengths[f];
+    const len = noteLengths[f] ?? 0;
+    if (len > 0) {
+      sums[f] += len;
+      counts[f]++;
+    }
+  }
+}
+
+/** What follows from the counts: which languages have word weights of their own, and the average field lengths. */
+function settle(c: Corpus): void {
+  c.statsOf = c.notes.map((count, l) => (l > 0 && count >= MIN_LANGUAGE_NOTES && count >= c.notes[0] * MIN_LANGUAGE_SHARE ? l : 0));
+  // Integer sums: the same whatever order the notes were added and taken away in.
+  c.avgFieldLength = c.sums.map((sum, f) => (c.counts[f] > 0 ? sum / c.counts[f] : 1));
+}
+
 /**
- * A query's arrays by short id: made once, with room for the notes added after, and cleared per query (new ones were
- * 4 MB a query at 50,000 notes, a load for the collector; made per index view, they were made again after every edit).
- * One set for the process: a ranking runs start to end without yielding.
+ * Brings a corpus up to date with a later view of the same index: notes discarded since are taken out, notes added
+ * since (short ids from `c.n`: minisearch never reuses one) are counted in, their language read from the marks'
+ * postings for each of them. A 50,000-note vault's marks hold 50,000 postings, which an edit's first search read again.
+ * False when it cannot be (another set of languages, fewer short ids, many notes added): the caller counts it again.
+ */
+function updateCorpus(c: Corpus, ix: RankIndex): boolean {
+  const n0 = c.n;
+  const n = ix.nextId;
+  if (n < n0 || n - n0 > 1024 + (n0 >> 3)) return false;
+  const found = languageMarks(ix);
+  if (found.length !== c.marks.length || found.some(([mark], i) => mark !== c.marks[i])) return false;
+  if (c.live.length < n) {
+    const room = roomFor(n);
+    const grow = <A extends Uint8Array | Float64Array>(a: A, make: (size: number) => A): A => {
+      const b = make(room);
+      b.set(a);
+      return b;
+    };
+    c.languageOf = grow(c.languageOf, (size) => new Uint8Array(size));
+    c.live = grow(c.live, (size) => new Uint8Array(size));
+    c.lengths = c.lengths.map((a) => grow(a, (size) => new Float64Array(size)));
+  }
+  const { languageOf, live, lengths, sums, counts, notes } = c;
+  const F = c.F;
+  // New notes.
+  let added = 0;
+  for (let d = n0; d < n; d++) {
+    addLengths(ix.fieldLength.get(d), d, lengths, live, sums, counts);
+    if (!ix.documentIds.has(d)) continue;
+    added++;
+    marks: for (let l = 0; l < found.length; l++) {
+      for (const postings of found[l][1].values()) {
+        if (postings.has(d)) {
+          languageOf[d] = l + 1;
+          notes[l + 1]++;
+          break marks;
+        }
+      }
+    }
+  }
+  // Notes taken out since (discarded, removed, or replaced by a new version): only looked for when there are some.
+  if (ix.documentCount !== c.documentCount + added) {
+    for (let d = 0; d < n0; d++) {
+      if (live[d] === 1 && ix.fieldLength.get(d) === undefined) {
+        live[d] = 0;
+        for (let f = 0; f < F; f++) {
+          const len = lengths[f][d];
+          if (len > 0) {
+            sums[f] -= len;
+            counts[f]--;
+          }
+        }
+      }
+      if (languageOf[d] !== 0 && !ix.documentIds.has(d)) {
+        notes[languageOf[d]]--;
+        languageOf[d] = 0;
+      }
+    }
+  }
+  c.n = n;
+  c.documentCount = ix.documentCount;
+  notes[0] = ix.documentCount;
+  settle(c);
+  return true;
+}
+
+/**
+ * A query's arrays by short id: made once for the process, with room for the notes added after, and left clean by each
+ * query (new ones were 4 MB a query at 50,000 notes, a load for the collector). A note's query-wide state (score,
+ * words matched, their terms) counts only when its stamp is the query's, so nothing is cleared per query. A ranking
+ * runs start to end without yielding.
  */
 interface Scratch {
+  F: number;
   score: Float64Array;
   matched: Uint8Array;
-  terms: (string[] | undefined)[];
-  /** Per field, each note's best match for the current word, and its term. */
+  /** The query a note's score, matches and terms belong to (`epoch`). */
+  stamp: Int32Array;
+  /** Per field, each note's best match for the current word, and its term (an id in the query's `terms`). */
   best: Float64Array[];
-  bestTerm: (string | undefined)[][];
+  bestTerm: Int32Array[];
+  /** Whether a note is in `touched`: matched by the current word. */
   seen: Uint8Array;
+  touched: Int32Array;
+  /** A note's last matched term: a node of `nodeTerm`/`nodePrev` (-1: none), which lead back to its first. */
+  last: Int32Array;
 }
 let scratch: Scratch | null = null;
+let epoch = 0;
+/** The matched terms of the notes, as linked nodes (term id, previous node), for the query. */
+let nodeTerm = new Int32Array(4096);
+let nodePrev = new Int32Array(4096);
+/** One field's postings of one term, copied out of the index: read in plain loops, not a callback per posting. */
+let postDoc = new Int32Array(4096);
+let postFreq = new Float64Array(4096);
+let postCount = 0;
+function collect(shortId: number, freq: number): void {
+  if (postCount === postDoc.length) {
+    const d = new Int32Array(postCount * 2);
+    d.set(postDoc);
+    postDoc = d;
+    const f = new Float64Array(postCount * 2);
+    f.set(postFreq);
+    postFreq = f;
+  }
+  postDoc[postCount] = shortId;
+  postFreq[postCount++] = freq;
+}
 
-function scratchOf(ix: RankIndex, F: number): Scratch {
-  const n = ix.nextId;
+function scratchOf(n: number, F: number): Scratch {
   let s = scratch;
-  if (!s || s.best.length !== F || s.score.length < n) {
-    const room = n + (n >> 3) + 1024;
+  if (!s || s.F !== F || s.score.length < n) {
+    const room = roomFor(n);
     s = {
+      F,
       score: new Float64Array(room),
       matched: new Uint8Array(room),
-      terms: new Array<string[] | undefined>(room).fill(undefined),
+      stamp: new Int32Array(room),
       best: Array.from({ length: F }, () => new Float64Array(room)),
-      bestTerm: Array.from({ length: F }, () => new Array<string | undefined>(room).fill(undefined)),
+      bestTerm: Array.from({ length: F }, () => new Int32Array(room)),
       seen: new Uint8Array(room),
+      touched: new Int32Array(room),
+      last: new Int32Array(room),
     };
     scratch = s;
-    return s;
+    epoch = 0;
   }
-  s.score.fill(0);
-  s.matched.fill(0);
-  s.terms.fill(undefined);
-  s.seen.fill(0);
-  for (let f = 0; f < F; f++) {
-    s.best[f].fill(0);
-    s.bestTerm[f].fill(undefined);
+  if (epoch === 0x7fffffff) {
+    s.stamp.fill(0);
+    epoch = 0;
   }
+  epoch++;
   return s;
 }
 
@@ -189,50 +341,147 @@ function scratchOf(ix: RankIndex, F: number): Scratch {
 export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (shortId: number) => string, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
   const n = ix.nextId;
   const F = query.boosts.length;
-  const { languageOf, marks, notes, statsOf, avgFieldLength } = corpusOf(ix, F);
+  const corpus = corpusOf(ix, F);
+  const s = scratchOf(n, F);
+  try {
+    return rank(ix, corpus, s, query, k, idOf, keep);
+  } catch (err) {
+    // Its per-word arrays may be left unclean: the next query makes new ones.
+    scratch = null;
+    throw err;
+  }
+}
+
+/** Counts a field's postings (`m` short ids in `docs`) by whose word weights their notes take, into `df`. */
+function countByLanguage(docs: Int32Array, m: number, n: number, languageOf: Uint8Array, statsOf: number[], df: Float64Array): void {
+  for (let i = 0; i < m; i++) {
+    const d = docs[i];
+    if (d < n) df[statsOf[languageOf[d]]]++;
+  }
+}
+
+const K1 = BM25.k + 1;
+const B1 = 1 - BM25.b;
+
+/**
+ * Scores a field's postings of one term (`m` short ids and frequencies) with the term's weight per language `w`,
+ * keeping each note's best in `best` (the term's id in `bestTerm`); notes met for the first time by the current word
+ * go in `touched`. Answers the new count of `touched`. A plain loop over arrays: a callback per posting, reading
+ * maps, cost several times as much.
+ */
+function scorePostings(docs: Int32Array, freqs: Float64Array, m: number, n: number, live: Uint8Array, languageOf: Uint8Array, statsOf: number[], w: Float64Array, len: Float64Array, avg: number, best: Float64Array, bestTerm: Int32Array, id: number, seen: Uint8Array, touched: Int32Array, touchedCount: number): number {
+  for (let i = 0; i < m; i++) {
+    const d = docs[i];
+    if (d >= n || live[d] === 0) continue;
+    const tf = freqs[i];
+    const v = w[statsOf[languageOf[d]]] * (BM25.d + (tf * K1) / (tf + BM25.k * (B1 + (BM25.b * len[d]) / avg)));
+    if (seen[d] === 0) {
+      seen[d] = 1;
+      touched[touchedCount++] = d;
+    }
+    if (v > best[d]) {
+      best[d] = v;
+      bestTerm[d] = id;
+    }
+  }
+  return touchedCount;
+}
+
+/**
+ * The current word done: each note it touched adds its best term in each field, added up, and the term that weighed
+ * most, unless that term already answered another word of the question for the note. Answers the new count of nodes.
+ */
+function finishWord(sc: Scratch, touchedCount: number, now: number, nodes: number): number {
+  const { score, matched, stamp, best, bestTerm, seen, touched, last } = sc;
+  const F = best.length;
+  for (let j = 0; j < touchedCount; j++) {
+    const d = touched[j];
+    seen[d] = 0;
+    let sum = 0;
+    let top = 0;
+    let id = 0;
+    for (let f = 0; f < F; f++) {
+      const v = best[f][d];
+      if (v === 0) continue;
+      sum += v;
+      if (v > top) {
+        top = v;
+        id = bestTerm[f][d];
+      }
+      best[f][d] = 0;
+    }
+    if (stamp[d] !== now) {
+      stamp[d] = now;
+      score[d] = 0;
+      matched[d] = 0;
+      last[d] = -1;
+    }
+    // A term of the note answers one word of the question ("Notizen" and "Notiz" both find "notiz": counted once).
+    let answered = false;
+    for (let node = last[d]; node >= 0; node = nodePrev[node]) {
+      if (nodeTerm[node] === id) {
+        answered = true;
+        break;
+      }
+    }
+    if (answered) continue;
+    score[d] += sum;
+    matched[d]++;
+    if (nodes === nodeTerm.length) {
+      const t = new Int32Array(nodes * 2);
+      t.set(nodeTerm);
+      nodeTerm = t;
+      const p = new Int32Array(nodes * 2);
+      p.set(nodePrev);
+      nodePrev = p;
+    }
+    nodeTerm[nodes] = id;
+    nodePrev[nodes] = last[d];
+    last[d] = nodes++;
+  }
+  return nodes;
+}
+
+function rank(ix: RankIndex, corpus: Corpus, sc: Scratch, query: RankQuery, k: number, idOf: (shortId: number) => string, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
+  const n = ix.nextId;
+  const F = query.boosts.length;
+  const { languageOf, marks, notes, statsOf, avgFieldLength, lengths, live } = corpus;
   // Whether each language (by its number) is the question's.
   const questionLanguage = [false, ...marks.map((m) => query.languageTerms.includes(m))];
   const hasQuestionLanguage = questionLanguage.some(Boolean);
   const partitioned = statsOf.some((g) => g > 0);
+  const { score, matched, stamp, best, bestTerm, seen, touched, last } = sc;
+  const now = epoch;
+  /** Notes the current word matched so far (in `touched`), and the nodes of the notes' matched terms used. */
+  let touchedCount = 0;
+  let nodes = 0;
 
-  const { score, matched, terms, best, bestTerm, seen } = scratchOf(ix, F);
-  const touched: number[] = [];
-
+  /** The query's terms by id (0: none, a note that matched a word without weight), and the ids by term. */
+  const terms: string[] = [""];
+  const termIds = new Map<string, number>();
   const G = notes.length;
   const df = new Float64Array(G);
-  const idf = new Float64Array(G);
-  /** A term's rarity in one field's postings, for each language's notes: among that language's notes when they are enough, else the vault's. */
-  const idfOf = (postings: Map<number, number>): Float64Array => {
-    df.fill(0);
-    df[0] = postings.size;
-    if (partitioned) ix.eachPosting(postings, (d) => void (d < n && df[statsOf[languageOf[d]]]++));
-    for (let g = 0; g < G; g++) idf[g] = statsOf[g] === g ? Math.log(1 + (notes[g] - df[g] + 0.5) / (df[g] + 0.5)) : 0;
-    return idf;
-  };
+  const w = new Float64Array(G);
   /** Scores one term's postings at `weight`, keeping each note's best term per field for the current word. */
   const scoreTerm = (term: string, data: FieldData, weight: number) => {
+    let id = termIds.get(term);
+    if (id === undefined) {
+      id = terms.length;
+      terms.push(term);
+      termIds.set(term, id);
+    }
     for (let f = 0; f < F; f++) {
       const postings = data.get(f);
       const boost = query.boosts[f];
       if (!postings || !boost) continue;
-      const avg = avgFieldLength[f];
-      const w = idfOf(postings);
-      for (let g = 0; g < G; g++) w[g] *= weight * boost;
-      const bf = best[f];
-      const bt = bestTerm[f];
-      ix.eachPosting(postings, (d, tf) => {
-        const lengths = d < n ? ix.fieldLength.get(d) : undefined;
-        if (!lengths) return;
-        const s = w[statsOf[languageOf[d]]] * (BM25.d + (tf * (BM25.k + 1)) / (tf + BM25.k * (1 - BM25.b + (BM25.b * lengths[f]) / avg)));
-        if (seen[d] === 0) {
-          seen[d] = 1;
-          touched.push(d);
-        }
-        if (s > bf[d]) {
-          bf[d] = s;
-          bt[d] = term;
-        }
-      });
+      postCount = 0;
+      ix.eachPosting(postings, collect);
+      // The term's rarity in this field, for each language's notes: among that language's notes when they are enough, else the vault's.
+      df.fill(0);
+      df[0] = postings.size;
+      if (partitioned) countByLanguage(postDoc, postCount, n, languageOf, statsOf, df);
+      for (let g = 0; g < G; g++) w[g] = (statsOf[g] === g ? Math.log(1 + (notes[g] - df[g] + 0.5) / (df[g] + 0.5)) : 0) * (weight * boost);
+      touchedCount = scorePostings(postDoc, postFreq, postCount, n, live, languageOf, statsOf, w, lengths[f], avgFieldLength[f], best[f], bestTerm[f], id, seen, touched, touchedCount);
     }
   };
 
@@ -263,31 +512,8 @@ export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (short
         scoreTerm(term, data, distance === 0 ? STEM_WEIGHT : (STEM_WEIGHT * PREFIX_WEIGHT * term.length) / (term.length + 0.3 * distance));
       }
     }
-    for (const d of touched) {
-      seen[d] = 0;
-      // The word's score: its best term in each field, added up; its term: the one that weighed most.
-      let sum = 0;
-      let top = 0;
-      let term = "";
-      for (let f = 0; f < F; f++) {
-        const v = best[f][d];
-        if (v === 0) continue;
-        sum += v;
-        if (v > top) {
-          top = v;
-          term = bestTerm[f][d]!;
-        }
-        best[f][d] = 0;
-        bestTerm[f][d] = undefined;
-      }
-      const list = (terms[d] ??= []);
-      // A term of the note answers one word of the question ("Notizen" and "Notiz" both find "notiz": counted once).
-      if (list.includes(term)) continue;
-      score[d] += sum;
-      matched[d]++;
-      list.push(term);
-    }
-    touched.length = 0;
+    nodes = finishWord(sc, touchedCount, now, nodes);
+    touchedCount = 0;
   }
 
   const top: { shortId: number; id: string; score: number }[] = [];
@@ -295,7 +521,7 @@ export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (short
   if (want === 0) return [];
   const before = (s: number, id: string, other: { id: string; score: number }) => s > other.score || (s === other.score && id.localeCompare(other.id) < 0);
   for (let d = 0; d < n; d++) {
-    if (matched[d] === 0) continue;
+    if (stamp[d] !== now || matched[d] === 0) continue;
     let s = score[d] * matched[d];
     if (hasQuestionLanguage && questionLanguage[languageOf[d]]) s *= LANGUAGE_FACTOR;
     if (top.length === want && s < top[want - 1].score) continue;
@@ -307,5 +533,9 @@ export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (short
     top.splice(at, 0, { shortId: d, id, score: s });
     if (top.length > want) top.pop();
   }
-  return top.map((t) => ({ id: t.id, score: t.score, terms: terms[t.shortId] ?? [] }));
+  return top.map((t) => {
+    const found: string[] = [];
+    for (let node = last[t.shortId]; node >= 0; node = nodePrev[node]) found.push(terms[nodeTerm[node]]);
+    return { id: t.id, score: t.score, terms: found.reverse() };
+  });
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TextIndex } from "../../../src/core/memory/text-index";
+import { rankTop, type RankIndex, type RankQuery } from "../../../src/core/memory/text-rank";
+import { languageMark } from "../../../src/core/memory/analysis";
 
 function index(notes: Record<string, string>): TextIndex {
   const ix = new TextIndex();
@@ -83,4 +85,96 @@ describe("text ranking (text-rank.ts)", () => {
     const ix = index(notes);
     expect(ix.search("hoe maak ik een callout met een waarschuwing", 1)[0].path).toBe("nl/Bijschriften.md");
   });
+
+  it("after notes are added, replaced and removed, ranks exactly as when the whole index is counted again", () => {
+    const vault = new FakeIndex();
+    const en = (i: number, extra = "") => [[`page ${i}`], ["help", languageMark("en")], `this is a page about notes and links ${extra}`.split(" "), []];
+    const de = (i: number, extra = "") => [[`seite ${i}`], ["hilfe", languageMark("de")], `dies ist eine seite über notizen und links ${extra}`.split(" "), []];
+    for (let i = 0; i < 25; i++) vault.add(`en/${i}`, en(i));
+    // 21 German notes: enough for word weights of their own, until two go.
+    for (let i = 0; i < 21; i++) vault.add(`de/${i}`, de(i, i % 3 === 0 ? "links links" : ""));
+    const queries: RankQuery[] = [
+      { words: [{ term: "links", prefix: false, fuzzy: 0 }, { term: "notizen", prefix: true, fuzzy: 0 }], languageTerms: [languageMark("de")], boosts: [5, 2, 1, 4] },
+      { words: [{ term: "notes", prefix: true, fuzzy: 0, stem: "not" }, { term: "page", prefix: false, fuzzy: 0 }], languageTerms: [languageMark("en")], boosts: [5, 2, 1, 4] },
+      { words: [{ term: "seite", prefix: false, fuzzy: 0 }, { term: "zebra", prefix: false, fuzzy: 0 }], languageTerms: [], boosts: [5, 2, 1, 4] },
+    ];
+    const check = () => {
+      const view = vault.view();
+      for (const q of queries) expect(rankTop(view, q, 5, (d) => vault.idOf(d))).toEqual(rankTop(vault.view(true), q, 5, (d) => vault.idOf(d)));
+    };
+    check();
+    // A replaced note is discarded (its postings stay behind, as minisearch leaves them) and added under a new short id.
+    vault.discard("de/3");
+    vault.add("de/3", de(3, "zebra"));
+    check();
+    vault.add("en/new", en(99, "zebra links"));
+    check();
+    // Two German notes fewer: 19, too few for word weights of their own.
+    vault.discard("de/4");
+    vault.discard("de/5");
+    check();
+    vault.add("de/4", de(4));
+    check();
+    // A language no note had before.
+    vault.add("fr/1", [["page"], ["aide", languageMark("fr")], ["notes", "links"], []]);
+    check();
+  });
 });
+
+/** A tiny index as the ranking reads it, kept as minisearch keeps its own: discarded notes' postings stay. */
+class FakeIndex {
+  private readonly terms = new Map<string, Map<number, Map<number, number>>>();
+  private readonly ids = new Map<number, string>();
+  private readonly lengths = new Map<number, number[]>();
+  private next = 0;
+  /** The term map: the same object for every view, as the engine's. */
+  private readonly index: RankIndex["index"] = {
+    get: (term) => this.terms.get(term),
+    atPrefix: (prefix) => [...this.terms].filter(([t]) => t.startsWith(prefix)).sort(([a], [b]) => (a < b ? -1 : 1)),
+    fuzzyGet: () => new Map(),
+  };
+
+  add(id: string, fields: string[][]): void {
+    const d = this.next++;
+    this.ids.set(d, id);
+    this.lengths.set(d, fields.map((f) => f.length));
+    fields.forEach((words, f) => {
+      for (const w of words) {
+        const data = this.terms.get(w) ?? new Map<number, Map<number, number>>();
+        this.terms.set(w, data);
+        const postings = data.get(f) ?? new Map<number, number>();
+        data.set(f, postings);
+        postings.set(d, (postings.get(d) ?? 0) + 1);
+      }
+    });
+  }
+
+  discard(id: string): void {
+    for (const [d, other] of this.ids) {
+      if (other !== id) continue;
+      this.ids.delete(d);
+      this.lengths.delete(d);
+    }
+  }
+
+  idOf(d: number): string {
+    return this.ids.get(d) ?? "";
+  }
+
+  /** The index now; `fresh`: behind a term map never seen, so the ranking counts everything again. */
+  view(fresh = false): RankIndex {
+    const F = 4;
+    const sums = new Array<number>(F).fill(0);
+    for (const l of this.lengths.values()) l.forEach((n, f) => (sums[f] += n));
+    const index = this.index;
+    return {
+      index: fresh ? { get: (t) => index.get(t), atPrefix: (p) => index.atPrefix(p), fuzzyGet: (t, k) => index.fuzzyGet(t, k) } : index,
+      documentIds: new Map(this.ids),
+      fieldLength: new Map(this.lengths),
+      avgFieldLength: sums.map((s) => s / Math.max(1, this.lengths.size)),
+      documentCount: this.ids.size,
+      nextId: this.next,
+      eachPosting: (postings, fn) => postings.forEach((tf, d) => fn(d, tf)),
+    };
+  }
+}
