@@ -12,7 +12,8 @@
  * text index), load_both_ms (both together, as at a start; the *_cpu_ms twins: CPU time of this process, its threads
  * and the host, what the load costs on an idle machine), query_ms_p95 (semantic: embed the query + vector search +
  * reading the passages back), vector_query_ms_p95 (the vector index's query alone, main thread to result),
- * text_query_ms_p95 (full-text, main thread to result), update_one_ms (one modified note until searchable, excluding
+ * text_query_ms_p95 (full-text, main thread to result; text_query_cpu_ms_p95 every thread's CPU, text_query_main_cpu_ms_p95
+ * the main thread's share), update_one_ms (one modified note until searchable, excluding
  * its own embedding; edit_searchable_ms: until a full-text search finds its new word; update_flush_ms: writing the
  * vector file), rename_folder_ms (and _cpu_ms) and rename_reembedded (the folder renamed, one rename event per note as
  * Obsidian sends them, until the index has followed; goal 0 re-embedded), rename_offline_ms and
@@ -26,6 +27,10 @@
  * `--store flat [--precision float32|int8]`: the flat vector store and the full-text index in this process;
  * `--store worker`: both in the search worker (the bundled worker script in a worker thread), as the plugin keeps
  * them where there is no engine host.
+ * `--only queries`: with `--keep`, reuses the kept vault of each size (DIR/50000, as runs of several sizes keep them)
+ * and its index as they are (built first only when absent), and measures the load of both indexes, the queries and the
+ * one-note edit (load_both_*, the query_* and text_query_* figures, update_one_ms, edit_searchable_*, edit_max_block_*):
+ * seconds instead of minutes at 50,000 notes. Each full-text query's CPU time, in order, goes to the log.
  */
 import { mkdtempSync, rmSync, readFileSync, appendFileSync, renameSync, mkdirSync, existsSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,7 +44,7 @@ import { CompactCodec } from "../../host/vector/compact-codec";
 import { decodeFlatIndex, encodeFlatIndex, type FlatPrecision } from "../../engine/vector/flat-codec";
 import { FLAT_FILE } from "../../engine/vector/flat-store";
 import { VaultPathIndex } from "../../core/grammar/vault-paths";
-import { folderBytes, hashVector, memoryPeaks, p95, timed } from "./index-meters";
+import { folderBytes, hashVector, mainThreadCpuMs, memoryPeaks, p95, timed } from "./index-meters";
 
 function log(line: string): void {
   process.stderr.write(`[bench index] ${line}\n`);
@@ -88,13 +93,16 @@ async function compareFlat(file: string): Promise<Record<string, number>> {
 
 /** This benchmark's line in `bench --help`. */
 export const usage =
-  "index [--notes N[,N...]] [--embed-threads N] [--batch B] [--embedder test-model|hash] [--store host|flat|worker] [--precision float32|int8] [--dim D] [--seed S] [--keep DIR] [--json]   builds and reloads the memory of a generated vault (10,000 notes by default), then times queries, an update, a folder rename and the save; several sizes give the ratios of their figures";
+  "index [--notes N[,N...]] [--embed-threads N] [--batch B] [--embedder test-model|hash] [--store host|flat|worker] [--precision float32|int8] [--dim D] [--seed S] [--keep DIR] [--only queries] [--json]   builds and reloads the memory of a generated vault (10,000 notes by default), then times queries, an update, a folder rename and the save; several sizes give the ratios of their figures";
 
 type Store = "host" | "flat" | "worker";
 
 /** The benchmark's options, checked. */
 function indexOptions(argv: string[]) {
-  const { options } = parseArgs(argv, { strings: ["notes", "batch", "keep", "seed", "embedder", "dim", "embed-threads", "store", "precision"], booleans: [] });
+  const { options } = parseArgs(argv, { strings: ["notes", "batch", "keep", "seed", "embedder", "dim", "embed-threads", "store", "precision", "only"], booleans: [] });
+  const only = options.only as string | undefined;
+  if (only !== undefined && only !== "queries") throw new UsageError('--only must be "queries" (the load, the queries and a one-note edit over the kept index).');
+  if (only !== undefined && typeof options.keep !== "string") throw new UsageError("--only queries needs --keep, the folder of the kept vaults and their indexes.");
   const store = ((options.store as string | undefined) ?? "host") as Store;
   if (store !== "host" && store !== "flat" && store !== "worker") throw new UsageError('--store must be "host" (default: vectra in the engine host), "flat" or "worker".');
   const precision = ((options.precision as string | undefined) ?? "float32") as FlatPrecision;
@@ -108,7 +116,7 @@ function indexOptions(argv: string[]) {
   const threads = options["embed-threads"] === undefined ? 1 : Number(options["embed-threads"]);
   if (!Number.isInteger(threads) || threads < 1 || threads > 256) throw new UsageError("--embed-threads must be a whole number from 1 to 256.");
   const seed = options.seed === undefined ? 42 : Number(options.seed);
-  return { keep: typeof options.keep === "string" ? options.keep : undefined, store, precision, embedder, dim, sizes, batch, threads, seed };
+  return { keep: typeof options.keep === "string" ? options.keep : undefined, store, precision, embedder, dim, sizes, batch, threads, seed, only };
 }
 
 type IndexOptions = ReturnType<typeof indexOptions>;
@@ -121,15 +129,15 @@ const LONG_EVERY = 1000;
  * later). A vault kept by an earlier run with the same size and seed is reused (generating 50,000 notes takes
  * minutes), its index removed.
  */
-function benchVault(root: string, notes: number, seed: number): { paths: string[]; folderNotes: number; batchPaths: string[] } {
+function benchVault(root: string, notes: number, seed: number, keepIndex = false): { paths: string[]; folderNotes: number; batchPaths: string[] } {
   const marker = join(root, ".bench-vault.json");
   const folderNotes = Math.floor(notes / 20);
   const wanted = { notes, seed, longEvery: LONG_EVERY, folderNotes };
   if (existsSync(marker) && existsSync(join(root, "Batch"))) {
     const kept = JSON.parse(readFileSync(marker, "utf8")) as typeof wanted & { paths: string[]; batchPaths: string[] };
     if (kept.notes === notes && kept.seed === seed && kept.longEvery === LONG_EVERY && kept.folderNotes === folderNotes) {
-      rmSync(defaultIndexDir(root), { recursive: true, force: true });
-      log(`reusing the ${notes}-note vault at ${root}`);
+      if (!keepIndex) rmSync(defaultIndexDir(root), { recursive: true, force: true });
+      log(`reusing the ${notes}-note vault at ${root}${keepIndex ? " and its index" : ""}`);
       return { paths: kept.paths, folderNotes, batchPaths: kept.batchPaths };
     }
   }
@@ -159,12 +167,14 @@ async function timeQueries(memory: FolderMemory, queryVector: (q: string) => Pro
   const search = memory.search;
   const vectors = new Map<string, number[]>();
   for (const q of QUERIES) vectors.set(q, await queryVector(q));
-  const times = { semantic: [] as number[], vector: [] as number[], text: [] as number[], vectorCpu: [] as number[], textCpu: [] as number[] };
-  const clock = async (wall: number[], cpu: number[] | null, step: () => Promise<unknown>) => {
+  const times = { semantic: [] as number[], vector: [] as number[], text: [] as number[], vectorCpu: [] as number[], textCpu: [] as number[], textMainCpu: [] as number[] };
+  const clock = async (wall: number[], cpu: number[] | null, step: () => Promise<unknown>, mainCpu?: number[]) => {
     const c0 = process.cpuUsage();
+    const m0 = mainThreadCpuMs();
     const t0 = performance.now();
     await step();
     wall.push(performance.now() - t0);
+    mainCpu?.push(mainThreadCpuMs() - m0);
     const c = process.cpuUsage(c0);
     cpu?.push((c.user + c.system) / 1000);
   };
@@ -172,7 +182,7 @@ async function timeQueries(memory: FolderMemory, queryVector: (q: string) => Pro
     for (const q of QUERIES) {
       await clock(times.semantic, null, () => search.semanticSearch!(q, 8));
       await clock(times.vector, times.vectorCpu, () => memory.vectors!.query(vectors.get(q)!, 8));
-      await clock(times.text, times.textCpu, () => search.textSearch(q, 8));
+      await clock(times.text, times.textCpu, () => search.textSearch(q, 8), times.textMainCpu);
     }
   }
   return times;
@@ -247,6 +257,68 @@ async function buildAndLoad(o: IndexOptions, root: string) {
   return { memory, restart, report, built, vectorLoad, textLoad, both, rebuild };
 }
 
+/** The one-note edit: a word no other note has appended, until searchable (less the note's own embedding) and until a full-text search finds it. */
+async function timeEdit(memory: FolderMemory, root: string, target: string) {
+  appendFileSync(join(root, target), `\n## Added in the benchmark\nA new paragraph about offline sync and garden tomatoes, zyxquaternion${Date.now() % 1000}.\n`);
+  const word = readFileSync(join(root, target), "utf8").match(/zyxquaternion\d+/g)!.pop()!;
+  const edit = await timed(undefined, async () => {
+    const t0 = performance.now();
+    const update = await memory.indexer.updateNote(target);
+    const updateMs = performance.now() - t0;
+    const found = (await memory.search.textSearch(word, 3)).some((h) => h.path === target);
+    return { update, updateMs, searchableMs: performance.now() - t0, found };
+  });
+  return { edit, update: edit.value.update, updateMs: edit.value.updateMs };
+}
+
+/** `--only queries`: the kept vault and index loaded as at a start, then the queries and the one-note edit. */
+async function measureQueries(o: IndexOptions, root: string, notes: number): Promise<Record<string, unknown>> {
+  const { paths } = benchVault(root, notes, o.seed, true);
+  const open = opener(o, root);
+  let memory = await open();
+  try {
+    if (o.embedder === "test-model") await memory.engine!.embed(["warm up"]);
+    if (!existsSync(join(defaultIndexDir(root), "text-index.json"))) {
+      log("no kept index: building it");
+      await memory.vectors!.open();
+      await memory.indexer.build();
+      await memory.indexer.close();
+      await memory.close();
+      memory = await open();
+      if (o.embedder === "test-model") await memory.engine!.embed(["warm up"]);
+    }
+    const both = await timed(memory.engine?.hostPid, () => Promise.all([memory.vectors!.open(), memory.indexer.load()]));
+    const queryVector = async (q: string) => (o.embedder === "hash" ? hashVector(q, o.dim) : (await memory.engine!.embed([q]))[0]);
+    const queried = await timed(undefined, () => timeQueries(memory, queryVector));
+    const times = queried.value;
+    log(`full-text query CPU ms, in order: ${times.textCpu.map((x) => Math.round(x)).join(" ")}`);
+    const { edit, update, updateMs } = await timeEdit(memory, root, paths[Math.floor(paths.length / 2)]);
+    return {
+      notes: memory.indexer.paths().length,
+      load_both_ms: Math.round(both.ms),
+      load_both_cpu_ms: Math.round(both.cpuMs),
+      load_max_block_ms: both.block.max,
+      load_max_block_cpu_ms: both.block.cpuMax,
+      query_ms_p95: p95(times.semantic),
+      vector_query_ms_p95: p95(times.vector),
+      vector_query_cpu_ms_p95: p95(times.vectorCpu),
+      text_query_ms_p95: p95(times.text),
+      text_query_cpu_ms_p95: p95(times.textCpu),
+      text_query_main_cpu_ms_p95: p95(times.textMainCpu),
+      query_max_block_ms: queried.block.max,
+      query_max_block_cpu_ms: queried.block.cpuMax,
+      update_one_ms: Math.round((updateMs - update.embedMs) * 10) / 10,
+      edit_searchable_ms: Math.round(edit.value.searchableMs * 10) / 10,
+      edit_searchable_cpu_ms: Math.round(edit.cpuMs * 10) / 10,
+      edit_found: edit.value.found,
+      edit_max_block_ms: edit.block.max,
+      edit_max_block_cpu_ms: edit.block.cpuMax,
+    };
+  } finally {
+    await memory.close().catch(() => undefined);
+  }
+}
+
 /** One vault size, start to end: the figures. */
 async function measure(o: IndexOptions, root: string, notes: number): Promise<Record<string, unknown>> {
   const { paths, folderNotes, batchPaths } = benchVault(root, notes, o.seed);
@@ -258,20 +330,11 @@ async function measure(o: IndexOptions, root: string, notes: number): Promise<Re
     const queryVector = async (q: string) => (o.embedder === "hash" ? hashVector(q, o.dim) : (await memory.engine!.embed([q]))[0]);
     const queried = await timed(undefined, () => timeQueries(memory, queryVector));
     const times = queried.value;
+    log(`full-text query CPU ms, in order: ${times.textCpu.map((x) => Math.round(x)).join(" ")}`);
 
-    // One modified note, with a word no other note has: until searchable, less the note's own embedding, and until a full-text search finds the word.
-    const target = paths[Math.floor(paths.length / 2)];
-    appendFileSync(join(root, target), `\n## Added in the benchmark\nA new paragraph about offline sync and garden tomatoes, zyxquaternion${Date.now() % 1000}.\n`);
-    const word = readFileSync(join(root, target), "utf8").match(/zyxquaternion\d+/)![0];
-    const edit = await timed(undefined, async () => {
-      const t0 = performance.now();
-      const update = await memory.indexer.updateNote(target);
-      const updateMs = performance.now() - t0;
-      const found = (await memory.search.textSearch(word, 3)).some((h) => h.path === target);
-      return { update, updateMs, searchableMs: performance.now() - t0, found };
-    });
+    // One modified note, with a word no other note has.
+    const { edit, update, updateMs } = await timeEdit(memory, root, paths[Math.floor(paths.length / 2)]);
     const editCpu = edit.cpuMs;
-    const { update, updateMs } = edit.value;
     const flush = await timed(undefined, () => memory.vectors!.flush());
 
     // A folder of notes renamed in the app: one rename event per note, as Obsidian sends them.
@@ -313,6 +376,7 @@ async function measure(o: IndexOptions, root: string, notes: number): Promise<Re
       vector_query_cpu_ms_p95: p95(times.vectorCpu),
       text_query_ms_p95: p95(times.text),
       text_query_cpu_ms_p95: p95(times.textCpu),
+      text_query_main_cpu_ms_p95: p95(times.textMainCpu),
       update_one_ms: Math.round((updateMs - update.embedMs) * 10) / 10,
       edit_searchable_ms: Math.round(edit.value.searchableMs * 10) / 10,
       edit_searchable_cpu_ms: Math.round(editCpu * 10) / 10,
@@ -385,9 +449,10 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
   try {
     const runs: Record<string, Record<string, unknown>> = {};
     for (const notes of o.sizes) {
-      const root = o.sizes.length === 1 && o.keep ? o.keep : join(base, String(notes));
+      // A whole run of one size keeps its vault in --keep itself; --only reads the folder per size that runs of several sizes keep.
+      const root = o.sizes.length === 1 && o.keep && !o.only ? o.keep : join(base, String(notes));
       log(`${notes} notes`);
-      runs[notes] = await measure(o, root, notes);
+      runs[notes] = o.only === "queries" ? await measureQueries(o, root, notes) : await measure(o, root, notes);
     }
     const first = runs[o.sizes[0]];
     const last = runs[o.sizes[o.sizes.length - 1]];
