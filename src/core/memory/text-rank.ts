@@ -121,9 +121,13 @@ function corpusOf(ix: RankIndex, F: number): Corpus {
   const cached = corpora.get(key);
   if (cached && cached.corpus.F === F) {
     if (cached.ix === ix) return cached.corpus;
-    if (updateCorpus(cached.corpus, ix)) {
-      corpora.set(key, { ix, corpus: cached.corpus });
-      return cached.corpus;
+    try {
+      if (updateCorpus(cached.corpus, ix)) {
+        corpora.set(key, { ix, corpus: cached.corpus });
+        return cached.corpus;
+      }
+    } catch {
+      // Left half brought up to date: counted again below.
     }
   }
   const corpus = countCorpus(ix, F);
@@ -294,6 +298,8 @@ let epoch = 0;
 /** The matched terms of the notes, as linked nodes (term id, previous node), for the query. */
 let nodeTerm = new Int32Array(4096);
 let nodePrev = new Int32Array(4096);
+/** Nodes kept for the next query at most (8 MB): more are made again when needed. */
+const MAX_KEPT_NODES = 1 << 20;
 /** One field's postings of one term, copied out of the index: read in plain loops, not a callback per posting. */
 let postDoc = new Int32Array(4096);
 let postFreq = new Float64Array(4096);
@@ -349,6 +355,12 @@ export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (short
     // Its per-word arrays may be left unclean: the next query makes new ones.
     scratch = null;
     throw err;
+  } finally {
+    // A long question over many notes may have needed millions of nodes: not kept between queries.
+    if (nodeTerm.length > MAX_KEPT_NODES) {
+      nodeTerm = new Int32Array(4096);
+      nodePrev = new Int32Array(4096);
+    }
   }
 }
 

@@ -119,7 +119,23 @@ describe("text ranking (text-rank.ts)", () => {
     vault.add("fr/1", [["page"], ["aide", languageMark("fr")], ["notes", "links"], []]);
     check();
   });
+
+  it("ranks right after a ranking that failed midway", () => {
+    const vault = new FakeIndex();
+    for (let i = 0; i < 30; i++) vault.add(`n/${i}`, [[`note ${i}`], [], (i % 2 ? "garden tomato" : "garden bread").split(" "), []]);
+    const query: RankQuery = { words: [{ term: "garden", prefix: false, fuzzy: 0 }, { term: "tomato", prefix: false, fuzzy: 0 }], languageTerms: [], boosts: [5, 2, 1, 4] };
+    const expected = rankTop(vault.view(true), query, 5, (d) => vault.idOf(d));
+    const view = vault.view();
+    // The word's longer terms cannot be read after its own term was scored: the ranking stops halfway through the word.
+    const failing: RankIndex = { ...view, index: { ...view.index, atPrefix: (prefix) => (prefix === "garden" ? fail() : view.index.atPrefix(prefix)) } };
+    expect(() => rankTop(failing, { ...query, words: [{ term: "garden", prefix: true, fuzzy: 0 }] }, 5, (d) => vault.idOf(d))).toThrow("terms unreadable");
+    expect(rankTop(view, query, 5, (d) => vault.idOf(d))).toEqual(expected);
+  });
 });
+
+function fail(): never {
+  throw new Error("terms unreadable");
+}
 
 /** A tiny index as the ranking reads it, kept as minisearch keeps its own: discarded notes' postings stay. */
 class FakeIndex {
