@@ -9,20 +9,15 @@ import MiniSearch from "minisearch";
 import { ShardVocabulary, type TermMap } from "../../../src/core/memory/shard-vocabulary";
 import { TextEngine, type CompactShard } from "../../../src/core/memory/text-engine";
 import { TimeSlices } from "../../../src/core/memory/yield";
+import { SeededRandom } from "../../../src/node/test-model/prng";
 
 /** minisearch's SearchableMap (not exported from its main module): the class of an index's term map. */
 const SearchableMap = (new MiniSearch({ fields: ["x"] }) as unknown as { _index: { constructor: new () => TermMap<number> } })._index.constructor;
 
-/** A seeded generator (mulberry32), so a failure replays. */
+/** A seeded generator, so a failure replays. */
 function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const source = new SeededRandom(seed);
+  return () => source.next();
 }
 
 /** Terms over a small alphabet (so prefixes and near spellings abound), with CJK, a surrogate pair and the empty term. */
