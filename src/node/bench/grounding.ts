@@ -12,7 +12,10 @@
  * `--engine`: also generates `--replies` envelopes (default 20) on the random-weight test model through the engine
  * host under today's grammar and the grounded one (this vault's paths), and reports ms per produced token of each
  * (engine.plain_ms_per_token, engine.grounded_ms_per_token, their ratio; first_reply_ms includes the host's grammar
- * parse) and the missing paths among the grounded replies' calls; the replies alternate between the grammars. The
+ * parse) and, per grammar, its replies' vault:read/vault:edit calls: calls, missing_paths, heading_args and find_args
+ * (calls with a heading or edit text, whichever note they name), context_calls (calls naming the note in context),
+ * heading_calls and find_calls (those of them with a heading or edit text, checked against the note) and
+ * missing_headings and missing_finds (a heading it lacks, text not in it); the replies alternate between the grammars. The
  * host hands llama.cpp a grounded grammar's loose twin and holds the vault's rules itself (vault-loose.ts); the same
  * grammar with its rules renamed out of the host's sight (engine.in_llama: llama.cpp holds the whole trie, as before
  * that) is measured in the same run, on the built-in engine.
@@ -21,7 +24,9 @@
  * `--model F`: another GGUF for `--engine` (a family model: `make-test-model --family qwen2.5` has the 152k vocabulary).
  * `--with-calls`: every grammar of `--engine` (today's and the grounded ones alike) offers only vault:read and
  * vault:edit and requires at least one call, so random weights that would answer with no call or another tool (the
- * Qwen2.5 family model does) name a note in every reply and walk the vault's rules.
+ * Qwen2.5 family model does) name a note in every reply and walk the vault's rules. `--tools T,U` offers those tools
+ * instead (`--tools vault:read`: every call may carry a heading). A small vault (`--notes 3`) has replies name the note
+ * in context often, so its headings and text are exercised.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -43,7 +48,7 @@ import type { CompiledGrammar } from "../../core/grammar/types";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import { defaultTestModelPath, TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../compose";
 
-export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--with-calls] [--kinds plain,grounded,in_llama] [--model F | --server URL] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
+export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--with-calls [--tools vault:read]] [--kinds plain,grounded,in_llama] [--model F | --server URL] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
 
 const TOOLS = ["vault:read", "vault:edit", "vault:search", "vault:list"];
 
@@ -65,10 +70,13 @@ function seeded(seed: number): () => number {
   };
 }
 
-/** Calls with path args, and how many name a missing path, a heading the note lacks, or text not in it. */
+/** Calls with path args, and how many name a missing path, the note in context, a heading the note lacks, or text not in it. */
 interface Misses {
   calls: number;
   missing_path: number;
+  context_calls: number;
+  heading_args: number;
+  find_args: number;
   heading_calls: number;
   missing_heading: number;
   find_calls: number;
@@ -80,12 +88,15 @@ type Note = { path: string; text: string; headings: string[] };
 /** Counts one call: a missing path, or for the note in context a heading it lacks or text not in it. */
 function countCall(m: Misses, c: { name: string; args: Record<string, unknown> }, index: VaultPathIndex, note: Note): void {
   m.calls++;
+  if (typeof c.args.heading === "string") m.heading_args++;
+  if (typeof c.args.find === "string") m.find_args++;
   const path = typeof c.args.path === "string" ? index.resolve(c.args.path) : null;
   if (path === null) {
     m.missing_path++;
     return;
   }
   if (path !== note.path) return;
+  m.context_calls++;
   if (typeof c.args.heading === "string") {
     m.heading_calls++;
     if (!note.headings.some((h) => h.toLowerCase() === (c.args.heading as string).toLowerCase())) m.missing_heading++;
@@ -96,7 +107,7 @@ function countCall(m: Misses, c: { name: string; args: Record<string, unknown> }
   }
 }
 
-const noMisses = (): Misses => ({ calls: 0, missing_path: 0, heading_calls: 0, missing_heading: 0, find_calls: 0, missing_find: 0 });
+const noMisses = (): Misses => ({ calls: 0, missing_path: 0, context_calls: 0, heading_args: 0, find_args: 0, heading_calls: 0, missing_heading: 0, find_calls: 0, missing_find: 0 });
 
 function sampleMisses(gbnf: string, calls: number, seed: number, index: VaultPathIndex, note: Note): Misses {
   const sampler = new GrammarSampler(gbnf, { random: seeded(seed) });
@@ -135,7 +146,7 @@ function longNote(words: string[]): string {
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model", "server", "kinds"], booleans: ["engine", "with-calls"] });
+  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model", "server", "kinds", "tools"], booleans: ["engine", "with-calls"] });
   const notes = Number(options.notes ?? 1000);
   const calls = Number(options.calls ?? 1000);
   const seed = Number(options.seed ?? 7);
@@ -174,7 +185,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       missing_heading_pct: pct(m.missing_heading, m.heading_calls),
       missing_find_pct: pct(m.missing_find, m.find_calls),
     });
-    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined, typeof options.server === "string" ? options.server : undefined, !!options["with-calls"], typeof options.kinds === "string" ? options.kinds.split(",") : undefined) : undefined;
+    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined, typeof options.server === "string" ? options.server : undefined, !!options["with-calls"], typeof options.kinds === "string" ? options.kinds.split(",") : undefined, typeof options.tools === "string" ? options.tools.split(",") : undefined) : undefined;
     return {
       notes,
       paths: index.size,
@@ -214,7 +225,7 @@ function requireCall(g: CompiledGrammar): CompiledGrammar {
   return { ...g, gbnf };
 }
 
-async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext & { notes: Note[] }, replies: number, model = defaultTestModelPath(), server?: string, withCalls = false, only?: string[]): Promise<Record<string, unknown>> {
+async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext & { notes: Note[] }, replies: number, model = defaultTestModelPath(), server?: string, withCalls = false, only?: string[], callTools = ["vault:read", "vault:edit"]): Promise<Record<string, unknown>> {
   // A server goes through the engine host as the plugin reaches it (the host keeps the server from sampling part of a character).
   const engine = createNodeEngine(server ? { server: { kind: "llama-server", url: server } } : { model: { path: model, contextSize: 2048, threads: 1 } });
   try {
@@ -226,7 +237,7 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
     const tally = () => ({ tokens: 0, ms: 0, first: 0, misses: noMisses(), stops: {} as Record<string, number> });
     const totals = { plain: tally(), grounded: tally(), in_llama: tally() };
     const shape = withCalls ? requireCall : (g: CompiledGrammar) => g;
-    const offered = withCalls ? ["vault:read", "vault:edit"] : TOOLS;
+    const offered = withCalls ? callTools : TOOLS;
     const groundedGrammar = shape(grounded.get(offered, "dynamic", context));
     // The same language with the vault's rules under other names: the host sees an ordinary grammar and llama.cpp holds it whole.
     const inLlama = { ...groundedGrammar, gbnf: groundedGrammar.gbnf.replace(/\bv(pt|nt|tg)-/g, "vx$1-") };
@@ -258,7 +269,7 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
     const figures = (kind: keyof typeof totals) => {
       const s = totals[kind];
       const m = s.misses;
-      return { first_reply_ms: Math.round(s.first), ms_per_token: s.tokens ? Math.round((1000 * s.ms) / s.tokens) / 1000 : null, tokens: s.tokens, calls: m.calls, missing_paths: m.missing_path, heading_calls: m.heading_calls, missing_headings: m.missing_heading, find_calls: m.find_calls, missing_finds: m.missing_find, stop_reasons: s.stops, grammar_bytes: grammars[kind].gbnf.length };
+      return { first_reply_ms: Math.round(s.first), ms_per_token: s.tokens ? Math.round((1000 * s.ms) / s.tokens) / 1000 : null, tokens: s.tokens, calls: m.calls, missing_paths: m.missing_path, context_calls: m.context_calls, heading_args: m.heading_args, find_args: m.find_args, heading_calls: m.heading_calls, missing_headings: m.missing_heading, find_calls: m.find_calls, missing_finds: m.missing_find, stop_reasons: s.stops, grammar_bytes: grammars[kind].gbnf.length };
     };
     const a = figures("plain");
     const b = figures("grounded");
