@@ -306,15 +306,18 @@ let postFreq = new Float64Array(4096);
 let postCount = 0;
 function collect(shortId: number, freq: number): void {
   if (postCount === postDoc.length) {
-    const d = new Int32Array(postCount * 2);
-    d.set(postDoc);
-    postDoc = d;
-    const f = new Float64Array(postCount * 2);
-    f.set(postFreq);
-    postFreq = f;
+    postDoc = doubled(postDoc);
+    postFreq = doubled(postFreq);
   }
   postDoc[postCount] = shortId;
   postFreq[postCount++] = freq;
+}
+
+/** A typed array twice as long, its values kept. */
+function doubled<A extends Int32Array | Float64Array>(a: A): A {
+  const out = new (a.constructor as new (n: number) => A)(a.length * 2);
+  out.set(a);
+  return out;
 }
 
 function scratchOf(n: number, F: number): Scratch {
@@ -440,12 +443,8 @@ function finishWord(sc: Scratch, touchedCount: number, now: number, nodes: numbe
     score[d] += sum;
     matched[d]++;
     if (nodes === nodeTerm.length) {
-      const t = new Int32Array(nodes * 2);
-      t.set(nodeTerm);
-      nodeTerm = t;
-      const p = new Int32Array(nodes * 2);
-      p.set(nodePrev);
-      nodePrev = p;
+      nodeTerm = doubled(nodeTerm);
+      nodePrev = doubled(nodePrev);
     }
     nodeTerm[nodes] = id;
     nodePrev[nodes] = last[d];
