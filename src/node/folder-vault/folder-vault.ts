@@ -18,6 +18,9 @@ import { parseNote, type ParsedNote } from "../../core/memory/note-parser";
 import { LinkResolver, rewriteLinks } from "../../core/memory/links";
 import { parseYaml, splitFrontmatter, withFrontmatter } from "../../core/memory/frontmatter";
 
+/** Stats in flight while listing one folder: enough to keep libuv's 4 file threads busy, few enough to issue in 1 ms. */
+const STAT_WAVE = 64;
+
 export interface FolderVaultOptions {
   /** The config folder name, default ".obsidian". */
   configDir?: string;
@@ -262,8 +265,7 @@ export class FolderVault implements VaultPort {
     } catch {
       return;
     }
-    // A folder's files are stat'ed together, not one after another: a 6,000-note vault listed in a fraction of the time.
-    const stats: Promise<FileStat | null>[] = [];
+    const files: { full: string; path: string }[] = [];
     for (const e of entries) {
       // Obsidian hides dot-folders and dot-files: the config dir, `.trash`, `.git`, our temp files.
       if (e.name.startsWith(".")) continue;
@@ -271,17 +273,25 @@ export class FolderVault implements VaultPort {
       // The vault path by concatenation: path.relative per file cost a tenth of listing a 6,000-note vault.
       const path = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) await this.walk(full, out, path);
-      else if (e.isFile()) {
-        stats.push(
-          fs.stat(full).then(
-            (s) => ({ path, size: s.size, mtime: s.mtimeMs, ctime: s.birthtimeMs || s.ctimeMs }),
-            // Deleted while listing.
-            () => null,
-          ),
-        );
-      }
+      else if (e.isFile()) files.push({ full, path });
     }
-    for (const f of await Promise.all(stats)) if (f) out.push(f);
+    // A folder's files are stat'ed STAT_WAVE at a time, not one after another (a 6,000-note vault listed in a fraction
+    // of the time) and not all at once: issuing 25,000 stats in one go held the event loop 150 ms and more.
+    const found: (FileStat | null)[] = new Array<FileStat | null>(files.length).fill(null);
+    let next = 0;
+    const statNext = async (): Promise<void> => {
+      while (next < files.length) {
+        const i = next++;
+        try {
+          const s = await fs.stat(files[i].full);
+          found[i] = { path: files[i].path, size: s.size, mtime: s.mtimeMs, ctime: s.birthtimeMs || s.ctimeMs };
+        } catch {
+          // Deleted while listing.
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(STAT_WAVE, files.length) }, statNext));
+    for (const f of found) if (f) out.push(f);
   }
 
   /** A resolver over the vault's paths; reused for 2 s (our own creates, moves and deletes refresh it at once). */
