@@ -297,14 +297,28 @@ export class ChoiceMasks {
 
   /**
    * Pushes the tokens of `ids` (sorted by text) that the grammar admits from `pos` onto `out`, in order, until more
-   * than `most` are there. A text refused at some character refuses every token that starts with the same characters:
-   * those follow it in the sorted list and are passed over with one binary search, so the walk costs in proportion to
-   * the admitted tokens and the refused prefixes, not to the vocabulary (a path tree's position on a 152k vocabulary
-   * walked every token that starts with an admitted character, one by one).
+   * than `most` are there.
    */
   private aliveSorted(pos: WalkPosition, ids: ArrayLike<number>, out: Token[], most: number, budget: { steps: number }): "done" | "most" | "budget" {
+    const ended = this.walkSorted(pos, ids, (id) => out.push(id as Token) <= most, budget);
+    return ended === "stopped" ? "most" : ended;
+  }
+
+  /**
+   * Walks tokens sorted by text from `pos`, in order: `admitted` is told each token the grammar admits (it returns
+   * false to stop the walk), `refused` (when given) each token it refuses. Tokens sorted by text share a prefix with the
+   * one before, so its positions are reused. A text refused at some character refuses every token that starts with the
+   * same characters: those follow it in the sorted list and are passed over with one binary search (told to `refused`
+   * without a walk), so the walk costs in proportion to the admitted tokens and the refused prefixes, not to the
+   * vocabulary (a path tree's position on a 152k vocabulary walked every token that starts with an admitted character,
+   * one by one). Returns "stopped" when `admitted` stopped it, "budget" when the walk budget ran out.
+   */
+  private walkSorted(pos: WalkPosition, ids: ArrayLike<number>, admitted: (id: number) => boolean, budget: { steps: number } = { steps: MAX_WALK_STEPS }, refused?: (id: number) => void): "done" | "stopped" | "budget" {
     const texts = this.texts.texts;
-    if (this.walker.dead(pos)) return "done";
+    if (this.walker.dead(pos)) {
+      if (refused) for (let k = 0; k < ids.length; k++) refused(ids[k]);
+      return "done";
+    }
     const path: WalkPosition[] = [pos];
     let prev = "";
     for (let k = 0; k < ids.length; ) {
@@ -333,60 +347,23 @@ export class ChoiceMasks {
       }
       prev = text;
       if (deadAt < 0) {
-        if (out.push(id as Token) > most) return "most";
+        if (!admitted(id)) return "stopped";
         k++;
         continue;
       }
-      // Skip every later token that starts with the refused prefix (they are contiguous in text order).
-      const refused = text.slice(0, deadAt);
+      // Pass over every later token that starts with the refused prefix (they are contiguous in text order).
+      const prefix = text.slice(0, deadAt);
       let lo = k + 1;
       let hi = ids.length;
       while (lo < hi) {
         const mid = (lo + hi) >> 1;
-        if (texts[ids[mid]]!.startsWith(refused)) lo = mid + 1;
+        if (texts[ids[mid]]!.startsWith(prefix)) lo = mid + 1;
         else hi = mid;
       }
+      if (refused) for (let j = k; j < lo; j++) refused(ids[j]);
       k = lo;
     }
     return "done";
-  }
-
-  /**
-   * Walks tokens sorted by text from `pos`, telling `visit` whether each is admitted; `visit`
-   * returns false to stop. Tokens sorted by text share a prefix with the one before, so its
-   * positions are reused. Returns false when stopped (by `visit` or the walk budget).
-   */
-  private walkSorted(pos: WalkPosition, ids: ArrayLike<number>, visit: (id: number, alive: boolean) => boolean, budget = { steps: MAX_WALK_STEPS }): boolean {
-    const texts = this.texts.texts;
-    const path: WalkPosition[] = [pos];
-    let prev = "";
-    for (let k = 0; k < ids.length; k++) {
-      const id = ids[k];
-      const text = texts[id]!;
-      let common = 0;
-      const limit = Math.min(prev.length, text.length, path.length - 1);
-      while (common < limit && text.charCodeAt(common) === prev.charCodeAt(common)) common++;
-      // Stay on a code point boundary (a surrogate pair is one step).
-      if (common > 0 && isLowSurrogate(text.charCodeAt(common))) common--;
-      path.length = common + 1;
-      let p = path[common];
-      let alive = !this.walker.dead(p);
-      for (let i = common; alive && i < text.length; ) {
-        const c = text.codePointAt(i)!;
-        const width = c > 0xffff ? 2 : 1;
-        p = this.walker.step(p, c);
-        this.walkSteps++;
-        if (--budget.steps < 0) return false;
-        alive = !this.walker.dead(p);
-        for (let w = 0; w < width; w++) path.push(p);
-        i += width;
-      }
-      // A dead prefix kills every token below it; the path still records where it died.
-      while (path.length < text.length + 1) path.push(p);
-      prev = text;
-      if (!visit(id, alive)) return false;
-    }
-    return true;
   }
 
   /**
@@ -433,10 +410,7 @@ export class ChoiceMasks {
     let set = this.refusals.get(key);
     if (!set) {
       const out: number[] = [];
-      this.walkSorted(pos, this.checkedMaybe, (id, alive) => {
-        if (!alive) out.push(id);
-        return true;
-      });
+      this.walkSorted(pos, this.checkedMaybe, () => true, undefined, (id) => out.push(id));
       const content = out.join(",");
       set = this.refusedSets.get(content);
       if (!set) {
@@ -566,8 +540,8 @@ export class ChoiceMasks {
     let best: Token | null = null;
     const budget = { steps: MAX_EXACT_WALK_STEPS };
     for (const cp of first) {
-      this.walkSorted(pos, this.texts.startingWith(cp), (id, alive) => {
-        if (alive && (best === null || this.texts.texts[id]!.length < this.texts.texts[best]!.length)) best = id as Token;
+      this.walkSorted(pos, this.texts.startingWith(cp), (id) => {
+        if (best === null || this.texts.texts[id]!.length < this.texts.texts[best]!.length) best = id as Token;
         return true;
       }, budget);
     }
