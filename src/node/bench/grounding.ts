@@ -26,7 +26,10 @@
  * vault:edit and requires at least one call, so random weights that would answer with no call or another tool (the
  * Qwen2.5 family model does) name a note in every reply and walk the vault's rules. `--tools T,U` offers those tools
  * instead (`--tools vault:read`: every call may carry a heading). A small vault (`--notes 3`) has replies name the note
- * in context often, so its headings and text are exercised.
+ * in context often, so its headings and text are exercised. `--context-only`: the engine replies' vault is the note in
+ * context alone (the grounded grammars' path tree and the counts hold that one path), so every grounded call names it
+ * and its headings and edit text are checked on every family: the random weights of some (llama3.2, lfm2) leave the
+ * tokens that begin it under 5% of the masked odds among the 3-note vault's four names, and top-p 0.95 cuts them.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,7 +51,7 @@ import type { CompiledGrammar } from "../../core/grammar/types";
 import { createNodeEngine } from "../../engine/client/node-launcher";
 import { defaultTestModelPath, TEST_MODEL_CLAMP, TEST_MODEL_GRAMMAR } from "../compose";
 
-export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--with-calls [--tools vault:read]] [--kinds plain,grounded,in_llama] [--model F | --server URL] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
+export const usage = "grounding [--notes N] [--calls N] [--seed S] [--engine] [--replies N] [--with-calls [--tools vault:read]] [--context-only] [--kinds plain,grounded,in_llama] [--model F | --server URL] [--json]   grounded path/heading/edit-text grammars on a generated vault: build and update times, sizes, missing references today vs grounded";
 
 const TOOLS = ["vault:read", "vault:edit", "vault:search", "vault:list"];
 
@@ -146,7 +149,7 @@ function longNote(words: string[]): string {
 }
 
 export async function run(argv: string[]): Promise<Record<string, unknown>> {
-  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model", "server", "kinds", "tools"], booleans: ["engine", "with-calls"] });
+  const { options } = parseArgs(argv, { strings: ["notes", "calls", "seed", "replies", "model", "server", "kinds", "tools"], booleans: ["engine", "with-calls", "context-only"] });
   const notes = Number(options.notes ?? 1000);
   const calls = Number(options.calls ?? 1000);
   const seed = Number(options.seed ?? 7);
@@ -185,7 +188,7 @@ export async function run(argv: string[]): Promise<Record<string, unknown>> {
       missing_heading_pct: pct(m.missing_heading, m.heading_calls),
       missing_find_pct: pct(m.missing_find, m.find_calls),
     });
-    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined, typeof options.server === "string" ? options.server : undefined, !!options["with-calls"], typeof options.kinds === "string" ? options.kinds.split(",") : undefined, typeof options.tools === "string" ? options.tools.split(",") : undefined) : undefined;
+    const engine = options.engine ? await perToken(registry, index, context, Number(options.replies ?? 20), typeof options.model === "string" ? options.model : undefined, typeof options.server === "string" ? options.server : undefined, !!options["with-calls"], typeof options.kinds === "string" ? options.kinds.split(",") : undefined, typeof options.tools === "string" ? options.tools.split(",") : undefined, !!options["context-only"]) : undefined;
     return {
       notes,
       paths: index.size,
@@ -225,14 +228,17 @@ function requireCall(g: CompiledGrammar): CompiledGrammar {
   return { ...g, gbnf };
 }
 
-async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext & { notes: Note[] }, replies: number, model = defaultTestModelPath(), server?: string, withCalls = false, only?: string[], callTools = ["vault:read", "vault:edit"]): Promise<Record<string, unknown>> {
+async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: GroundingContext & { notes: Note[] }, replies: number, model = defaultTestModelPath(), server?: string, withCalls = false, only?: string[], callTools = ["vault:read", "vault:edit"], contextOnly = false): Promise<Record<string, unknown>> {
   // A server goes through the engine host as the plugin reaches it (the host keeps the server from sampling part of a character).
   const engine = createNodeEngine(server ? { server: { kind: "llama-server", url: server } } : { model: { path: model, contextSize: 2048, threads: 1 } });
   try {
     const tools = clampTools(registry.grammarTools(), TEST_MODEL_CLAMP);
     const plain = new SubsetCache(tools, TEST_MODEL_GRAMMAR);
     const grounded = new SubsetCache(tools, TEST_MODEL_GRAMMAR);
-    grounded.setVaultPaths(index);
+    // `--context-only`: a vault of the note in context alone, for the grammars and for the counts.
+    const vault = contextOnly ? new VaultPathIndex() : index;
+    if (contextOnly) vault.load([context.notes[0].path]);
+    grounded.setVaultPaths(vault);
     // Replies alternate between the two grammars (same seed for each pair), so load on the machine weighs on both alike.
     const tally = () => ({ tokens: 0, ms: 0, first: 0, misses: noMisses(), stops: {} as Record<string, number> });
     const totals = { plain: tally(), grounded: tally(), in_llama: tally() };
@@ -259,7 +265,7 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
         }
         try {
           for (const c of (JSON.parse(r.text) as { tool_calls: { name: string; args: Record<string, unknown> }[] }).tool_calls) {
-            if (c.name === "vault:read" || c.name === "vault:edit") countCall(sum.misses, c, index, context.notes[0]);
+            if (c.name === "vault:read" || c.name === "vault:edit") countCall(sum.misses, c, vault, context.notes[0]);
           }
         } catch {
           // A reply cut at maxTokens: no calls counted.
@@ -276,7 +282,7 @@ async function perToken(registry: ToolRegistry, index: VaultPathIndex, context: 
     const c = kinds.includes("in_llama") ? figures("in_llama") : undefined;
     const ratio = (x: { ms_per_token: number | null }) => (a.ms_per_token && x.ms_per_token ? Math.round((100 * x.ms_per_token) / a.ms_per_token) / 100 : null);
     log(`per token: today ${a.ms_per_token} ms, grounded ${b.ms_per_token} ms${c ? `, grounded with llama.cpp holding the trie ${c.ms_per_token} ms` : ""}`);
-    return { replies, with_calls: withCalls, plain: a, grounded: b, ratio: ratio(b), ...(c ? { in_llama: c, in_llama_ratio: ratio(c) } : {}) };
+    return { replies, with_calls: withCalls, ...(contextOnly ? { context_only: true, paths: vault.size } : {}), plain: a, grounded: b, ratio: ratio(b), ...(c ? { in_llama: c, in_llama_ratio: ratio(c) } : {}) };
   } finally {
     await engine.shutdown();
   }
