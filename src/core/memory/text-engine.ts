@@ -10,7 +10,7 @@
  */
 import MiniSearch, { type Options } from "minisearch";
 import { TimeSlices } from "./yield";
-import { rankTop, type RankIndex, type RankQuery } from "./text-rank";
+import { prepareRank, rankTop, type RankIndex, type RankQuery } from "./text-rank";
 import { ShardVocabulary, type TermMap } from "./shard-vocabulary";
 
 /** One shard of documents as stored: everything minisearch needs to search them, nothing else. */
@@ -487,6 +487,11 @@ export class TextEngine<T> extends MiniSearch<T> {
   }
 
   /** The best `k` documents by the ranking of text-rank.ts (best first, ties by id); `keep` filters by id first. */
+  /** Makes what the first query would (the dense arrays and the ranking's corpus), for queries of `fields` fields. */
+  prepareRank(fields: number): void {
+    prepareRank(this.rankIndex(), fields);
+  }
+
   rank(query: RankQuery, k: number, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
     const ix = this.rankIndex();
     return rankTop(ix, query, k, (d) => String(this._documentIds.get(d)), keep);

@@ -29,6 +29,15 @@ export interface TextDocument {
  * path and its hash alternating in one string joined by LIST_SEPARATOR (one string crosses a process or thread
  * boundary as one copy; 50,000 pairs as an object were 50,000 properties to build on the main thread).
  */
+/** Makes ahead what the first search needs; a failure here is the first search's to report. */
+function prepare(index: TextIndex): void {
+  try {
+    index.prepareSearch();
+  } catch {
+    // The search that needs it makes it again and answers the error.
+  }
+}
+
 export function createTextOps(storeFor: (folder: string) => IndexStore, key = "text-index.json"): OpHandlers {
   const indexes = new Map<string, Entry>();
   const entryFor = (raw: unknown, op: string): Entry => {
@@ -38,7 +47,16 @@ export function createTextOps(storeFor: (folder: string) => IndexStore, key = "t
     if (!entry) {
       const index = new TextIndex();
       const store = storeFor(folder);
-      entry = { index, store, loaded: index.load(store, key) };
+      // Once loaded, what the first search would make is made in the next task: "text.open" answers first, and a
+      // search that comes before it is done waits no longer than it would have taken itself.
+      const loaded = index.load(store, key);
+      loaded.then(
+        (ok) => {
+          if (ok) setTimeout(() => prepare(index), 0);
+        },
+        () => undefined,
+      );
+      entry = { index, store, loaded };
       indexes.set(folder, entry);
     }
     return entry;

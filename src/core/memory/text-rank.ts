@@ -346,6 +346,11 @@ function scratchOf(n: number, F: number): Scratch {
   return s;
 }
 
+/** Counts what the ranking reads of an index (its corpus: languages, field lengths) ahead of the first query. */
+export function prepareRank(ix: RankIndex, fields: number): void {
+  corpusOf(ix, fields);
+}
+
 /** The best `k` notes (short ids), best first, ties by id, with each one's matched terms. */
 export function rankTop(ix: RankIndex, query: RankQuery, k: number, idOf: (shortId: number) => string, keep?: (id: string) => boolean): { id: string; score: number; terms: string[] }[] {
   const n = ix.nextId;

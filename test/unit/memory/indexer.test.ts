@@ -99,6 +99,8 @@ describe("Indexer over a real vectra index on disk", () => {
     expect((await indexer.text.search("banana bread", 5)).map((h) => h.path)).toContain("Baking/Banana Bread.md");
     expect((await indexer.text.search("shakshuka", 5)).map((h) => h.path)).not.toContain("Recipes/Shakshuka.md");
     expect((await store.stats()).items).toBe(await expectedChunks());
+    // The counts kept as notes came and went (counted once, at the build) are those of the vault now.
+    expect(indexer.stats()).toEqual({ notes: (await f.vault.list()).filter((x) => x.path.endsWith(".md")).length, chunks: await expectedChunks() });
     // The moved note keeps its vectors; only the renamed one is embedded again (its name is part of
     // every chunk's embedded text).
     const renamed = chunkNote("Someday Ideas.md", await f.vault.read("Someday Ideas.md"));

@@ -110,6 +110,29 @@ describe("TextIndex on disk", () => {
     expect(b.search("new", 5).map((h) => h.path)).toEqual(["Projects/New.md"]);
   });
 
+  it("prepared for search after a load, answers exactly as an index that was not, before and after edits", async () => {
+    const a = new TextIndex();
+    fill(a, 300);
+    await a.save(store, KEY);
+    const prepared = new TextIndex();
+    const plain = new TextIndex();
+    expect(await prepared.load(store, KEY)).toBe(true);
+    expect(await plain.load(store, KEY)).toBe(true);
+    prepared.prepareSearch();
+    for (const q of QUERIES) expect(prepared.search(q, 10_000), q).toEqual(plain.search(q, 10_000));
+    for (const ix of [prepared, plain]) {
+      ix.set("Projects/New.md", "# New\ngarden tomato budget zucchini", "n");
+      ix.remove("Daily/Note 1.md");
+    }
+    for (const q of [...QUERIES, "zucchini"]) expect(prepared.search(q, 10_000), q).toEqual(plain.search(q, 10_000));
+    // The prepared ranking counted its corpus before the edit and brought it up to date after: as counted afresh.
+    const fresh = new TextIndex();
+    expect(await fresh.load(store, KEY)).toBe(true);
+    fresh.set("Projects/New.md", "# New\ngarden tomato budget zucchini", "n");
+    fresh.remove("Daily/Note 1.md");
+    for (const q of QUERIES) expectSameHits(fresh, prepared, q);
+  });
+
   it("limits a search to a folder inside the query, so a weak match there is never cut off", async () => {
     const index = new TextIndex();
     for (let i = 0; i < 400; i++) index.set(`Big/Note ${i}.md`, `# Budget ${i}\nbudget budget budget review`, String(i));
