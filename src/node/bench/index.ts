@@ -21,7 +21,9 @@
  * event loop, measured with a 10 ms timer, while building (max_block_ms), loading (load_max_block_ms), querying
  * (query_max_block_ms), updating one note (edit_max_block_ms), renaming the folder (rename_max_block_ms) and saving
  * (save_max_block_ms), each with a *_cpu_ms twin capped by the main thread's CPU use; main_heap_peak_mb (this
- * process's main-thread V8 heap at its peak: the renderer's share) and process_rss_peak_mb (every thread of it),
+ * process's main-thread V8 heap at its peak: the renderer's share, garbage not yet collected included),
+ * main_heap_live_mb (the same after a full collection once both indexes are loaded: what stays), process_rss_peak_mb
+ * (every thread of it),
  * worker_heap_mb (the search worker's heap after the load, `--store worker`); path_trie_rename_ms (the grounded
  * calls' path tree following the folder rename) and the codec comparison.
  * `--store flat [--precision float32|int8]`: the flat vector store and the full-text index in this process;
@@ -44,7 +46,7 @@ import { CompactCodec } from "../../host/vector/compact-codec";
 import { decodeFlatIndex, encodeFlatIndex, type FlatPrecision } from "../../engine/vector/flat-codec";
 import { FLAT_FILE } from "../../engine/vector/flat-store";
 import { VaultPathIndex } from "../../core/grammar/vault-paths";
-import { folderBytes, hashVector, mainThreadCpuMs, memoryPeaks, p95, timed } from "./index-meters";
+import { folderBytes, hashVector, liveHeapMb, mainThreadCpuMs, memoryPeaks, p95, timed } from "./index-meters";
 
 function log(line: string): void {
   process.stderr.write(`[bench index] ${line}\n`);
@@ -322,6 +324,7 @@ async function measure(o: IndexOptions, root: string, notes: number): Promise<Re
   let memory = loaded.memory;
   try {
     const workerHeap = memory.searchWorker ? await memory.searchWorker.heapUsed() : null;
+    const mainHeapLive = liveHeapMb();
     const queryVector = async (q: string) => (o.embedder === "hash" ? hashVector(q, o.dim) : (await memory.engine!.embed([q]))[0]);
     const queried = await timed(undefined, () => timeQueries(memory, queryVector));
     const times = queried.value;
@@ -390,6 +393,7 @@ async function measure(o: IndexOptions, root: string, notes: number): Promise<Re
       save_max_block_cpu_ms: saved.block.cpuMax,
       save_ms: Math.round(saved.ms),
       main_heap_peak_mb: memoryPeak.heapMb,
+      main_heap_live_mb: mainHeapLive,
       process_rss_peak_mb: memoryPeak.rssMb,
       worker_heap_mb: workerHeap === null ? null : Math.round(workerHeap / 1e6),
       update_embedded_chunks: update.embedded,
